@@ -1,0 +1,40 @@
+# Arbitre: `make run` serves on http://127.0.0.1:8000, `make test` runs every test.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: run test lint bench i18n demo clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/python -m server serve --host $(HOST) --port $(PORT)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check server tests bench migrations
+	$(BIN)/ruff format --check server tests bench migrations
+	$(BIN)/mypy server
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+demo: $(STAMP)
+	$(BIN)/python -m server demo $(KIND)
+
+# Extract translatable strings and merge them into the French catalog.
+i18n: $(STAMP)
+	$(BIN)/pybabel extract -F server/locale/babel.cfg -o server/locale/messages.pot --no-location --sort-output server templates
+	$(BIN)/pybabel update -i server/locale/messages.pot -d server/locale -l fr --no-fuzzy-matching --ignore-obsolete
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

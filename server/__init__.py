@@ -1,0 +1,1 @@
+"""Arbitre: the referee's assistant for live games."""

@@ -1,0 +1,85 @@
+"""Command line: `python -m server serve | db upgrade | db downgrade REV | demo KIND`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import uuid
+
+from server.config import get_settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m server", description="Arbitre")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="upgrade the database and serve")
+    serve.add_argument("--host", default=None)
+    serve.add_argument("--port", type=int, default=None)
+    db = commands.add_parser("db", help="database schema")
+    db_commands = db.add_subparsers(dest="db_command", required=True)
+    db_commands.add_parser("upgrade", help="apply every migration")
+    down = db_commands.add_parser("downgrade", help="go back to a revision")
+    down.add_argument("revision")
+    demo = commands.add_parser("demo", help="create a ready game with sample players")
+    demo.add_argument("kind", nargs="?", default=None)
+    args = parser.parse_args(argv)
+    settings = get_settings()
+
+    if args.command == "serve":
+        import uvicorn
+
+        from server.app import create_app
+
+        uvicorn.run(
+            create_app(settings),
+            host=args.host or settings.host,
+            port=args.port or settings.port,
+            proxy_headers=True,
+        )
+        return 0
+    if args.command == "db":
+        from server.migrate import downgrade, upgrade
+
+        if args.db_command == "upgrade":
+            upgrade(settings.database_url)
+        else:
+            downgrade(settings.database_url, args.revision)
+        print("ok")
+        return 0
+    if args.command == "demo":
+        return demo_game(args.kind)
+    return 2
+
+
+def demo_game(kind_key: str | None) -> int:
+    from server.db import Database
+    from server.games.demo import DEMOS
+    from server.migrate import upgrade
+    from server.platform.clock import SystemClock
+    from server.platform.dice import secret_roll
+    from server.platform.live import Broker
+    from server.platform.service import GameService
+
+    settings = get_settings()
+    if not DEMOS:
+        print("No game kind has a demo yet.", file=sys.stderr)
+        return 1
+    key = kind_key or next(iter(DEMOS))
+    if key not in DEMOS:
+        print(f"Unknown kind {key!r}; choose among: {', '.join(DEMOS)}", file=sys.stderr)
+        return 2
+    upgrade(settings.database_url)
+    service = GameService(
+        Database.connect(settings), settings.resolved_secret_key(), SystemClock(), secret_roll,
+        Broker(),
+    )
+    game, organizer = DEMOS[key](service, uuid.uuid4().hex)
+    base = f"http://{settings.host}:{settings.port}"
+    print(f"{game.name} ({game.kind}) is ready.")
+    print(f"Organizer link: {base}/t/{organizer.link.token}")
+    print(f"Public board:   {base}/g/{game.id}/board")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

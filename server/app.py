@@ -1,0 +1,191 @@
+"""create_app(): routers, static files, templates, middleware and error pages."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Iterable
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.staticfiles import StaticFiles
+
+import server.games  # noqa: F401  (registers the game kinds)
+from server.config import Settings, get_settings
+from server.db import Database
+from server.errors import ArbitreError, LinkInvalid
+from server.migrate import upgrade
+from server.platform.access import RateLimiter
+from server.platform.clock import Clock, SystemClock
+from server.platform.dice import DiceSource, secret_roll
+from server.platform.i18n import N_, Msg
+from server.platform.kinds import KINDS
+from server.platform.live import Broker
+from server.platform.service import GameService
+from server.web import api, pages, stream
+from server.web.security import RequestLocale, SecurityHeaders
+from server.web.templating import STATIC_DIR, Templates, make_environment
+
+log = logging.getLogger("arbitre")
+
+
+class CachedStatic(StaticFiles):
+    """Static files are versioned by URL (?v=hash), so phones may keep them a long time."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+        return response
+
+
+def create_app(
+    settings: Settings | None = None,
+    *,
+    clock: Clock | None = None,
+    dice: DiceSource | None = None,
+    template_dirs: Iterable[Path] = (),
+    migrate: bool = True,
+    scheduler: bool = True,
+) -> FastAPI:
+    settings = settings or get_settings()
+    if migrate:
+        upgrade(settings.database_url)
+    db = Database.connect(settings)
+    broker = Broker()
+    clock = clock or SystemClock()
+    service = GameService(db, settings.resolved_secret_key(), clock, dice or secret_roll, broker)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        broker.bind(asyncio.get_running_loop())
+        task = asyncio.create_task(run_scheduler(service, settings.scheduler_interval))
+        if not scheduler:
+            task.cancel()
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            db.dispose()
+
+    app = FastAPI(
+        title="Arbitre",
+        version="0.1.0",
+        description="The referee's assistant for live games. JSON API: `/api/v1/`.",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/v1/openapi.json",
+    )
+    app.state.settings = settings
+    app.state.db = db
+    app.state.broker = broker
+    app.state.clock = clock
+    app.state.service = service
+    app.state.templates = Templates(make_environment(template_dirs))
+    app.state.join_limiter = RateLimiter(settings.join_attempts_per_minute)
+
+    app.add_middleware(RequestLocale, default_language=settings.language)
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=settings.resolved_secret_key(),
+        session_cookie="arbitre",
+        max_age=60 * 60 * 24 * 30,
+        same_site="lax",
+        https_only=settings.secure_cookies,
+    )
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(GZipMiddleware, minimum_size=600)  # leaves text/event-stream alone
+
+    app.mount("/static", CachedStatic(directory=STATIC_DIR), name="static")
+    app.include_router(api.router)
+    app.include_router(stream.router)
+    app.include_router(pages.router)
+    for kind in KINDS.values():
+        router = kind.router()
+        if router is not None:
+            app.include_router(router)
+    install_error_handlers(app)
+    return app
+
+
+async def run_scheduler(service: GameService, interval: float) -> None:
+    """Applies what timers triggered (zone shrinks, countdowns), even with no phone connected."""
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await asyncio.to_thread(service.run_due)
+        except Exception:  # keep the clock running; the failure is in the log
+            log.exception("scheduler")
+
+
+def wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/") or (
+        "application/json" in request.headers.get("accept", "")
+        and "text/html" not in request.headers.get("accept", "")
+    )
+
+
+def error_body(code: str, message: str, field: str | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"code": code, "message": message}
+    if field:
+        body["field"] = field
+    return body
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    def render(request: Request, status: int, code: str, message: Msg | str) -> Response:
+        text = message.render() if isinstance(message, Msg) else message
+        if wants_json(request):
+            return JSONResponse(error_body(code, text), status_code=status)
+        templates: Templates = request.app.state.templates
+        name = "link_invalid.html" if code == "link_invalid" else "error.html"
+        return templates.response(
+            request, name, {"status": status, "message": text}, status_code=status
+        )
+
+    @app.exception_handler(ArbitreError)
+    async def arbitre_error(request: Request, error: ArbitreError) -> Response:
+        if wants_json(request):
+            return JSONResponse(
+                error_body(error.code, error.message, error.field), status_code=error.status
+            )
+        if isinstance(error, LinkInvalid):
+            return render(request, 404, "link_invalid", error.msg)
+        return render(request, error.status, error.code, error.msg)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, error: RequestValidationError) -> Response:
+        first = error.errors()[0] if error.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query"))
+        message = Msg(N_("“{where}”: {problem}"), {"where": where, "problem": first.get("msg", "")})
+        if wants_json(request):
+            return JSONResponse(
+                error_body("invalid", message.render(), where or None), status_code=422
+            )
+        return render(request, 422, "invalid", message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, error: StarletteHTTPException) -> Response:
+        messages = {
+            404: N_("This page does not exist."),
+            405: N_("This action is not possible here."),
+        }
+        message = Msg(messages.get(error.status_code, N_("The request could not be served.")))
+        code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+        return render(request, error.status_code, code, message)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, error: Exception) -> Response:
+        log.exception("unexpected error on %s", request.url.path)
+        return render(
+            request, 500, "internal", Msg(N_("Something went wrong on the server. Nothing was changed."))
+        )

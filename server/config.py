@@ -1,0 +1,52 @@
+"""Configuration, from the environment (and a `.env` file when present)."""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA_DIR = ROOT / "data"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    database_url: str = Field(default=f"sqlite:///{DATA_DIR / 'arbitre.db'}")
+    # Signs session cookies. When unset, one is generated once and kept in data/secret_key so
+    # that links opened yesterday still work after a restart.
+    secret_key: str = ""
+    host: str = "127.0.0.1"
+    port: int = 8000
+    language: Literal["fr", "en"] = "fr"
+    # Set when served over HTTPS: cookies are then sent over HTTPS only.
+    secure_cookies: bool = False
+    # Join codes: attempts allowed per client address and minute.
+    join_attempts_per_minute: int = 10
+    # How often the timer scheduler looks for deadlines that fell due, in seconds.
+    scheduler_interval: float = 1.0
+    sse_ping_seconds: float = 15.0
+
+    def resolved_secret_key(self) -> str:
+        if self.secret_key:
+            return self.secret_key
+        path = DATA_DIR / "secret_key"
+        if not path.exists():
+            DATA_DIR.mkdir(parents=True, exist_ok=True)
+            path.write_text(secrets.token_urlsafe(48))
+            path.chmod(0o600)
+        return path.read_text().strip()
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.database_url.startswith("sqlite")
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

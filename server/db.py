@@ -1,0 +1,96 @@
+"""Engines and sessions.
+
+SQLite: WAL, foreign keys, a busy timeout, and write transactions begun IMMEDIATE so that two
+referees writing at once queue up instead of failing with "database is locked". Reads use a
+second engine whose transactions stay DEFERRED, so a phone reading its page never waits for a
+writer. PostgreSQL: one engine; writers serialize on the game row (`SELECT ... FOR UPDATE`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlmodel import Session
+
+from server.config import Settings
+
+
+def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
+    parsed = make_url(url)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(
+        url, connect_args={"check_same_thread": False, "timeout": 10}, pool_size=20
+    )
+
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy emit BEGIN itself (see on_begin), instead of pysqlite's implicit one.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(conn: Any) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+def normalize_url(url: str) -> str:
+    """`postgresql://` means psycopg 3 here, the driver Arbitre installs."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+@dataclass
+class Database:
+    """The write and read engines of one database."""
+
+    url: str
+    writer: Engine
+    reader: Engine
+
+    @classmethod
+    def connect(cls, settings: Settings) -> Database:
+        url = normalize_url(settings.database_url)
+        if url.startswith("sqlite"):
+            return cls(url, _sqlite_engine(url, immediate=True), _sqlite_engine(url, immediate=False))
+        engine = create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+        return cls(url, engine, engine)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.url.startswith("sqlite")
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A session for one write transaction: commits on success, rolls back on any error."""
+        with Session(self.writer, expire_on_commit=False) as session:
+            try:
+                yield session
+                session.commit()
+            except BaseException:
+                session.rollback()
+                raise
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        with Session(self.reader, expire_on_commit=False) as session:
+            yield session
+
+    def dispose(self) -> None:
+        self.writer.dispose()
+        if self.reader is not self.writer:
+            self.reader.dispose()

@@ -1,0 +1,87 @@
+"""Dependency aliases: routes ask for what they need, tests override it."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+
+from server.config import Settings
+from server.errors import LinkInvalid, NotSignedIn
+from server.platform.access import RateLimiter
+from server.platform.clock import Clock
+from server.platform.i18n import N_
+from server.platform.kinds import PUBLIC, Viewer
+from server.platform.service import GameService
+from server.web.templating import Templates
+
+
+def get_service(request: Request) -> GameService:
+    service: GameService = request.app.state.service
+    return service
+
+
+def get_templates(request: Request) -> Templates:
+    templates: Templates = request.app.state.templates
+    return templates
+
+
+def get_settings_dep(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_clock(request: Request) -> Clock:
+    clock: Clock = request.app.state.clock
+    return clock
+
+
+def get_join_limiter(request: Request) -> RateLimiter:
+    limiter: RateLimiter = request.app.state.join_limiter
+    return limiter
+
+
+ServiceDep = Annotated[GameService, Depends(get_service)]
+TemplatesDep = Annotated[Templates, Depends(get_templates)]
+SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
+ClockDep = Annotated[Clock, Depends(get_clock)]
+JoinLimiterDep = Annotated[RateLimiter, Depends(get_join_limiter)]
+
+
+def session_links(request: Request) -> dict[str, Any]:
+    links: dict[str, Any] = request.session.get("a") or {}
+    return links
+
+
+def page_viewer(request: Request, game_id: str, service: ServiceDep) -> Viewer:
+    """Who opens a game page: the person whose link this browser opened, else the public.
+
+    A browser that held a link since revoked or re-issued gets "link no longer valid"."""
+    entry = session_links(request).get(game_id)
+    if not entry:
+        return PUBLIC
+    viewer = service.viewer(game_id, int(entry[0]), int(entry[1]))
+    if viewer is None:
+        links = dict(session_links(request))
+        links.pop(game_id, None)
+        request.session["a"] = links
+        raise LinkInvalid(N_("This link is no longer valid."))
+    return viewer
+
+
+def api_viewer(request: Request, game_id: str, service: ServiceDep) -> Viewer:
+    """Who calls the API: a bearer token of this game, else the public."""
+    header = request.headers.get("authorization", "")
+    if not header:
+        return PUBLIC
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise NotSignedIn(N_("Send your link's token as “Authorization: Bearer <token>”."))
+    person = service.person_by_token(token.strip())
+    if person.game_id != game_id:
+        return PUBLIC
+    return Viewer(person.role, person.id, person.name)
+
+
+PageViewerDep = Annotated[Viewer, Depends(page_viewer)]
+ApiViewerDep = Annotated[Viewer, Depends(api_viewer)]

@@ -1,0 +1,1 @@
+"""The game kinds Arbitre referees; importing this package registers them."""

@@ -1,0 +1,1 @@
+"""What every game shares: access, the event log, dice, clock and timers, live updates, i18n."""

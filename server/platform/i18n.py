@@ -1,0 +1,113 @@
+"""Languages: French first, English second.
+
+Message ids are English; `server/locale/fr/LC_MESSAGES/messages.po` translates them to French.
+The current language lives in a context variable set once per request, so rules and services
+can build messages (`Msg`) without knowing who will read them, and templates translate with
+`jinja2.ext.i18n` through the same functions.
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import io
+from collections.abc import Mapping
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LANGUAGES = ("fr", "en")
+LANGUAGE_NAMES = {"fr": "Français", "en": "English"}
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+
+current_language: ContextVar[str] = ContextVar("current_language", default="fr")
+
+
+def N_(message: str) -> str:
+    """Marks a message id for extraction; translated later, where it is shown."""
+    return message
+
+
+@cache
+def translations(language: str) -> _gettext.NullTranslations:
+    po = LOCALE_DIR / language / "LC_MESSAGES" / "messages.po"
+    if not po.exists():
+        return _gettext.NullTranslations()
+    with po.open("rb") as handle:
+        catalog = read_po(handle, locale=language)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return _gettext.GNUTranslations(buffer)
+
+
+def gettext(message: str) -> str:
+    return translations(current_language.get()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return translations(current_language.get()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    return translations(current_language.get()).pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    return translations(current_language.get()).npgettext(context, singular, plural, n)
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A sentence to translate when shown: a message id and its parameters.
+
+    Parameters may be Msg themselves (a hit location, a card category), translated too.
+    """
+
+    text: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def render(self) -> str:
+        values = {k: v.render() if isinstance(v, Msg) else v for k, v in self.params.items()}
+        translated = gettext(self.text)
+        try:
+            return translated.format(**values)
+        except (KeyError, IndexError, ValueError):
+            return translated
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "text": self.text,
+            "params": {
+                k: v.to_json() if isinstance(v, Msg) else v for k, v in self.params.items()
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> Msg:
+        if not data:
+            return cls("")
+        params = {
+            k: cls.from_json(v) if isinstance(v, dict) and "text" in v else v
+            for k, v in (data.get("params") or {}).items()
+        }
+        return cls(str(data.get("text", "")), params)
+
+
+def pick_language(cookie: str | None, accept_language: str | None, default: str) -> str:
+    """The remembered choice first, then the browser's preference, then the server default."""
+    if cookie in LANGUAGES:
+        return cookie
+    if accept_language:
+        for part in accept_language.split(","):
+            code = part.split(";")[0].strip().lower()[:2]
+            if code in LANGUAGES:
+                return code
+    return default

@@ -1,0 +1,180 @@
+"""What a game kind gives the platform, and the registry of kinds.
+
+A kind's rules are pure: `apply(state, command, ctx)` takes the state, a typed command, the dice
+and the time, and returns the new state and what happened. The platform does the rest: who may
+send what, the transaction, the log, idempotency, undo, replay and live updates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, ClassVar, Generic, TypeVar
+
+from fastapi import APIRouter
+from pydantic import BaseModel, TypeAdapter
+
+from server.platform.dice import Dice
+from server.platform.i18n import Msg
+
+STAFF_ROLES = ("organizer", "referee")
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking or acting: a role and, for a registered person, their id."""
+
+    role: str
+    person_id: int | None = None
+    name: str = ""
+
+    @property
+    def is_staff(self) -> bool:
+        return self.role in STAFF_ROLES
+
+    @property
+    def is_organizer(self) -> bool:
+        return self.role == "organizer"
+
+
+PUBLIC = Viewer("public")
+SYSTEM = Viewer("system", name="Arbitre")
+
+
+@dataclass(frozen=True)
+class PersonInfo:
+    id: int
+    role: str
+    name: str
+
+
+@dataclass
+class Context:
+    actor: Viewer
+    dice: Dice
+    now: datetime
+
+
+S = TypeVar("S", bound=BaseModel)
+
+
+@dataclass
+class Outcome(Generic[S]):
+    state: S
+    summary: Msg
+    result: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class LoggedEvent:
+    """An event as a kind sees it when deciding what of the log a viewer may read."""
+
+    seq: int
+    type: str
+    at: datetime
+    actor_role: str
+    actor_name: str
+    command: Mapping[str, Any]
+    rolls: list[dict[str, Any]]
+    result: Mapping[str, Any]
+    summary: Msg
+    undone: bool
+
+
+class GameKind(Generic[S]):
+    key: ClassVar[str]
+    title: ClassVar[str]  # message id
+    tagline: ClassVar[str]  # message id
+    # Roles the organizer may register, referees excluded (always there).
+    roles: ClassVar[tuple[str, ...]] = ("player",)
+    role_titles: ClassVar[Mapping[str, str]] = {}
+    state_model: type[S]
+    settings_model: type[BaseModel]
+    commands: TypeAdapter[Any]
+
+    # --- the rules (pure) ---
+    def new_state(self, settings: BaseModel) -> S:
+        raise NotImplementedError
+
+    def add_person(self, state: S, person: PersonInfo) -> S:
+        return state
+
+    def apply(self, state: S, command: Any, ctx: Context) -> Outcome[S]:
+        raise NotImplementedError
+
+    def status(self, state: S) -> str:
+        """"setup", "running" or "finished"."""
+        return "running"
+
+    def next_deadline(self, state: S) -> datetime | None:
+        return None
+
+    def due(self, state: S, now: datetime) -> list[Any]:
+        """Commands the clock triggers by itself (a zone shrinking, a countdown ending)."""
+        return []
+
+    # --- access and views ---
+    def may_send(self, viewer: Viewer, command: Any) -> bool:
+        return viewer.is_staff
+
+    def subjects(self, state: S, command: Any) -> list[int] | None:
+        """The people a command concerns (for the stale-screen check); None: the whole game."""
+        return None
+
+    def view(self, state: S, viewer: Viewer, now: datetime) -> dict[str, Any]:
+        """What this viewer may see, and nothing more: pages and the API are built from it."""
+        raise NotImplementedError
+
+    def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+        """What of one event this viewer may read; by default the staff read all, others nothing."""
+        if viewer.is_staff:
+            return full_event(event)
+        return None
+
+    def label(self, command: Any, state: S) -> Msg:
+        """A short name of the action, for the undo button ("assault of Léa on Hugo")."""
+        return Msg(str(getattr(command, "type", "action")))
+
+    # --- pages ---
+    def template(self, page: str) -> str:
+        return f"{self.key}/{page}.html"
+
+    def page_for(self, viewer: Viewer) -> str:
+        """Which page a viewer's link opens: the staff console, a personal page, the board."""
+        if viewer.is_staff:
+            return "staff"
+        return "board" if viewer.role == "public" else "player"
+
+    def router(self) -> APIRouter | None:
+        """Routes of the kind's own (a card catalogue, a map upload...)."""
+        return None
+
+    def parse(self, command: Mapping[str, Any]) -> Any:
+        return self.commands.validate_python(command)
+
+
+def full_event(event: LoggedEvent) -> dict[str, Any]:
+    return {
+        "seq": event.seq,
+        "type": event.type,
+        "at": event.at.isoformat(),
+        "actor": {"role": event.actor_role, "name": event.actor_name},
+        "command": dict(event.command),
+        "rolls": event.rolls,
+        "result": dict(event.result),
+        "summary": event.summary.render(),
+        "undone": event.undone,
+    }
+
+
+KINDS: dict[str, GameKind[Any]] = {}
+
+
+def register(kind: GameKind[Any]) -> GameKind[Any]:
+    KINDS[kind.key] = kind
+    return kind
+
+
+def get_kind(key: str) -> GameKind[Any]:
+    return KINDS[key]

@@ -1,0 +1,666 @@
+"""The one place that changes games: load, check, apply the pure rules, append the event, commit.
+
+Every write runs in one transaction that locks the game (BEGIN IMMEDIATE on SQLite, SELECT ...
+FOR UPDATE on PostgreSQL), so actions on a game are serialized and the log and the stored state
+can never disagree. Live phones are nudged only after the commit.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from threading import Lock
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from server.db import Database
+from server.errors import InvalidInput, LinkInvalid, NotAllowed, NotFound, RuleError, StaleScreen
+from server.models import Event, Game, Person
+from server.platform.access import (
+    Link,
+    code_hash,
+    derive_link,
+    new_nonce,
+    token_hash,
+)
+from server.platform.clock import Clock
+from server.platform.dice import CommandDice, DiceSource, ReplayDice, ReplayDiverged
+from server.platform.i18n import N_, Msg
+from server.platform.kinds import (
+    KINDS,
+    SYSTEM,
+    Context,
+    GameKind,
+    LoggedEvent,
+    PersonInfo,
+    Viewer,
+    get_kind,
+)
+from server.platform.live import Broker
+
+DICE_MODES = ("server", "physical")
+
+
+@dataclass(frozen=True)
+class Performed:
+    """The answer to an action; a retried request with the same key gets the same answer."""
+
+    seq: int
+    summary: Msg
+    result: Mapping[str, Any]
+    replayed: bool = False
+
+    @classmethod
+    def of(cls, event: Event, replayed: bool = False) -> Performed:
+        return cls(event.seq, Msg.from_json(event.summary), event.result, replayed)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    game: Game
+    kind: GameKind[Any]
+    state: BaseModel
+
+
+@dataclass(frozen=True)
+class Registered:
+    person: Person
+    link: Link
+
+
+def invalid_from(error: ValidationError) -> InvalidInput:
+    """The first problem pydantic found, said plainly with the field it concerns."""
+    first = error.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body",))
+    return InvalidInput(
+        N_("“{where}”: {problem}"),
+        field=where or None,
+        where=where or "?",
+        problem=first.get("msg", ""),
+    )
+
+
+def clean_name(name: str, *, limit: int = 80, what: str = "name") -> str:
+    name = " ".join((name or "").split())
+    if not name:
+        raise InvalidInput(N_("A name is needed."), field=what)
+    if len(name) > limit:
+        raise InvalidInput(
+            N_("“{name}” is too long ({limit} characters at most)."),
+            field=what,
+            name=name[:20] + "…",
+            limit=limit,
+        )
+    return name
+
+
+class GameService:
+    def __init__(
+        self, db: Database, secret: str, clock: Clock, dice: DiceSource, broker: Broker
+    ) -> None:
+        self.db = db
+        self.secret = secret
+        self.clock = clock
+        self.dice = dice
+        self.broker = broker
+        self._cache: dict[str, tuple[int, BaseModel]] = {}
+        self._cache_lock = Lock()
+
+    # ------------------------------------------------------------------ games and people
+
+    def create_game(
+        self,
+        kind_key: str,
+        name: str,
+        organizer_name: str,
+        *,
+        dice: str = "server",
+        idem_key: str,
+        settings: Mapping[str, Any] | None = None,
+    ) -> tuple[Game, Registered]:
+        if kind_key not in KINDS:
+            raise InvalidInput(N_("Unknown game: “{kind}”."), field="kind", kind=kind_key)
+        if dice not in DICE_MODES:
+            raise InvalidInput(N_("Unknown dice mode: “{mode}”."), field="dice", mode=dice)
+        kind = get_kind(kind_key)
+        name = clean_name(name, limit=120, what="name")
+        organizer_name = clean_name(organizer_name, what="organizer")
+        try:
+            kind_settings = kind.settings_model.model_validate(settings or {})
+        except ValidationError as error:
+            raise invalid_from(error) from None
+        now = self.clock.now()
+        with self.db.write() as s:
+            existing = s.exec(select(Game).where(Game.creation_key == idem_key)).first()
+            if existing is not None:
+                organizer = s.exec(
+                    select(Person)
+                    .where(Person.game_id == existing.id, Person.role == "organizer")
+                    .order_by(col(Person.id))
+                ).one()
+                return existing, Registered(organizer, self.link_of(organizer))
+            state = kind.new_state(kind_settings)
+            game = Game(
+                id=secrets.token_urlsafe(9),
+                kind=kind_key,
+                name=name,
+                settings={"dice": dice, "kind": kind_settings.model_dump(mode="json")},
+                state=state.model_dump(mode="json"),
+                status=kind.status(state),
+                created_at=now,
+                creation_key=idem_key,
+            )
+            s.add(game)
+            s.flush()
+            registered = self._add_person(s, game, kind, SYSTEM, "organizer", organizer_name, None)
+        return game, registered
+
+    def register(
+        self, game_id: str, actor: Viewer, role: str, name: str, *, idem_key: str
+    ) -> Registered:
+        if not actor.is_organizer:
+            raise NotAllowed(N_("Only the organizer registers people."))
+        name = clean_name(name)
+        with self.db.write() as s:
+            game = self._lock(s, game_id)
+            prior = self._by_idem(s, game_id, idem_key)
+            if prior is not None:
+                person = s.get(Person, prior.command["id"])
+                assert person is not None
+                return Registered(person, self.link_of(person))
+            kind = get_kind(game.kind)
+            if role not in ("referee", *kind.roles):
+                raise InvalidInput(N_("Unknown role: “{role}”."), field="role", role=role)
+            taken = s.exec(
+                select(Person.id).where(
+                    Person.game_id == game_id, func.lower(Person.name) == name.lower()
+                )
+            ).first()
+            if taken is not None:
+                raise InvalidInput(
+                    N_("Someone named “{name}” is already registered."), field="name", name=name
+                )
+            registered = self._add_person(s, game, kind, actor, role, name, idem_key)
+        self.broker.publish(game_id, game.seq)
+        return registered
+
+    def _add_person(
+        self,
+        s: Session,
+        game: Game,
+        kind: GameKind[Any],
+        actor: Viewer,
+        role: str,
+        name: str,
+        idem_key: str | None,
+    ) -> Registered:
+        now = self.clock.now()
+        person = Person(game_id=game.id, role=role, name=name, nonce=new_nonce(), created_at=now)
+        s.add(person)
+        s.flush()
+        assert person.id is not None
+        link = self._set_link(person)
+        state = kind.state_model.model_validate(game.state)
+        state = kind.add_person(state, PersonInfo(person.id, role, name))
+        summary = Msg(N_("{name} joins as {role}."), {"name": name, "role": Msg(role)})
+        self._append(
+            s,
+            game,
+            "person",
+            actor,
+            {"type": "person.add", "id": person.id, "role": role, "name": name},
+            summary=summary,
+            label=summary,
+            subjects=[],
+            idem_key=idem_key,
+            at=now,
+        )
+        self._store(game, kind, state)
+        return Registered(person, link)
+
+    def reissue(self, game_id: str, actor: Viewer, person_id: int, *, idem_key: str) -> Registered:
+        return self._change_link(game_id, actor, person_id, idem_key, revoke=False)
+
+    def revoke(self, game_id: str, actor: Viewer, person_id: int, *, idem_key: str) -> Registered:
+        return self._change_link(game_id, actor, person_id, idem_key, revoke=True)
+
+    def _change_link(
+        self, game_id: str, actor: Viewer, person_id: int, idem_key: str, *, revoke: bool
+    ) -> Registered:
+        if not actor.is_organizer:
+            raise NotAllowed(N_("Only the organizer manages links."))
+        with self.db.write() as s:
+            game = self._lock(s, game_id)
+            person = s.get(Person, person_id)
+            if person is None or person.game_id != game_id:
+                raise NotFound(N_("No such person in this game."))
+            prior = self._by_idem(s, game_id, idem_key)
+            if prior is None:
+                if revoke and person.id == actor.person_id:
+                    raise InvalidInput(N_("You cannot revoke your own organizer link."))
+                person.version += 1
+                person.nonce = new_nonce()
+                person.revoked = revoke
+                self._set_link(person)
+                summary = Msg(
+                    N_("Link of {name} revoked.") if revoke else N_("Link of {name} re-issued."),
+                    {"name": person.name},
+                )
+                self._append(
+                    s,
+                    game,
+                    "access",
+                    actor,
+                    {"type": "link.revoke" if revoke else "link.reissue", "id": person.id},
+                    summary=summary,
+                    label=summary,
+                    subjects=[],
+                    idem_key=idem_key,
+                )
+            s.add(person)
+        self.broker.publish(game_id, game.seq, access_changed=True)
+        return Registered(person, self.link_of(person))
+
+    def _set_link(self, person: Person) -> Link:
+        assert person.id is not None
+        link = derive_link(self.secret, person.id, person.version, person.nonce)
+        if person.revoked:
+            person.token_hash = person.code_hash = None
+        else:
+            person.token_hash = token_hash(link.token)
+            person.code_hash = code_hash(link.code)
+        return link
+
+    def link_of(self, person: Person) -> Link:
+        assert person.id is not None
+        return derive_link(self.secret, person.id, person.version, person.nonce)
+
+    # ------------------------------------------------------------------ actions
+
+    def perform(
+        self,
+        game_id: str,
+        actor: Viewer,
+        payload: Mapping[str, Any],
+        *,
+        idem_key: str,
+        seen_seq: int | None = None,
+        rolls: Mapping[str, int] | None = None,
+    ) -> Performed:
+        with self.db.write() as s:
+            game = self._lock(s, game_id)
+            prior = self._by_idem(s, game_id, idem_key)
+            if prior is not None:
+                return Performed.of(prior, replayed=True)
+            kind = get_kind(game.kind)
+            try:
+                command = kind.parse(payload)
+            except ValidationError as error:
+                raise invalid_from(error) from None
+            if not kind.may_send(actor, command):
+                raise NotAllowed(N_("You may not do that in this game."))
+            state = self._state(game, kind)
+            if seen_seq is not None:
+                self._check_fresh(s, game, seen_seq, kind.subjects(state, command))
+            now = self.clock.now()
+            dice = CommandDice(
+                self.dice, rolls or {}, physical_only=game.settings.get("dice") == "physical"
+            )
+            label = kind.label(command, state)
+            outcome = kind.apply(state, command, Context(actor, dice, now))
+            event = self._append(
+                s,
+                game,
+                "command",
+                actor,
+                _dump(command),
+                rolls=dice.rolls,
+                result=outcome.result,
+                summary=outcome.summary,
+                label=label,
+                subjects=kind.subjects(state, command),
+                idem_key=idem_key,
+                at=now,
+            )
+            self._store(game, kind, outcome.state)
+        self.broker.publish(game_id, event.seq)
+        return Performed.of(event)
+
+    def undo(
+        self,
+        game_id: str,
+        actor: Viewer,
+        *,
+        idem_key: str,
+        target_seq: int | None = None,
+    ) -> Performed:
+        """Undoes the last action not yet undone. `target_seq` is the action the screen named:
+        if another came since, the screen is stale and nothing is undone."""
+        if not actor.is_staff:
+            raise NotAllowed(N_("Only referees undo actions."))
+        with self.db.write() as s:
+            game = self._lock(s, game_id)
+            prior = self._by_idem(s, game_id, idem_key)
+            if prior is not None:
+                return Performed.of(prior, replayed=True)
+            target = self._undo_target(s, game_id)
+            if target is None:
+                raise RuleError(N_("There is nothing to undo."))
+            if target_seq is not None and target.seq != target_seq:
+                raise StaleScreen(
+                    N_("The last action changed since your screen showed it: check and retry.")
+                )
+            kind = get_kind(game.kind)
+            events = self._events(s, game_id)
+            try:
+                state = self.rebuild(game, events, skip={target.seq})
+            except (RuleError, ReplayDiverged):
+                raise RuleError(
+                    N_("“{label}” cannot be undone: later actions depend on it."),
+                    label=Msg.from_json(target.label),
+                ) from None
+            label = Msg.from_json(target.label)
+            summary = Msg(N_("Undone: {label}"), {"label": label})
+            event = self._append(
+                s,
+                game,
+                "undo",
+                actor,
+                {"type": "undo", "seq": target.seq},
+                summary=summary,
+                label=summary,
+                subjects=target.subjects,
+                idem_key=idem_key,
+                undoes=target.seq,
+            )
+            target.undone_by = event.seq
+            s.add(target)
+            self._store(game, kind, state)
+        self.broker.publish(game_id, event.seq)
+        return Performed.of(event)
+
+    def run_due(self) -> int:
+        """Applies what the clock triggered in every game that fell due; returns how many."""
+        now = self.clock.now()
+        with self.db.read() as s:
+            ids = s.exec(
+                select(Game.id).where(col(Game.next_deadline).is_not(None), Game.next_deadline <= now)
+            ).all()
+        applied = 0
+        for game_id in ids:
+            applied += self._run_due_game(game_id)
+        return applied
+
+    def _run_due_game(self, game_id: str) -> int:
+        now = self.clock.now()
+        applied = 0
+        with self.db.write() as s:
+            game = self._lock(s, game_id)
+            kind = get_kind(game.kind)
+            state = self._state(game, kind)
+            for command in kind.due(state, now):
+                dice = CommandDice(self.dice)
+                label = kind.label(command, state)
+                outcome = kind.apply(state, command, Context(SYSTEM, dice, now))
+                self._append(
+                    s,
+                    game,
+                    "command",
+                    SYSTEM,
+                    _dump(command),
+                    rolls=dice.rolls,
+                    result=outcome.result,
+                    summary=outcome.summary,
+                    label=label,
+                    subjects=None,
+                    at=now,
+                )
+                state = outcome.state
+                applied += 1
+            self._store(game, kind, state)
+        if applied:
+            self.broker.publish(game_id, game.seq)
+        return applied
+
+    # ------------------------------------------------------------------ reading
+
+    def load(self, game_id: str) -> Loaded:
+        with self.db.read() as s:
+            game = s.get(Game, game_id)
+            if game is None:
+                raise NotFound(N_("No such game."))
+            kind = get_kind(game.kind)
+            return Loaded(game, kind, self._state(game, kind))
+
+    def person_by_token(self, token: str) -> Person:
+        with self.db.read() as s:
+            person = s.exec(select(Person).where(Person.token_hash == token_hash(token))).first()
+        if person is None or person.revoked:
+            raise LinkInvalid(N_("This link is no longer valid."))
+        return person
+
+    def person_by_code(self, code: str) -> Person:
+        with self.db.read() as s:
+            person = s.exec(select(Person).where(Person.code_hash == code_hash(code))).first()
+        if person is None or person.revoked:
+            raise LinkInvalid(N_("This code is not valid."), field="code")
+        return person
+
+    def viewer(self, game_id: str, person_id: int, version: int) -> Viewer | None:
+        """The viewer a session names, if the person still holds that version of their link."""
+        with self.db.read() as s:
+            person = s.get(Person, person_id)
+        if person is None or person.game_id != game_id or person.revoked:
+            return None
+        if person.version != version:
+            return None
+        return Viewer(person.role, person.id, person.name)
+
+    def people(self, game_id: str) -> list[Person]:
+        with self.db.read() as s:
+            return list(
+                s.exec(select(Person).where(Person.game_id == game_id).order_by(col(Person.id)))
+            )
+
+    def person(self, game_id: str, person_id: int) -> Person:
+        with self.db.read() as s:
+            person = s.get(Person, person_id)
+        if person is None or person.game_id != game_id:
+            raise NotFound(N_("No such person in this game."))
+        return person
+
+    def last_undoable(self, game_id: str) -> tuple[int, Msg] | None:
+        with self.db.read() as s:
+            target = self._undo_target(s, game_id)
+        return (target.seq, Msg.from_json(target.label)) if target else None
+
+    def log(self, game_id: str, viewer: Viewer, after: int = 0) -> list[dict[str, Any]]:
+        loaded = self.load(game_id)
+        with self.db.read() as s:
+            events = self._events(s, game_id, after=after)
+        shown = []
+        for event in events:
+            logged = LoggedEvent(
+                seq=event.seq,
+                type=event.type,
+                at=event.at,
+                actor_role=event.actor_role,
+                actor_name=event.actor_name,
+                command=event.command,
+                rolls=event.rolls,
+                result=event.result,
+                summary=Msg.from_json(event.summary),
+                undone=event.undone_by is not None,
+            )
+            view = loaded.kind.log_view(logged, viewer)
+            if view is not None:
+                shown.append(view)
+        return shown
+
+    def recent_summaries(self, game_id: str, limit: int = 5) -> list[tuple[int, Msg, bool]]:
+        """The latest actions' sentences, for staff screens."""
+        with self.db.read() as s:
+            events = s.exec(
+                select(Event)
+                .where(Event.game_id == game_id, col(Event.type).in_(("command", "undo")))
+                .order_by(col(Event.seq).desc())
+                .limit(limit)
+            ).all()
+        return [(e.seq, Msg.from_json(e.summary), e.undone_by is not None) for e in events]
+
+    # ------------------------------------------------------------------ replay
+
+    def rebuild(self, game: Game, events: Sequence[Event], skip: Iterable[int] = ()) -> BaseModel:
+        """The state the log gives, from the game's creation settings and its events alone."""
+        kind = get_kind(game.kind)
+        state = kind.new_state(kind.settings_model.model_validate(game.settings.get("kind", {})))
+        undone = {e.undoes for e in events if e.type == "undo"} | set(skip)
+        for event in events:
+            if event.type == "person":
+                info = PersonInfo(event.command["id"], event.command["role"], event.command["name"])
+                state = kind.add_person(state, info)
+            elif event.type == "command" and event.seq not in undone:
+                actor = Viewer(event.actor_role, event.actor_id, event.actor_name)
+                ctx = Context(actor, ReplayDice(event.rolls), event.at)
+                state = kind.apply(state, kind.parse(event.command), ctx).state
+        return state
+
+    def verify(self, game_id: str) -> bool:
+        """Does replaying the log give exactly the stored state?"""
+        with self.db.read() as s:
+            game = s.get(Game, game_id)
+            if game is None:
+                raise NotFound(N_("No such game."))
+            events = self._events(s, game_id)
+        rebuilt = self.rebuild(game, events).model_dump(mode="json")
+        return bool(rebuilt == game.state)
+
+    # ------------------------------------------------------------------ internals
+
+    def _lock(self, s: Session, game_id: str) -> Game:
+        statement = select(Game).where(Game.id == game_id)
+        if not self.db.is_sqlite:
+            statement = statement.with_for_update()
+        game = s.exec(statement).first()
+        if game is None:
+            raise NotFound(N_("No such game."))
+        return game
+
+    def _by_idem(self, s: Session, game_id: str, idem_key: str | None) -> Event | None:
+        if not idem_key:
+            return None
+        return s.exec(
+            select(Event).where(Event.game_id == game_id, Event.idem_key == idem_key)
+        ).first()
+
+    def _events(self, s: Session, game_id: str, after: int = 0) -> list[Event]:
+        return list(
+            s.exec(
+                select(Event)
+                .where(Event.game_id == game_id, Event.seq > after)
+                .order_by(col(Event.seq))
+            )
+        )
+
+    def _undo_target(self, s: Session, game_id: str) -> Event | None:
+        return s.exec(
+            select(Event)
+            .where(
+                Event.game_id == game_id,
+                Event.type == "command",
+                col(Event.undone_by).is_(None),
+            )
+            .order_by(col(Event.seq).desc())
+            .limit(1)
+        ).first()
+
+    def _check_fresh(
+        self, s: Session, game: Game, seen_seq: int, subjects: list[int] | None
+    ) -> None:
+        """Refuses an action computed on a screen that missed a change touching the same people."""
+        if seen_seq > game.seq:
+            raise StaleScreen(N_("Your screen is ahead of the game: reload it."))
+        if seen_seq == game.seq:
+            return
+        newer = s.exec(
+            select(Event).where(
+                Event.game_id == game.id,
+                Event.seq > seen_seq,
+                col(Event.type).in_(("command", "undo")),
+            )
+        ).all()
+        touched = set(subjects) if subjects is not None else None
+        for event in newer:
+            if touched is None or event.subjects is None or touched & set(event.subjects):
+                raise StaleScreen(
+                    N_("The game changed since your screen was shown ({summary}): check and retry."),
+                    summary=Msg.from_json(event.summary),
+                )
+
+    def _append(
+        self,
+        s: Session,
+        game: Game,
+        type_: str,
+        actor: Viewer,
+        command: dict[str, Any],
+        *,
+        summary: Msg,
+        label: Msg,
+        rolls: list[dict[str, Any]] | None = None,
+        result: Mapping[str, Any] | None = None,
+        subjects: list[int] | None = None,
+        idem_key: str | None = None,
+        undoes: int | None = None,
+        at: datetime | None = None,
+    ) -> Event:
+        game.seq += 1
+        event = Event(
+            game_id=game.id,
+            seq=game.seq,
+            type=type_,
+            at=at or self.clock.now(),
+            actor_id=actor.person_id,
+            actor_role=actor.role,
+            actor_name=actor.name,
+            command=command,
+            rolls=rolls or [],
+            result=dict(result or {}),
+            summary=summary.to_json(),
+            label=label.to_json(),
+            subjects=subjects,
+            idem_key=idem_key,
+            undoes=undoes,
+        )
+        s.add(event)
+        s.add(game)
+        return event
+
+    def _state(self, game: Game, kind: GameKind[Any]) -> BaseModel:
+        """The game's state as its kind's model, parsed once per sequence number."""
+        with self._cache_lock:
+            cached = self._cache.get(game.id)
+        if cached is not None and cached[0] == game.seq:
+            return cached[1].model_copy(deep=True)
+        state = kind.state_model.model_validate(game.state)
+        with self._cache_lock:
+            if len(self._cache) > 2000:
+                self._cache.clear()
+            self._cache[game.id] = (game.seq, state)
+        return state.model_copy(deep=True)
+
+    def _store(self, game: Game, kind: GameKind[Any], state: BaseModel) -> None:
+        game.state = state.model_dump(mode="json")
+        game.status = kind.status(state)
+        game.next_deadline = kind.next_deadline(state)
+
+
+def _dump(command: Any) -> dict[str, Any]:
+    if isinstance(command, BaseModel):
+        return command.model_dump(mode="json")
+    return dict(command)

@@ -1,0 +1,1 @@
+"""HTTP: pages for people, the JSON API, the event stream."""

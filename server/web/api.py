@@ -1,0 +1,268 @@
+"""The JSON API under /api/v1: everything the pages can do, with bearer tokens.
+
+Every state-changing call carries an `Idempotency-Key` header: a retry answers the first result
+and changes nothing more. Errors are `{"code": ..., "message": ...}` in the caller's language.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Header, Query, Request
+from pydantic import BaseModel, Field
+
+from server.deps import ApiViewerDep, ClockDep, ServiceDep
+from server.errors import NotAllowed, NotSignedIn
+from server.platform.i18n import N_
+from server.platform.kinds import KINDS, Viewer
+from server.platform.service import GameService, Performed, Registered
+
+
+class ErrorOut(BaseModel):
+    code: str = Field(examples=["rule"])
+    message: str = Field(examples=["Le dé doit être entre 1 et 6, pas 7."])
+    field: str | None = None
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorOut} for status in (400, 401, 403, 404, 409, 422, 429)
+}
+
+router = APIRouter(prefix="/api/v1", tags=["api"], responses=ERRORS)
+
+IdemKey = Annotated[
+    str,
+    Header(
+        alias="Idempotency-Key",
+        min_length=8,
+        max_length=64,
+        description="A random key per action; a retry with the same key is applied once.",
+    ),
+]
+
+
+class KindOut(BaseModel):
+    key: str
+    title: str
+    roles: list[str]
+
+
+class GameIn(BaseModel):
+    kind: str = Field(max_length=40)
+    name: str = Field(max_length=200)
+    organizer: str = Field(max_length=200, description="The organizer's name.")
+    dice: Literal["server", "physical"] = "server"
+    settings: dict[str, Any] = Field(default_factory=dict)
+
+
+class GameOut(BaseModel):
+    id: str
+    kind: str
+    name: str
+    seq: int
+    status: str
+
+
+class LinkOut(BaseModel):
+    person_id: int
+    role: str
+    name: str
+    token: str | None = Field(description="The secret of the link; null once revoked.")
+    url: str | None
+    join_code: str | None
+
+
+class CreatedOut(BaseModel):
+    game: GameOut
+    organizer: LinkOut
+
+
+class PersonIn(BaseModel):
+    role: str = Field(max_length=20)
+    name: str = Field(max_length=200)
+
+
+class CommandIn(BaseModel):
+    command: dict[str, Any] = Field(description="The game kind's command, with its `type`.")
+    rolls: dict[str, int] = Field(
+        default_factory=dict, description="Dice rolled by hand, by purpose."
+    )
+    expected_seq: int | None = Field(
+        default=None, description="The sequence number your screen showed (stale check)."
+    )
+
+
+class UndoIn(BaseModel):
+    target_seq: int | None = None
+
+
+class PerformedOut(BaseModel):
+    seq: int
+    summary: str
+    result: dict[str, Any]
+    replayed: bool
+
+
+class StateOut(BaseModel):
+    game: GameOut
+    viewer: dict[str, Any]
+    state: dict[str, Any]
+
+
+class LogOut(BaseModel):
+    events: list[dict[str, Any]]
+
+
+def link_out(request: Request, service: GameService, registered: Registered) -> LinkOut:
+    person = registered.person
+    assert person.id is not None
+    alive = not person.revoked
+    base = str(request.base_url).rstrip("/")
+    return LinkOut(
+        person_id=person.id,
+        role=person.role,
+        name=person.name,
+        token=registered.link.token if alive else None,
+        url=f"{base}/t/{registered.link.token}" if alive else None,
+        join_code=registered.link.code if alive else None,
+    )
+
+
+def performed_out(performed: Performed) -> PerformedOut:
+    return PerformedOut(
+        seq=performed.seq,
+        summary=performed.summary.render(),
+        result=dict(performed.result),
+        replayed=performed.replayed,
+    )
+
+
+def signed_in(viewer: Viewer) -> Viewer:
+    if viewer.role == "public":
+        raise NotSignedIn(N_("This needs a token of this game."))
+    return viewer
+
+
+@router.get("/kinds", response_model=list[KindOut])
+def kinds() -> list[KindOut]:
+    return [
+        KindOut(key=k.key, title=str(k.title), roles=["referee", *k.roles]) for k in KINDS.values()
+    ]
+
+
+@router.post("/games", response_model=CreatedOut, status_code=201)
+def create_game(
+    body: GameIn, idem: IdemKey, request: Request, service: ServiceDep
+) -> CreatedOut:
+    game, registered = service.create_game(
+        body.kind,
+        body.name,
+        body.organizer,
+        dice=body.dice,
+        idem_key=idem,
+        settings=body.settings,
+    )
+    return CreatedOut(
+        game=GameOut(id=game.id, kind=game.kind, name=game.name, seq=game.seq, status=game.status),
+        organizer=link_out(request, service, registered),
+    )
+
+
+@router.get("/games/{game_id}", response_model=StateOut)
+@router.get("/games/{game_id}/state", response_model=StateOut)
+def read_state(
+    game_id: str, viewer: ApiViewerDep, service: ServiceDep, clock: ClockDep
+) -> StateOut:
+    """The game as the caller may see it; without a token, the public board."""
+    loaded = service.load(game_id)
+    game = loaded.game
+    return StateOut(
+        game=GameOut(id=game.id, kind=game.kind, name=game.name, seq=game.seq, status=game.status),
+        viewer={"role": viewer.role, "person_id": viewer.person_id, "name": viewer.name},
+        state=loaded.kind.view(loaded.state, viewer, clock.now()),
+    )
+
+
+@router.get("/games/{game_id}/people", response_model=list[LinkOut])
+def list_people(
+    game_id: str, request: Request, viewer: ApiViewerDep, service: ServiceDep
+) -> list[LinkOut]:
+    if not signed_in(viewer).is_organizer:
+        raise NotAllowed(N_("Only the organizer manages links."))
+    return [
+        link_out(request, service, Registered(p, service.link_of(p)))
+        for p in service.people(game_id)
+    ]
+
+
+@router.post("/games/{game_id}/people", response_model=LinkOut, status_code=201)
+def register_person(
+    game_id: str,
+    body: PersonIn,
+    idem: IdemKey,
+    request: Request,
+    viewer: ApiViewerDep,
+    service: ServiceDep,
+) -> LinkOut:
+    registered = service.register(game_id, signed_in(viewer), body.role, body.name, idem_key=idem)
+    return link_out(request, service, registered)
+
+
+@router.post("/games/{game_id}/people/{person_id}/link", response_model=LinkOut)
+def reissue_link(
+    game_id: str,
+    person_id: int,
+    idem: IdemKey,
+    request: Request,
+    viewer: ApiViewerDep,
+    service: ServiceDep,
+) -> LinkOut:
+    registered = service.reissue(game_id, signed_in(viewer), person_id, idem_key=idem)
+    return link_out(request, service, registered)
+
+
+@router.delete("/games/{game_id}/people/{person_id}/link", response_model=LinkOut)
+def revoke_link(
+    game_id: str,
+    person_id: int,
+    idem: IdemKey,
+    request: Request,
+    viewer: ApiViewerDep,
+    service: ServiceDep,
+) -> LinkOut:
+    registered = service.revoke(game_id, signed_in(viewer), person_id, idem_key=idem)
+    return link_out(request, service, registered)
+
+
+@router.post("/games/{game_id}/commands", response_model=PerformedOut)
+def send_command(
+    game_id: str, body: CommandIn, idem: IdemKey, viewer: ApiViewerDep, service: ServiceDep
+) -> PerformedOut:
+    performed = service.perform(
+        game_id,
+        signed_in(viewer),
+        body.command,
+        idem_key=idem,
+        seen_seq=body.expected_seq,
+        rolls=body.rolls,
+    )
+    return performed_out(performed)
+
+
+@router.post("/games/{game_id}/undo", response_model=PerformedOut)
+def undo(
+    game_id: str, body: UndoIn, idem: IdemKey, viewer: ApiViewerDep, service: ServiceDep
+) -> PerformedOut:
+    performed = service.undo(game_id, signed_in(viewer), idem_key=idem, target_seq=body.target_seq)
+    return performed_out(performed)
+
+
+@router.get("/games/{game_id}/log", response_model=LogOut)
+def read_log(
+    game_id: str,
+    viewer: ApiViewerDep,
+    service: ServiceDep,
+    after: Annotated[int, Query(ge=0)] = 0,
+) -> LogOut:
+    """The log as the caller may read it (all of it for referees)."""
+    return LogOut(events=service.log(game_id, viewer, after=after))

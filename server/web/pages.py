@@ -1,0 +1,687 @@
+"""Pages for people: home, links, a game's pages by role, people, log, board.
+
+Routes stay thin: they read the request, call the service, and render what the viewer may see.
+A page asked by htmx gets one block of its template; the same URL without htmx gets the page.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import uuid
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+import segno
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import RedirectResponse, Response
+from starlette.datastructures import FormData
+
+from server.deps import (
+    ClockDep,
+    JoinLimiterDep,
+    PageViewerDep,
+    ServiceDep,
+    SettingsDep,
+    TemplatesDep,
+    session_links,
+)
+from server.errors import ArbitreError, InvalidInput, LinkInvalid, NotAllowed, TooManyAttempts
+from server.models import Person
+from server.platform import i18n
+from server.platform.i18n import N_, Msg
+from server.platform.kinds import KINDS, PUBLIC, Viewer
+from server.platform.service import DICE_MODES, GameService, Loaded
+from server.web.security import check_csrf
+from server.web.templating import Templates, bundle, is_htmx
+
+router = APIRouter(include_in_schema=False)
+Csrf = Depends(check_csrf)
+
+RESERVED_FIELDS = {"csrf_token", "idem", "seq", "target_seq"}
+
+
+def remember(request: Request, person: Person) -> None:
+    links = dict(session_links(request))
+    links[person.game_id] = [person.id, person.version]
+    request.session["a"] = links
+
+
+def new_key() -> str:
+    return uuid.uuid4().hex
+
+
+def idem_of(form: FormData) -> str:
+    """Every state-changing form carries its idempotency key; an old page without one gets a
+    fresh key (it cannot be a retry then)."""
+    value = form.get("idem")
+    if isinstance(value, str) and 8 <= len(value) <= 64:
+        return value
+    return new_key()
+
+
+def int_field(form: FormData, name: str) -> int | None:
+    value = form.get(name)
+    if not isinstance(value, str) or value.strip() == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise InvalidInput(N_("“{value}” is not a number."), field=name, value=value) from None
+
+
+def form_command(form: FormData) -> tuple[dict[str, Any], dict[str, int]]:
+    """A form's fields as a command: `name[]` and repeated fields are lists, `roll_x` are dice
+    entered by hand, empty fields are left out."""
+    payload: dict[str, Any] = {}
+    rolls: dict[str, int] = {}
+    for key in dict.fromkeys(form.keys()):
+        values = [v for v in form.getlist(key) if isinstance(v, str)]
+        if key in RESERVED_FIELDS:
+            continue
+        if key.startswith("roll_"):
+            if values and values[0].strip():
+                number = int_field(form, key)
+                assert number is not None
+                rolls[key[5:]] = number
+            continue
+        if key.endswith("[]"):
+            payload[key[:-2]] = [v for v in values if v != ""]
+        elif len(values) > 1:
+            payload[key] = [v for v in values if v != ""]
+        elif values and values[0] != "":
+            payload[key] = values[0]
+    return payload, rolls
+
+
+def safe_next(value: str | None) -> str:
+    if not value:
+        return "/"
+    parts = urlsplit(value)
+    if parts.scheme or parts.netloc or not value.startswith("/") or value.startswith("//"):
+        return "/"
+    return value
+
+
+# ---------------------------------------------------------------------- home, links, language
+
+
+@router.get("/")
+def home(request: Request, service: ServiceDep, templates: TemplatesDep) -> Response:
+    mine = []
+    for game_id, entry in session_links(request).items():
+        viewer = service.viewer(game_id, int(entry[0]), int(entry[1]))
+        if viewer is None:
+            continue
+        try:
+            loaded = service.load(game_id)
+        except ArbitreError:
+            continue
+        mine.append({"game": loaded.game, "kind": loaded.kind, "viewer": viewer})
+    return templates.response(
+        request,
+        "home.html",
+        {"kinds": list(KINDS.values()), "mine": mine, "idem": new_key(), "dice_modes": DICE_MODES},
+    )
+
+
+@router.post("/games", dependencies=[Csrf])
+async def create_game(
+    request: Request, service: ServiceDep, templates: TemplatesDep
+) -> Response:
+    form = await request.form()
+    values = {k: v for k, v in form.items() if isinstance(v, str)}
+    try:
+        game, registered = service.create_game(
+            values.get("kind", ""),
+            values.get("name", ""),
+            values.get("organizer", ""),
+            dice=values.get("dice", "server"),
+            idem_key=idem_of(form),
+        )
+    except ArbitreError as error:
+        return templates.response(
+            request,
+            "home.html",
+            {
+                "kinds": list(KINDS.values()),
+                "mine": [],
+                "idem": new_key(),
+                "dice_modes": DICE_MODES,
+                "form": values,
+                "errors": {error.field or "_": error.message},
+            },
+            status_code=error.status,
+        )
+    remember(request, registered.person)
+    return RedirectResponse(f"/g/{game.id}/welcome", status_code=303)
+
+
+@router.get("/t/{token}")
+def open_link(token: str, request: Request, service: ServiceDep) -> Response:
+    person = service.person_by_token(token)
+    remember(request, person)
+    return RedirectResponse(f"/g/{person.game_id}", status_code=303)
+
+
+@router.get("/join")
+def join_page(request: Request, templates: TemplatesDep) -> Response:
+    return templates.response(request, "join.html", {"code": request.query_params.get("code", "")})
+
+
+@router.post("/join", dependencies=[Csrf])
+def join(
+    request: Request,
+    code: Annotated[str, Form(max_length=40)],
+    service: ServiceDep,
+    templates: TemplatesDep,
+    limiter: JoinLimiterDep,
+) -> Response:
+    client = request.client.host if request.client else "?"
+    wait = limiter.check(client)
+    try:
+        if wait:
+            raise TooManyAttempts(
+                N_("Too many tries. Wait {seconds} s and try again."),
+                field="code",
+                seconds=int(wait) + 1,
+            )
+        person = service.person_by_code(code)
+    except (LinkInvalid, TooManyAttempts) as error:
+        return templates.response(
+            request,
+            "join.html",
+            {"code": code, "errors": {"code": error.message}},
+            status_code=error.status,
+        )
+    remember(request, person)
+    return RedirectResponse(f"/g/{person.game_id}", status_code=303)
+
+
+@router.post("/lang", dependencies=[Csrf])
+def switch_language(
+    request: Request,
+    lang: Annotated[str, Form()],
+    next: Annotated[str, Form()] = "/",
+) -> Response:
+    response = RedirectResponse(safe_next(next), status_code=303)
+    if lang in i18n.LANGUAGES:
+        response.set_cookie(
+            "lang", lang, max_age=60 * 60 * 24 * 365, httponly=True, samesite="lax"
+        )
+    return response
+
+
+# ---------------------------------------------------------------------- a game's pages
+
+
+def page_context(
+    service: GameService,
+    clock: Any,
+    loaded: Loaded,
+    viewer: Viewer,
+    page: str,
+    **extra: Any,
+) -> dict[str, Any]:
+    now = clock.now()
+    game = loaded.game
+    context: dict[str, Any] = {
+        "game": game,
+        "kind": loaded.kind,
+        "viewer": viewer,
+        "page": page,
+        "view": loaded.kind.view(loaded.state, viewer, now),
+        "seq": game.seq,
+        "now_ms": int(now.timestamp() * 1000),
+        "new_key": new_key,
+        "live_url": f"/g/{game.id}/live/{page}",
+        "stream_url": f"/g/{game.id}/events",
+        "hx_block": "live",
+        "errors": {},
+        "form": {},
+        "flash": None,
+    }
+    if viewer.is_staff:
+        context["undoable"] = service.last_undoable(game.id)
+        context["recent"] = service.recent_summaries(game.id)
+    context.update(extra)
+    return context
+
+
+def render_page(
+    request: Request,
+    templates: Templates,
+    context: dict[str, Any],
+    status_code: int = 200,
+) -> Response:
+    kind = context["kind"]
+    return templates.response(
+        request,
+        kind.template(context["page"]),
+        context,
+        status_code=status_code,
+        headers={"X-Game-Seq": str(context["seq"])},
+    )
+
+
+@router.get("/g/{game_id}")
+def game_page(
+    game_id: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+    clock: ClockDep,
+) -> Response:
+    loaded = service.load(game_id)
+    if viewer.role == "public":
+        return RedirectResponse(f"/g/{game_id}/board", status_code=303)
+    flash = request.session.pop("flash", None)
+    context = page_context(
+        service,
+        clock,
+        loaded,
+        viewer,
+        loaded.kind.page_for(viewer),
+        flash=Msg.from_json(flash) if flash else None,
+    )
+    return render_page(request, templates, context)
+
+
+@router.get("/g/{game_id}/board")
+def board(
+    game_id: str,
+    request: Request,
+    service: ServiceDep,
+    templates: TemplatesDep,
+    clock: ClockDep,
+) -> Response:
+    loaded = service.load(game_id)
+    return render_page(request, templates, page_context(service, clock, loaded, PUBLIC, "board"))
+
+
+@router.get("/g/{game_id}/live/{page}")
+def live_block(
+    game_id: str,
+    page: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+    clock: ClockDep,
+) -> Response:
+    """The live part of a page, as this viewer may see it (asked again at each change)."""
+    if page == "people":
+        organizer_only(viewer)
+        context = people_context(request, service, game_id, viewer)
+        return templates.response(request, "platform/people.html", context, block="live")
+    loaded = service.load(game_id)
+    if page == "board":
+        viewer = PUBLIC
+    elif page != loaded.kind.page_for(viewer):
+        raise NotAllowed(N_("This page is not yours."))
+    context = page_context(service, clock, loaded, viewer, page)
+    return templates.response(
+        request,
+        loaded.kind.template(page),
+        context,
+        block="live",
+        headers={"X-Game-Seq": str(loaded.game.seq)},
+    )
+
+
+@router.post("/g/{game_id}/act", dependencies=[Csrf])
+async def act(
+    game_id: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+    clock: ClockDep,
+) -> Response:
+    form = await request.form()
+    loaded = service.load(game_id)
+    page = loaded.kind.page_for(viewer)
+    values = {k: v for k, v in form.items() if isinstance(v, str)}
+    try:
+        payload, rolls = form_command(form)
+        performed = service.perform(
+            game_id,
+            viewer,
+            payload,
+            idem_key=idem_of(form),
+            seen_seq=int_field(form, "seq"),
+            rolls=rolls,
+        )
+    except ArbitreError as error:
+        context = page_context(
+            service,
+            clock,
+            service.load(game_id),
+            viewer,
+            page,
+            errors={error.field or "_": error.message, "_": error.message},
+            form=values,
+        )
+        return render_page(request, templates, context, status_code=error.status)
+    return after_action(request, templates, service, clock, game_id, viewer, page, performed.summary)
+
+
+@router.post("/g/{game_id}/undo", dependencies=[Csrf])
+async def undo(
+    game_id: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+    clock: ClockDep,
+) -> Response:
+    form = await request.form()
+    loaded = service.load(game_id)
+    page = loaded.kind.page_for(viewer)
+    try:
+        performed = service.undo(
+            game_id, viewer, idem_key=idem_of(form), target_seq=int_field(form, "target_seq")
+        )
+    except ArbitreError as error:
+        context = page_context(
+            service, clock, loaded, viewer, page, errors={"_": error.message}
+        )
+        return render_page(request, templates, context, status_code=error.status)
+    return after_action(request, templates, service, clock, game_id, viewer, page, performed.summary)
+
+
+def after_action(
+    request: Request,
+    templates: Templates,
+    service: GameService,
+    clock: Any,
+    game_id: str,
+    viewer: Viewer,
+    page: str,
+    summary: Msg,
+) -> Response:
+    if not is_htmx(request):
+        request.session["flash"] = summary.to_json()
+        return RedirectResponse(f"/g/{game_id}", status_code=303)
+    context = page_context(service, clock, service.load(game_id), viewer, page, flash=summary)
+    return render_page(request, templates, context)
+
+
+# ---------------------------------------------------------------------- people and links
+
+
+def organizer_only(viewer: Viewer) -> None:
+    if not viewer.is_organizer:
+        raise NotAllowed(N_("Only the organizer can open this page."))
+
+
+def people_context(
+    request: Request, service: GameService, game_id: str, viewer: Viewer, **extra: Any
+) -> dict[str, Any]:
+    loaded = service.load(game_id)
+    base = str(request.base_url).rstrip("/")
+    people = []
+    for person in service.people(game_id):
+        link = service.link_of(person)
+        people.append(
+            {
+                "person": person,
+                "url": f"{base}/t/{link.token}",
+                "code": link.code,
+            }
+        )
+    return {
+        "game": loaded.game,
+        "kind": loaded.kind,
+        "viewer": viewer,
+        "people": people,
+        "roles": ("referee", *loaded.kind.roles),
+        "join_url": f"{base}/join",
+        "new_key": new_key,
+        "errors": {},
+        "form": {},
+        "seq": loaded.game.seq,
+        "hx_block": "live",
+        "live_url": f"/g/{game_id}/live/people",
+        "stream_url": f"/g/{game_id}/events",
+        **extra,
+    }
+
+
+@router.get("/g/{game_id}/welcome")
+def welcome(
+    game_id: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+) -> Response:
+    organizer_only(viewer)
+    context = people_context(request, service, game_id, viewer)
+    me = next(p for p in context["people"] if p["person"].id == viewer.person_id)
+    return templates.response(request, "platform/welcome.html", {**context, "me": me})
+
+
+@router.get("/g/{game_id}/people")
+def people_page(
+    game_id: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+) -> Response:
+    organizer_only(viewer)
+    context = people_context(request, service, game_id, viewer)
+    return templates.response(request, "platform/people.html", context)
+
+
+@router.post("/g/{game_id}/people", dependencies=[Csrf])
+async def register_person(
+    game_id: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+) -> Response:
+    organizer_only(viewer)
+    form = await request.form()
+    values = {k: v for k, v in form.items() if isinstance(v, str)}
+    try:
+        registered = service.register(
+            game_id,
+            viewer,
+            values.get("role", ""),
+            values.get("name", ""),
+            idem_key=idem_of(form),
+        )
+    except ArbitreError as error:
+        context = people_context(
+            request, service, game_id, viewer, errors={error.field or "_": error.message},
+            form=values,
+        )
+        return templates.response(
+            request, "platform/people.html", context, status_code=error.status
+        )
+    if not is_htmx(request):
+        return RedirectResponse(f"/g/{game_id}/people", status_code=303)
+    context = people_context(
+        request,
+        service,
+        game_id,
+        viewer,
+        flash=Msg(N_("{name} is registered."), {"name": registered.person.name}),
+        form={"role": values.get("role", "")},
+    )
+    return templates.response(request, "platform/people.html", context)
+
+
+@router.post("/g/{game_id}/people/{person_id}/{action}", dependencies=[Csrf])
+async def change_link(
+    game_id: str,
+    person_id: int,
+    action: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+) -> Response:
+    organizer_only(viewer)
+    if action not in ("reissue", "revoke"):
+        raise InvalidInput(N_("Unknown action."))
+    form = await request.form()
+    try:
+        if action == "revoke":
+            registered = service.revoke(game_id, viewer, person_id, idem_key=idem_of(form))
+            flash = Msg(N_("The link of {name} is revoked."), {"name": registered.person.name})
+        else:
+            registered = service.reissue(game_id, viewer, person_id, idem_key=idem_of(form))
+            flash = Msg(N_("{name} has a new link."), {"name": registered.person.name})
+            if registered.person.id == viewer.person_id:
+                remember(request, registered.person)
+    except ArbitreError as error:
+        context = people_context(request, service, game_id, viewer, errors={"_": error.message})
+        return templates.response(
+            request, "platform/people.html", context, status_code=error.status
+        )
+    if not is_htmx(request):
+        return RedirectResponse(f"/g/{game_id}/people", status_code=303)
+    context = people_context(request, service, game_id, viewer, flash=flash)
+    return templates.response(request, "platform/people.html", context)
+
+
+@router.get("/g/{game_id}/people/{person_id}/qr.svg")
+def qr_code(
+    game_id: str,
+    person_id: int,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+) -> Response:
+    if not viewer.is_organizer and viewer.person_id != person_id:
+        raise NotAllowed(N_("This link is not yours."))
+    person = service.person(game_id, person_id)
+    if person.revoked:
+        raise LinkInvalid(N_("This link is no longer valid."))
+    link = service.link_of(person)
+    url = f"{str(request.base_url).rstrip('/')}/t/{link.token}"
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
+    return Response(
+        buffer.getvalue(),
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+@router.get("/g/{game_id}/slips")
+def qr_slips(
+    game_id: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+) -> Response:
+    """Printable slips: one QR code, name and join code per person."""
+    organizer_only(viewer)
+    context = people_context(request, service, game_id, viewer)
+    return templates.response(request, "platform/slips.html", context)
+
+
+# ---------------------------------------------------------------------- the log
+
+
+@router.get("/g/{game_id}/log")
+def log_page(
+    game_id: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+) -> Response:
+    loaded = service.load(game_id)
+    events = service.log(game_id, viewer)
+    return templates.response(
+        request,
+        "platform/log.html",
+        {"game": loaded.game, "kind": loaded.kind, "viewer": viewer, "events": events},
+    )
+
+
+@router.get("/g/{game_id}/log.json")
+def log_json(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Response:
+    loaded = service.load(game_id)
+    body = {
+        "game": {"id": game_id, "kind": loaded.game.kind, "name": loaded.game.name},
+        "events": service.log(game_id, viewer),
+    }
+    return Response(
+        json.dumps(body, ensure_ascii=False, indent=1),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="arbitre-{game_id}.json"'},
+    )
+
+
+@router.get("/g/{game_id}/log.csv")
+def log_csv(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Response:
+    events = service.log(game_id, viewer)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["seq", "at", "type", "actor", "role", "summary", "rolls", "undone", "command"])
+    for e in events:
+        actor = e.get("actor", {})
+        rolls = " ".join(
+            f"{r['purpose']}={r['value']}{'*' if r.get('manual') else ''}" for r in e.get("rolls", [])
+        )
+        writer.writerow(
+            [
+                e.get("seq"),
+                e.get("at", ""),
+                e.get("type", ""),
+                actor.get("name", ""),
+                actor.get("role", ""),
+                e.get("summary", ""),
+                rolls,
+                "yes" if e.get("undone") else "",
+                json.dumps(e.get("command", {}), ensure_ascii=False),
+            ]
+        )
+    return Response(
+        out.getvalue(),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="arbitre-{game_id}.csv"'},
+    )
+
+
+# ---------------------------------------------------------------------- app shell
+
+
+@router.get("/assets/app.js")
+def app_script() -> Response:
+    body, _version = bundle()
+    return Response(
+        body,
+        media_type="text/javascript",
+        headers={"Cache-Control": "public, max-age=31536000, immutable"},
+    )
+
+
+@router.get("/sw.js")
+def service_worker(templates: TemplatesDep) -> Response:
+    body = templates.render("sw.js", {})
+    return Response(
+        body,
+        media_type="text/javascript",
+        headers={"Cache-Control": "no-cache", "Service-Worker-Allowed": "/"},
+    )
+
+
+@router.get("/offline")
+def offline(request: Request, templates: TemplatesDep) -> Response:
+    return templates.response(request, "offline.html", {})
+
+
+@router.get("/healthz")
+def health(settings: SettingsDep) -> dict[str, str]:
+    return {"status": "ok"}

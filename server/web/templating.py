@@ -1,0 +1,116 @@
+"""Jinja2 with translations, versioned static URLs and single-block rendering for htmx."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Iterable, Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from server.config import ROOT
+from server.platform import i18n
+
+STATIC_DIR = ROOT / "static"
+TEMPLATES_DIR = ROOT / "templates"
+
+
+@cache
+def static_version(path: str) -> str:
+    file = STATIC_DIR / path
+    return hashlib.sha256(file.read_bytes()).hexdigest()[:10] if file.exists() else "0"
+
+
+def static_url(path: str) -> str:
+    return f"/static/{path}?v={static_version(path)}"
+
+
+# One script for the whole app, so a first visit costs one request for it: htmx and its SSE
+# extension (vendored, pinned) and Arbitre's own few lines.
+BUNDLE_PARTS = ("vendor/htmx-4.0.1.min.js", "vendor/hx-sse-4.0.1.min.js", "js/arbitre.js")
+
+
+@cache
+def bundle() -> tuple[bytes, str]:
+    body = b";\n".join((STATIC_DIR / part).read_bytes() for part in BUNDLE_PARTS)
+    return body, hashlib.sha256(body).hexdigest()[:10]
+
+
+def bundle_url() -> str:
+    return f"/assets/app.js?v={bundle()[1]}"
+
+
+def make_environment(extra_dirs: Iterable[Path] = ()) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader([TEMPLATES_DIR, *extra_dirs]),
+        autoescape=jinja2.select_autoescape(default=True),
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+        auto_reload=False,
+    )
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        i18n.gettext,
+        i18n.ngettext,
+        newstyle=True,
+        pgettext=i18n.pgettext,
+        npgettext=i18n.npgettext,
+    )
+    env.globals.update(
+        static=static_url,
+        bundle_url=bundle_url,
+        languages=i18n.LANGUAGE_NAMES,
+        new_key=lambda: uuid.uuid4().hex,
+    )
+    env.filters["msg"] = lambda m: m.render() if isinstance(m, i18n.Msg) else m
+    return env
+
+
+class Templates:
+    def __init__(self, env: jinja2.Environment) -> None:
+        self.env = env
+
+    def render(self, name: str, context: Mapping[str, Any], block: str | None = None) -> str:
+        template = self.env.get_template(name)
+        if block is None:
+            return template.render(context)
+        render_block = template.blocks.get(block)
+        if render_block is None:
+            raise KeyError(f"{name} has no block {block!r}")
+        return "".join(render_block(template.new_context(dict(context))))
+
+    def response(
+        self,
+        request: Request,
+        name: str,
+        context: Mapping[str, Any] | None = None,
+        *,
+        status_code: int = 200,
+        block: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> HTMLResponse:
+        full = {"request": request, **base_context(request), **(context or {})}
+        if block is None and is_htmx(request) and "hx_block" in full:
+            block = full["hx_block"]
+        body = self.render(name, full, block)
+        response = HTMLResponse(body, status_code=status_code, headers=dict(headers or {}))
+        response.headers["Vary"] = "HX-Request, Cookie, Accept-Language"
+        return response
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("hx-request") == "true"
+
+
+def base_context(request: Request) -> dict[str, Any]:
+    session = request.scope.get("session") or {}
+    return {
+        "lang": i18n.current_language.get(),
+        "csrf_token": session.get("csrf", ""),
+        "path": request.url.path,
+    }

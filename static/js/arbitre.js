@@ -1,0 +1,194 @@
+// Arbitre's own script: what htmx cannot do alone. Live refresh on each change, the connection
+// state, retries of taps made offline (same idempotency key, so never doubled), countdowns
+// corrected for the phone's clock, alerts, screen wake lock, copy buttons, the service worker.
+(function () {
+  "use strict";
+  var offset = 0; // server time minus phone time, in ms
+  var pollTimer = null;
+  var pending = []; // forms whose request failed on the network
+
+  function csrf() {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.content : "";
+  }
+  function stream() { return document.getElementById("stream"); }
+  function liveRegions() { return document.querySelectorAll("[data-live]"); }
+  function seqOf(el) { return parseInt(el && el.dataset.seq || "0", 10); }
+
+  function refreshLive() {
+    liveRegions().forEach(function (el) {
+      if (el.contains(document.activeElement) && document.activeElement.matches("input:not([type=hidden]), textarea, select")) {
+        el.dataset.stale = "1"; // the user is typing: refresh when they leave the field
+        return;
+      }
+      htmx.trigger(el, "refresh");
+    });
+  }
+
+  // ---- connection banner
+  function banner(state) {
+    var conn = document.getElementById("conn");
+    if (!conn) return;
+    var text = conn.querySelector("[data-conn-text]");
+    conn.classList.toggle("pending", state === "pending");
+    if (state === "ok") { conn.hidden = true; return; }
+    text.textContent = text.dataset[state] || text.dataset.lost;
+    conn.hidden = false;
+  }
+
+  function startPolling() {
+    if (pollTimer) return;
+    pollTimer = setInterval(refreshLive, 5000);
+  }
+  function stopPolling() {
+    if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
+  }
+
+  function reconnect() {
+    var old = stream();
+    if (!old) return;
+    var fresh = old.cloneNode(false);
+    old.replaceWith(fresh);
+    htmx.process(fresh);
+    retryPending();
+    refreshLive();
+  }
+
+  document.addEventListener("htmx:config:request", function (evt) {
+    evt.detail.ctx.request.headers["X-CSRF-Token"] = csrf();
+  });
+
+  document.addEventListener("htmx:after:request", function (evt) {
+    var ctx = evt.detail.ctx;
+    var seq = ctx && ctx.response && ctx.response.headers.get("X-Game-Seq");
+    var s = stream();
+    if (seq && s && parseInt(seq, 10) > seqOf(s)) s.dataset.seq = seq;
+  });
+
+  // The stream says "hello" (its sequence number and the server time) and "changed".
+  document.addEventListener("hello", function (evt) {
+    if (evt.target !== stream()) return;
+    var data = JSON.parse(evt.detail.data);
+    offset = data.now - Date.now();
+    if (data.seq > seqOf(stream())) { stream().dataset.seq = data.seq; refreshLive(); }
+    stopPolling();
+    banner(pending.length ? "pending" : "ok");
+  });
+  document.addEventListener("changed", function (evt) {
+    if (evt.target !== stream()) return;
+    var seq = parseInt(evt.detail.data, 10);
+    if (seq > seqOf(stream())) { stream().dataset.seq = seq; refreshLive(); }
+  });
+  document.addEventListener("revoked", function (evt) {
+    if (evt.target !== stream()) return;
+    banner("revoked");
+    setTimeout(function () { location.reload(); }, 1500);
+  });
+  document.addEventListener("htmx:sse:error", function () { banner("lost"); startPolling(); });
+  document.addEventListener("htmx:sse:close", function (evt) {
+    if (evt.detail && evt.detail.reason === "removed") return;
+    banner("lost"); startPolling();
+  });
+
+  // ---- taps made while offline: retried with the same form, hence the same key
+  document.addEventListener("submit", function (evt) {
+    evt.target._submitter = evt.submitter || null;
+  }, true);
+  document.addEventListener("htmx:error", function (evt) {
+    var form = evt.target && evt.target.closest && evt.target.closest("form");
+    if (!form || form.closest("#stream") || !form.isConnected) return;
+    if (pending.indexOf(form) < 0) pending.push(form);
+    banner("pending");
+    setTimeout(retryPending, 3000);
+  });
+  document.addEventListener("htmx:after:swap", function () {
+    pending = pending.filter(function (f) { return f.isConnected && f._retrying; });
+  });
+  function retryPending() {
+    var forms = pending.slice();
+    pending = [];
+    forms.forEach(function (form) {
+      if (!form.isConnected) return;
+      form._retrying = false;
+      form.requestSubmit(form._submitter && form._submitter.form === form ? form._submitter : undefined);
+    });
+    if (!forms.length && !pollTimer) banner("ok");
+  }
+  window.addEventListener("online", function () { retryPending(); reconnect(); });
+
+  document.addEventListener("focusout", function (evt) {
+    var region = evt.target.closest && evt.target.closest("[data-live]");
+    if (region && region.dataset.stale) {
+      setTimeout(function () {
+        if (!region.contains(document.activeElement)) { delete region.dataset.stale; htmx.trigger(region, "refresh"); }
+      }, 300);
+    }
+  });
+
+  document.addEventListener("click", function (evt) {
+    var retry = evt.target.closest("[data-conn-retry]");
+    if (retry) { reconnect(); return; }
+    var copy = evt.target.closest("[data-copy]");
+    if (copy && navigator.clipboard) {
+      navigator.clipboard.writeText(copy.dataset.copy).then(function () {
+        copy.textContent = copy.dataset.copied || "✓";
+      });
+    }
+    unlockAudio();
+  });
+
+  // ---- countdowns and alerts
+  var audio = null;
+  function unlockAudio() {
+    if (audio || !window.AudioContext) return;
+    try { audio = new AudioContext(); } catch (e) { audio = null; }
+  }
+  function beep(times) {
+    if (navigator.vibrate) navigator.vibrate(times > 1 ? [400, 150, 400, 150, 400] : [300]);
+    if (!audio) return;
+    for (var i = 0; i < times; i++) {
+      var osc = audio.createOscillator();
+      var gain = audio.createGain();
+      osc.frequency.value = 880;
+      osc.connect(gain); gain.connect(audio.destination);
+      var start = audio.currentTime + i * 0.35;
+      gain.gain.setValueAtTime(0.3, start);
+      osc.start(start); osc.stop(start + 0.2);
+    }
+  }
+  function fmt(seconds) {
+    seconds = Math.max(0, Math.ceil(seconds));
+    var m = Math.floor(seconds / 60), s = seconds % 60;
+    return m + ":" + (s < 10 ? "0" : "") + s;
+  }
+  function tick() {
+    var now = Date.now() + offset;
+    document.querySelectorAll("[data-deadline]").forEach(function (el) {
+      var left = (parseInt(el.dataset.deadline, 10) - now) / 1000;
+      var value = el.querySelector(".countdown-value");
+      if (value) value.textContent = fmt(left);
+      var alertAt = parseInt(el.dataset.alert || "0", 10);
+      el.classList.toggle("soon", left <= alertAt && left > 0);
+      el.classList.toggle("due", left <= 0);
+      var key = el.dataset.deadline;
+      if (alertAt && left <= alertAt && left > alertAt - 2 && el._warned !== key) { el._warned = key; beep(1); }
+      if (left <= 0 && left > -2 && el._rang !== key) { el._rang = key; beep(3); }
+    });
+  }
+  setInterval(tick, 250);
+
+  // ---- keep a referee's screen awake
+  var wakeLock = null;
+  function keepAwake() {
+    if (!document.body.hasAttribute("data-wake-lock") || !navigator.wakeLock) return;
+    if (document.visibilityState !== "visible") return;
+    navigator.wakeLock.request("screen").then(function (lock) { wakeLock = lock; }).catch(function () {});
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.visibilityState === "visible") { keepAwake(); refreshLive(); }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    keepAwake(); tick();
+    if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});
+  });
+})();

@@ -1,0 +1,185 @@
+"""A small game kind that exists only for the platform's tests: players score points, a referee
+rolls dice for them, a timer rings by itself. Players see their own points only."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, TypeAdapter
+
+from server.errors import RuleError
+from server.platform.i18n import Msg
+from server.platform.kinds import (
+    Context,
+    GameKind,
+    LoggedEvent,
+    Outcome,
+    PersonInfo,
+    Viewer,
+    full_event,
+)
+from server.platform.timers import Timer
+
+
+class Player(BaseModel):
+    name: str
+    points: int = 0
+    out: bool = False
+
+
+class TallyState(BaseModel):
+    players: dict[str, Player] = Field(default_factory=dict)
+    target: int = 20
+    timer: Timer | None = None
+    rings: int = 0
+
+
+class TallySettings(BaseModel):
+    target: int = Field(default=20, ge=1, le=1000)
+
+
+class Score(BaseModel):
+    type: Literal["score"]
+    player: int
+    points: int = Field(ge=-10, le=10)
+
+
+class Roll(BaseModel):
+    type: Literal["roll"]
+    player: int
+
+
+class Out(BaseModel):
+    type: Literal["out"]
+    player: int
+
+
+class TimerStart(BaseModel):
+    type: Literal["timer.start"]
+    seconds: int = Field(ge=1, le=3600)
+
+
+class TimerPause(BaseModel):
+    type: Literal["timer.pause"]
+
+
+class TimerResume(BaseModel):
+    type: Literal["timer.resume"]
+
+
+class TimerRing(BaseModel):
+    type: Literal["timer.ring"]
+
+
+Command = Annotated[
+    Score | Roll | Out | TimerStart | TimerPause | TimerResume | TimerRing,
+    Field(discriminator="type"),
+]
+
+
+class Tally(GameKind[TallyState]):
+    key = "tally"
+    title = "Tally"
+    tagline = "A test game: points and dice."
+    roles = ("player",)
+    role_titles = {"player": "player", "referee": "referee", "organizer": "organizer"}
+    state_model = TallyState
+    settings_model = TallySettings
+    commands: TypeAdapter[Any] = TypeAdapter(Command)
+
+    def new_state(self, settings: BaseModel) -> TallyState:
+        assert isinstance(settings, TallySettings)
+        return TallyState(target=settings.target)
+
+    def add_person(self, state: TallyState, person: PersonInfo) -> TallyState:
+        if person.role != "player":
+            return state
+        players = dict(state.players)
+        players[str(person.id)] = Player(name=person.name)
+        return state.model_copy(update={"players": players})
+
+    def _player(self, state: TallyState, player_id: int) -> Player:
+        player = state.players.get(str(player_id))
+        if player is None:
+            raise RuleError("No player {player}.", field="player", player=player_id)
+        if player.out:
+            raise RuleError("{name} is out.", field="player", name=player.name)
+        return player
+
+    def apply(self, state: TallyState, command: Any, ctx: Context) -> Outcome[TallyState]:
+        state = state.model_copy(deep=True)
+        if isinstance(command, Score | Roll):
+            player = self._player(state, command.player)
+            points = command.points if isinstance(command, Score) else ctx.dice.roll(6, "points")
+            player.points += points
+            return Outcome(
+                state,
+                Msg("{name} scores {points}.", {"name": player.name, "points": points}),
+                {"points": points},
+            )
+        if isinstance(command, Out):
+            player = self._player(state, command.player)
+            player.out = True
+            return Outcome(state, Msg("{name} is out.", {"name": player.name}))
+        if isinstance(command, TimerStart):
+            state.timer = Timer.start(ctx.now, command.seconds)
+        elif isinstance(command, TimerPause):
+            if state.timer is None:
+                raise RuleError("No timer.")
+            state.timer = state.timer.pause(ctx.now)
+        elif isinstance(command, TimerResume):
+            if state.timer is None:
+                raise RuleError("No timer.")
+            state.timer = state.timer.resume(ctx.now)
+        elif isinstance(command, TimerRing):
+            state.timer = None
+            state.rings += 1
+        return Outcome(state, Msg("Timer: {type}.", {"type": command.type}))
+
+    def status(self, state: TallyState) -> str:
+        return "finished" if any(p.points >= state.target for p in state.players.values()) else "running"
+
+    def next_deadline(self, state: TallyState) -> datetime | None:
+        return state.timer.deadline if state.timer else None
+
+    def due(self, state: TallyState, now: datetime) -> list[Any]:
+        if state.timer is not None and state.timer.due(now):
+            return [TimerRing(type="timer.ring")]
+        return []
+
+    def may_send(self, viewer: Viewer, command: Any) -> bool:
+        if viewer.is_staff:
+            return not isinstance(command, TimerRing)
+        return isinstance(command, Roll) and command.player == viewer.person_id
+
+    def subjects(self, state: TallyState, command: Any) -> list[int] | None:
+        player = getattr(command, "player", None)
+        return [player] if player is not None else None
+
+    def label(self, command: Any, state: TallyState) -> Msg:
+        player = state.players.get(str(getattr(command, "player", "")))
+        if player is not None:
+            return Msg("{type} for {name}", {"type": command.type, "name": player.name})
+        return Msg("{type}", {"type": command.type})
+
+    def view(self, state: TallyState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+        if viewer.is_staff:
+            return {"players": {k: p.model_dump() for k, p in state.players.items()},
+                    "timer": state.timer, "rings": state.rings, "target": state.target}
+        base: dict[str, Any] = {"count": len(state.players), "timer": state.timer,
+                                "names": sorted(p.name for p in state.players.values())}
+        me = state.players.get(str(viewer.person_id))
+        if me is not None:
+            base["me"] = me.model_dump()
+        return base
+
+    def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+        if viewer.is_staff:
+            return full_event(event)
+        if viewer.person_id is not None and event.command.get("player") == viewer.person_id:
+            return {"seq": event.seq, "summary": event.summary.render()}
+        return None
+
+
+TALLY = Tally()
