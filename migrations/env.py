@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from alembic import context
 from sqlalchemy import create_engine, pool
+from sqlmodel import SQLModel
 
 import server.models  # noqa: F401  (registers the tables)
 from server.config import get_settings
 from server.db import normalize_url
-from sqlmodel import SQLModel
 
 config = context.config
 target_metadata = SQLModel.metadata

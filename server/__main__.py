@@ -70,7 +70,10 @@ def demo_game(kind_key: str | None) -> int:
         return 2
     upgrade(settings.database_url)
     service = GameService(
-        Database.connect(settings), settings.resolved_secret_key(), SystemClock(), secret_roll,
+        Database.connect(settings),
+        settings.resolved_secret_key(),
+        SystemClock(),
+        secret_roll,
         Broker(),
     )
     game, organizer = DEMOS[key](service, uuid.uuid4().hex)

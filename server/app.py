@@ -187,5 +187,8 @@ def install_error_handlers(app: FastAPI) -> None:
     async def unexpected(request: Request, error: Exception) -> Response:
         log.exception("unexpected error on %s", request.url.path)
         return render(
-            request, 500, "internal", Msg(N_("Something went wrong on the server. Nothing was changed."))
+            request,
+            500,
+            "internal",
+            Msg(N_("Something went wrong on the server. Nothing was changed.")),
         )

@@ -66,7 +66,9 @@ class Database:
     def connect(cls, settings: Settings) -> Database:
         url = normalize_url(settings.database_url)
         if url.startswith("sqlite"):
-            return cls(url, _sqlite_engine(url, immediate=True), _sqlite_engine(url, immediate=False))
+            return cls(
+                url, _sqlite_engine(url, immediate=True), _sqlite_engine(url, immediate=False)
+            )
         engine = create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
         return cls(url, engine, engine)
 

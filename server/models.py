@@ -82,7 +82,9 @@ class Event(SQLModel, table=True):
     actor_name: str = Field(default="", max_length=80)
     command: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     # Every die: {"purpose", "sides", "value", "manual"}
-    rolls: list[dict[str, Any]] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    rolls: list[dict[str, Any]] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False)
+    )
     result: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     # The sentence to read aloud, as a message id and its parameters (translated when shown).
     summary: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))

@@ -111,7 +111,11 @@ def service(settings: Settings, clock: FakeClock, rolls: ScriptedRolls) -> Itera
 @pytest.fixture
 def app(settings: Settings, clock: FakeClock, rolls: ScriptedRolls) -> Any:
     return create_app(
-        settings, clock=clock, dice=rolls, template_dirs=[TEST_TEMPLATES], migrate=False,
+        settings,
+        clock=clock,
+        dice=rolls,
+        template_dirs=[TEST_TEMPLATES],
+        migrate=False,
         scheduler=False,
     )
 
@@ -173,8 +177,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 
 
 def chromium_path() -> str | None:
-    return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or shutil.which(
-        "chromium-browser"
+    return (
+        os.environ.get("CHROMIUM_PATH")
+        or shutil.which("chromium")
+        or shutil.which("chromium-browser")
     )
 
 

@@ -13,7 +13,6 @@ from alembic import op
 
 import server.models
 
-
 revision: str = "0001"
 down_revision: str | None = None
 branch_labels: str | Sequence[str] | None = None

@@ -116,7 +116,9 @@ class ReplayDice:
             raise ReplayDiverged(f"no recorded roll left for {purpose!r}")
         roll = self.pending.pop(0)
         if roll["purpose"] != purpose or roll["sides"] != sides:
-            raise ReplayDiverged(f"recorded {roll['purpose']!r} d{roll['sides']}, asked {purpose!r}")
+            raise ReplayDiverged(
+                f"recorded {roll['purpose']!r} d{roll['sides']}, asked {purpose!r}"
+            )
         return int(roll["value"])
 
 

@@ -85,9 +85,7 @@ class Msg:
     def to_json(self) -> dict[str, Any]:
         return {
             "text": self.text,
-            "params": {
-                k: v.to_json() if isinstance(v, Msg) else v for k, v in self.params.items()
-            },
+            "params": {k: v.to_json() if isinstance(v, Msg) else v for k, v in self.params.items()},
         }
 
     @classmethod

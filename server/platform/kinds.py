@@ -16,9 +16,10 @@ from fastapi import APIRouter
 from pydantic import BaseModel, TypeAdapter
 
 from server.platform.dice import Dice
-from server.platform.i18n import Msg
+from server.platform.i18n import N_, Msg
 
 STAFF_ROLES = ("organizer", "referee")
+ROLE_TITLES = {"organizer": N_("organizer"), "referee": N_("referee"), "player": N_("player")}
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ class GameKind(Generic[S]):
         raise NotImplementedError
 
     def status(self, state: S) -> str:
-        """"setup", "running" or "finished"."""
+        """ "setup", "running" or "finished"."""
         return "running"
 
     def next_deadline(self, state: S) -> datetime | None:
@@ -137,6 +138,10 @@ class GameKind(Generic[S]):
         return Msg(str(getattr(command, "type", "action")))
 
     # --- pages ---
+    def role_title(self, role: str) -> str:
+        """The message id naming a role ("referee", "fighter", "coach")."""
+        return self.role_titles.get(role) or ROLE_TITLES.get(role, role)
+
     def template(self, page: str) -> str:
         return f"{self.key}/{page}.html"
 

@@ -207,7 +207,9 @@ class GameService:
         link = self._set_link(person)
         state = kind.state_model.model_validate(game.state)
         state = kind.add_person(state, PersonInfo(person.id, role, name))
-        summary = Msg(N_("{name} joins as {role}."), {"name": name, "role": Msg(role)})
+        summary = Msg(
+            N_("{name} joins as {role}."), {"name": name, "role": Msg(kind.role_title(role))}
+        )
         self._append(
             s,
             game,
@@ -388,9 +390,7 @@ class GameService:
         """Applies what the clock triggered in every game that fell due; returns how many."""
         now = self.clock.now()
         with self.db.read() as s:
-            ids = s.exec(
-                select(Game.id).where(col(Game.next_deadline).is_not(None), Game.next_deadline <= now)
-            ).all()
+            ids = s.exec(select(Game.id).where(col(Game.next_deadline) <= now)).all()
         applied = 0
         for game_id in ids:
             applied += self._run_due_game(game_id)
@@ -598,7 +598,9 @@ class GameService:
         for event in newer:
             if touched is None or event.subjects is None or touched & set(event.subjects):
                 raise StaleScreen(
-                    N_("The game changed since your screen was shown ({summary}): check and retry."),
+                    N_(
+                        "The game changed since your screen was shown ({summary}): check and retry."
+                    ),
                     summary=Msg.from_json(event.summary),
                 )
 

@@ -151,9 +151,7 @@ def kinds() -> list[KindOut]:
 
 
 @router.post("/games", response_model=CreatedOut, status_code=201)
-def create_game(
-    body: GameIn, idem: IdemKey, request: Request, service: ServiceDep
-) -> CreatedOut:
+def create_game(body: GameIn, idem: IdemKey, request: Request, service: ServiceDep) -> CreatedOut:
     game, registered = service.create_game(
         body.kind,
         body.name,

@@ -127,9 +127,7 @@ def home(request: Request, service: ServiceDep, templates: TemplatesDep) -> Resp
 
 
 @router.post("/games", dependencies=[Csrf])
-async def create_game(
-    request: Request, service: ServiceDep, templates: TemplatesDep
-) -> Response:
+async def create_game(request: Request, service: ServiceDep, templates: TemplatesDep) -> Response:
     form = await request.form()
     values = {k: v for k, v in form.items() if isinstance(v, str)}
     try:
@@ -207,9 +205,7 @@ def switch_language(
 ) -> Response:
     response = RedirectResponse(safe_next(next), status_code=303)
     if lang in i18n.LANGUAGES:
-        response.set_cookie(
-            "lang", lang, max_age=60 * 60 * 24 * 365, httponly=True, samesite="lax"
-        )
+        response.set_cookie("lang", lang, max_age=60 * 60 * 24 * 365, httponly=True, samesite="lax")
     return response
 
 
@@ -365,7 +361,9 @@ async def act(
             form=values,
         )
         return render_page(request, templates, context, status_code=error.status)
-    return after_action(request, templates, service, clock, game_id, viewer, page, performed.summary)
+    return after_action(
+        request, templates, service, clock, game_id, viewer, page, performed.summary
+    )
 
 
 @router.post("/g/{game_id}/undo", dependencies=[Csrf])
@@ -385,11 +383,11 @@ async def undo(
             game_id, viewer, idem_key=idem_of(form), target_seq=int_field(form, "target_seq")
         )
     except ArbitreError as error:
-        context = page_context(
-            service, clock, loaded, viewer, page, errors={"_": error.message}
-        )
+        context = page_context(service, clock, loaded, viewer, page, errors={"_": error.message})
         return render_page(request, templates, context, status_code=error.status)
-    return after_action(request, templates, service, clock, game_id, viewer, page, performed.summary)
+    return after_action(
+        request, templates, service, clock, game_id, viewer, page, performed.summary
+    )
 
 
 def after_action(
@@ -498,7 +496,11 @@ async def register_person(
         )
     except ArbitreError as error:
         context = people_context(
-            request, service, game_id, viewer, errors={error.field or "_": error.message},
+            request,
+            service,
+            game_id,
+            viewer,
+            errors={error.field or "_": error.message},
             form=values,
         )
         return templates.response(
@@ -632,7 +634,8 @@ def log_csv(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Respons
     for e in events:
         actor = e.get("actor", {})
         rolls = " ".join(
-            f"{r['purpose']}={r['value']}{'*' if r.get('manual') else ''}" for r in e.get("rolls", [])
+            f"{r['purpose']}={r['value']}{'*' if r.get('manual') else ''}"
+            for r in e.get("rolls", [])
         )
         writer.writerow(
             [

@@ -87,8 +87,10 @@ class RequestLocale:
             language = request.query_params["lang"]
         token = i18n.current_language.set(language)
         session: MutableMapping[str, Any] | None = scope.get("session")
-        if session is not None and "csrf" not in session and not scope["path"].startswith(
-            ("/static/", "/api/")
+        if (
+            session is not None
+            and "csrf" not in session
+            and not scope["path"].startswith(("/static/", "/api/"))
         ):
             session["csrf"] = secrets.token_urlsafe(24)
         try:

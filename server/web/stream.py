@@ -74,4 +74,3 @@ async def events(
         ping=int(settings.sse_ping_seconds),
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
-

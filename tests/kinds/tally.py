@@ -83,7 +83,6 @@ class Tally(GameKind[TallyState]):
     title = "Tally"
     tagline = "A test game: points and dice."
     roles = ("player",)
-    role_titles = {"player": "player", "referee": "referee", "organizer": "organizer"}
     state_model = TallyState
     settings_model = TallySettings
     commands: TypeAdapter[Any] = TypeAdapter(Command)
@@ -138,7 +137,11 @@ class Tally(GameKind[TallyState]):
         return Outcome(state, Msg("Timer: {type}.", {"type": command.type}))
 
     def status(self, state: TallyState) -> str:
-        return "finished" if any(p.points >= state.target for p in state.players.values()) else "running"
+        return (
+            "finished"
+            if any(p.points >= state.target for p in state.players.values())
+            else "running"
+        )
 
     def next_deadline(self, state: TallyState) -> datetime | None:
         return state.timer.deadline if state.timer else None
@@ -165,10 +168,17 @@ class Tally(GameKind[TallyState]):
 
     def view(self, state: TallyState, viewer: Viewer, now: datetime) -> dict[str, Any]:
         if viewer.is_staff:
-            return {"players": {k: p.model_dump() for k, p in state.players.items()},
-                    "timer": state.timer, "rings": state.rings, "target": state.target}
-        base: dict[str, Any] = {"count": len(state.players), "timer": state.timer,
-                                "names": sorted(p.name for p in state.players.values())}
+            return {
+                "players": {k: p.model_dump() for k, p in state.players.items()},
+                "timer": state.timer,
+                "rings": state.rings,
+                "target": state.target,
+            }
+        base: dict[str, Any] = {
+            "count": len(state.players),
+            "timer": state.timer,
+            "names": sorted(p.name for p in state.players.values()),
+        }
         me = state.players.get(str(viewer.person_id))
         if me is not None:
             base["me"] = me.model_dump()

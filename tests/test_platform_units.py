@@ -1,0 +1,132 @@
+"""The platform's small parts, each on its own."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from server.errors import RuleError
+from server.platform.access import (
+    CODE_ALPHABET,
+    RateLimiter,
+    code_hash,
+    derive_link,
+    normalize_code,
+)
+from server.platform.clock import FakeClock
+from server.platform.dice import CommandDice, ReplayDice, ReplayDiverged, ScriptedRolls
+from server.platform.i18n import Msg, current_language, pick_language
+from server.platform.timers import Timer
+
+
+def test_links_are_derived_from_secret_person_version_and_nonce() -> None:
+    a = derive_link("secret", 1, 1, "n1")
+    assert a == derive_link("secret", 1, 1, "n1")
+    others = {
+        derive_link("other", 1, 1, "n1"),
+        derive_link("secret", 2, 1, "n1"),
+        derive_link("secret", 1, 2, "n1"),
+        derive_link("secret", 1, 1, "n2"),
+    }
+    assert a not in others and len(others) == 4
+    # 24 bytes of HMAC: 192 bits, URL-safe, no padding.
+    assert len(a.token) == 32 and "=" not in a.token
+    code = a.code.replace("-", "")
+    assert len(code) == 8 and set(code) <= set(CODE_ALPHABET)
+
+
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [("abcd-efgh", "ABCDEFGH"), (" ab cd ef gh ", "ABCDEFGH"), ("o0il-1234", "0011" + "1234")],
+)
+def test_codes_are_forgiving_when_typed(typed: str, expected: str) -> None:
+    assert normalize_code(typed) == expected
+    assert code_hash(typed) == code_hash(expected)
+
+
+def test_rate_limiter_counts_attempts_per_address_in_a_window() -> None:
+    limiter = RateLimiter(limit=3, window=60)
+    assert [limiter.check("a", now=t) for t in (0, 1, 2)] == [0, 0, 0]
+    assert limiter.check("a", now=3) == pytest.approx(57)
+    assert limiter.check("b", now=3) == 0  # another phone is not slowed down
+    assert limiter.check("a", now=60.5) == 0  # the first attempt left the window
+
+
+def test_command_dice_take_entered_values_and_record_every_roll() -> None:
+    dice = CommandDice(ScriptedRolls([4]), {"location": 6})
+    assert dice.roll(6, "damage") == 4
+    assert dice.roll(6, "location") == 6
+    assert dice.rolls == [
+        {"purpose": "damage", "sides": 6, "value": 4, "manual": False},
+        {"purpose": "location", "sides": 6, "value": 6, "manual": True},
+    ]
+
+
+@pytest.mark.parametrize("value", [0, 7, -1])
+def test_an_entered_die_outside_its_faces_is_refused(value: int) -> None:
+    dice = CommandDice(ScriptedRolls(), {"damage": value})
+    with pytest.raises(RuleError) as error:
+        dice.roll(6, "damage")
+    assert error.value.field == "roll_damage"
+    assert str(value) in str(error.value)
+
+
+def test_physical_dice_must_be_entered() -> None:
+    dice = CommandDice(ScriptedRolls([3]), {}, physical_only=True)
+    with pytest.raises(RuleError, match="damage"):
+        dice.roll(6, "damage")
+
+
+def test_replay_dice_give_back_the_recorded_rolls_and_notice_divergence() -> None:
+    recorded = [{"purpose": "damage", "sides": 6, "value": 5, "manual": False}]
+    assert ReplayDice(recorded).roll(6, "damage") == 5
+    with pytest.raises(ReplayDiverged):
+        ReplayDice(recorded).roll(6, "location")
+    with pytest.raises(ReplayDiverged):
+        ReplayDice([]).roll(6, "damage")
+
+
+def test_timer_runs_pauses_and_resumes_on_the_clock() -> None:
+    clock = FakeClock()
+    timer = Timer.start(clock.now(), 600)
+    clock.advance(100)
+    assert timer.left(clock.now()) == 500
+    paused = timer.pause(clock.now())
+    clock.advance(1000)  # a long pause: no time passes for the timer
+    assert paused.paused and paused.left(clock.now()) == 500 and not paused.due(clock.now())
+    resumed = paused.resume(clock.now())
+    assert resumed.deadline == clock.now() + timedelta(seconds=500)
+    clock.advance(500)
+    assert resumed.due(clock.now()) and resumed.left(clock.now()) == 0
+
+
+@pytest.mark.parametrize(
+    ("cookie", "header", "expected"),
+    [
+        (None, None, "fr"),
+        ("en", "fr-FR,fr;q=0.9", "en"),
+        (None, "en-GB,en;q=0.8", "en"),
+        (None, "de-DE,de;q=0.9", "fr"),
+        ("xx", "en", "en"),
+    ],
+)
+def test_language_is_the_remembered_choice_then_the_browser_then_french(
+    cookie: str | None, header: str | None, expected: str
+) -> None:
+    assert pick_language(cookie, header, "fr") == expected
+
+
+def test_messages_translate_with_their_parameters() -> None:
+    message = Msg("Undone: {label}", {"label": Msg("There is nothing to undo.")})
+    token = current_language.set("fr")
+    try:
+        assert message.render() == "Annulé : Il n’y a rien à annuler."
+    finally:
+        current_language.reset(token)
+    token = current_language.set("en")
+    try:
+        assert message.render() == "Undone: There is nothing to undo."
+    finally:
+        current_language.reset(token)
+    assert Msg.from_json(message.to_json()) == message

@@ -1,0 +1,233 @@
+"""The service on a real database: the log is the truth."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from server.errors import InvalidInput, LinkInvalid, NotAllowed, RuleError, StaleScreen
+from server.platform.clock import FakeClock
+from server.platform.dice import ScriptedRolls
+from server.platform.service import GameService
+from tests.helpers import key, tally_game
+
+
+def test_create_game_gives_an_organizer_with_a_working_link(service: GameService) -> None:
+    game, organizer = service.create_game("tally", "Forêt", "Camille", idem_key="create-1")
+    assert organizer.person.role == "organizer"
+    assert service.person_by_token(organizer.link.token).id == organizer.person.id
+    assert service.person_by_code(organizer.link.code.lower()).id == organizer.person.id
+    again, same = service.create_game("tally", "Forêt", "Camille", idem_key="create-1")
+    assert again.id == game.id and same.link == organizer.link
+
+
+@pytest.mark.parametrize(
+    ("kind", "name", "organizer", "dice", "field"),
+    [
+        ("chess", "x", "y", "server", "kind"),
+        ("tally", "   ", "y", "server", "name"),
+        ("tally", "x", "", "server", "organizer"),
+        ("tally", "x" * 121, "y", "server", "name"),
+        ("tally", "x", "y", "loaded", "dice"),
+    ],
+)
+def test_bad_game_creation_says_which_field(
+    service: GameService, kind: str, name: str, organizer: str, dice: str, field: str
+) -> None:
+    with pytest.raises(InvalidInput) as error:
+        service.create_game(kind, name, organizer, dice=dice, idem_key=key())
+    assert error.value.field == field
+
+
+def test_registering_people_is_logged_and_idempotent(service: GameService) -> None:
+    game, org, _referee, (lea, _hugo) = tally_game(service)
+    loaded = service.load(game.id)
+    assert [p.name for p in loaded.state.players.values()] == ["Léa", "Hugo"]  # type: ignore[attr-defined]
+    first = service.register(game.id, org, "player", "Zoé", idem_key="reg-zoe")
+    second = service.register(game.id, org, "player", "Zoé", idem_key="reg-zoe")
+    assert first.person.id == second.person.id and first.link == second.link
+    with pytest.raises(InvalidInput, match="(?i)zoé"):
+        service.register(game.id, org, "player", "zoé", idem_key=key())
+    with pytest.raises(InvalidInput):
+        service.register(game.id, org, "wizard", "Merlin", idem_key=key())
+    with pytest.raises(NotAllowed):
+        service.register(game.id, lea, "player", "Intrus", idem_key=key())
+    assert service.verify(game.id)
+
+
+def test_an_action_is_applied_once_logged_with_its_dice(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    game, _org, referee, (lea, _hugo) = tally_game(service)
+    rolls.push(5)
+    done = service.perform(
+        game.id, referee, {"type": "roll", "player": lea.person_id}, idem_key="tap-1"
+    )
+    retry = service.perform(
+        game.id, referee, {"type": "roll", "player": lea.person_id}, idem_key="tap-1"
+    )
+    assert retry.replayed and retry.seq == done.seq and retry.result == {"points": 5}
+    assert done.summary.render() == "Léa scores 5."
+    log = service.log(game.id, referee)
+    assert log[-1]["rolls"] == [{"purpose": "points", "sides": 6, "value": 5, "manual": False}]
+    assert log[-1]["actor"] == {"role": "referee", "name": "Arbitre 1"}
+    state = service.load(game.id).state
+    assert state.players[str(lea.person_id)].points == 5  # type: ignore[attr-defined]
+    assert service.verify(game.id)
+
+
+def test_dice_entered_by_hand_are_marked_so(service: GameService) -> None:
+    game, _org, referee, (lea, _hugo) = tally_game(service)
+    service.perform(
+        game.id, referee, {"type": "roll", "player": lea.person_id}, idem_key=key(),
+        rolls={"points": 2},
+    )
+    assert service.log(game.id, referee)[-1]["rolls"][0]["manual"] is True
+
+
+def test_physical_dice_games_refuse_an_action_without_the_die(service: GameService) -> None:
+    game, organizer = service.create_game("tally", "x", "y", dice="physical", idem_key=key())
+    from tests.helpers import viewer_of
+
+    org = viewer_of(organizer)
+    lea = viewer_of(service.register(game.id, org, "player", "Léa", idem_key=key()))
+    seq = service.load(game.id).game.seq
+    with pytest.raises(RuleError, match="points"):
+        service.perform(game.id, org, {"type": "roll", "player": lea.person_id}, idem_key=key())
+    assert service.load(game.id).game.seq == seq  # nothing was appended
+
+
+def test_a_refused_action_changes_nothing(service: GameService) -> None:
+    game, _org, referee, (lea, _hugo) = tally_game(service)
+    before = service.load(game.id)
+    with pytest.raises(RuleError, match="99"):
+        service.perform(game.id, referee, {"type": "score", "player": 99, "points": 3}, idem_key=key())
+    with pytest.raises(InvalidInput, match="points"):
+        service.perform(
+            game.id, referee, {"type": "score", "player": lea.person_id, "points": 11}, idem_key=key()
+        )
+    with pytest.raises(InvalidInput):
+        service.perform(game.id, referee, {"type": "teleport"}, idem_key=key())
+    after = service.load(game.id)
+    assert after.game.seq == before.game.seq and after.game.state == before.game.state
+
+
+def test_players_may_only_send_what_the_kind_allows(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    game, _org, _referee, (lea, hugo) = tally_game(service)
+    rolls.push(3)
+    service.perform(game.id, lea, {"type": "roll", "player": lea.person_id}, idem_key=key())
+    with pytest.raises(NotAllowed):
+        service.perform(game.id, lea, {"type": "roll", "player": hugo.person_id}, idem_key=key())
+    with pytest.raises(NotAllowed):
+        service.undo(game.id, lea, idem_key=key())
+
+
+def test_a_stale_screen_is_refused_only_when_its_people_changed(
+    service: GameService,
+) -> None:
+    game, _org, referee, (lea, hugo) = tally_game(service)
+    seen = service.load(game.id).game.seq
+    service.perform(
+        game.id, referee, {"type": "score", "player": lea.person_id, "points": 2},
+        idem_key=key(), seen_seq=seen,
+    )
+    # Another referee, whose screen still shows `seen`, acts on Hugo: nothing of his changed.
+    service.perform(
+        game.id, referee, {"type": "score", "player": hugo.person_id, "points": 1},
+        idem_key=key(), seen_seq=seen,
+    )
+    with pytest.raises(StaleScreen, match="Léa"):
+        service.perform(
+            game.id, referee, {"type": "score", "player": lea.person_id, "points": 1},
+            idem_key=key(), seen_seq=seen,
+        )
+    with pytest.raises(StaleScreen):  # a whole-game command after any change
+        service.perform(game.id, referee, {"type": "timer.start", "seconds": 60},
+                        idem_key=key(), seen_seq=seen)
+
+
+def test_undo_removes_the_last_action_and_is_itself_logged(service: GameService) -> None:
+    game, _org, referee, (lea, hugo) = tally_game(service)
+    service.perform(game.id, referee, {"type": "score", "player": lea.person_id, "points": 4}, idem_key=key())
+    service.perform(game.id, referee, {"type": "score", "player": hugo.person_id, "points": 2}, idem_key=key())
+    target_seq, label = service.last_undoable(game.id)  # type: ignore[misc]
+    assert label.render() == "score for Hugo"
+    undone = service.undo(game.id, referee, idem_key="undo-1", target_seq=target_seq)
+    assert undone.summary.render() == "Annulé : score for Hugo"  # French by default
+    assert service.undo(game.id, referee, idem_key="undo-1").seq == undone.seq  # a retry
+    state = service.load(game.id).state
+    assert state.players[str(hugo.person_id)].points == 0  # type: ignore[attr-defined]
+    assert state.players[str(lea.person_id)].points == 4  # type: ignore[attr-defined]
+    with pytest.raises(StaleScreen):  # the screen still offers to undo Hugo's score
+        service.undo(game.id, referee, idem_key=key(), target_seq=target_seq)
+    service.undo(game.id, referee, idem_key=key())
+    with pytest.raises(RuleError, match="nothing to undo"):
+        service.undo(game.id, referee, idem_key=key())
+    log = service.log(game.id, referee)
+    assert [e["type"] for e in log[-4:]] == ["command", "command", "undo", "undo"]
+    assert all(e["undone"] for e in log[-4:-2])
+    assert service.verify(game.id)
+
+
+def test_undo_refuses_when_later_actions_depend_on_it(service: GameService) -> None:
+    game, _org, referee, (lea, _hugo) = tally_game(service)
+    service.perform(game.id, referee, {"type": "timer.start", "seconds": 60}, idem_key=key())
+    service.perform(game.id, referee, {"type": "timer.pause"}, idem_key=key())
+    service.undo(game.id, referee, idem_key=key())  # the pause
+    assert service.load(game.id).state.timer.running  # type: ignore[attr-defined]
+    assert service.verify(game.id)
+
+
+def test_timers_fall_due_with_no_phone_connected(
+    service: GameService, clock: FakeClock
+) -> None:
+    game, _org, referee, _players = tally_game(service)
+    service.perform(game.id, referee, {"type": "timer.start", "seconds": 600}, idem_key=key())
+    clock.advance(300)
+    service.perform(game.id, referee, {"type": "timer.pause"}, idem_key=key())
+    clock.advance(3600)
+    assert service.run_due() == 0  # paused: nothing falls due
+    service.perform(game.id, referee, {"type": "timer.resume"}, idem_key=key())
+    assert service.load(game.id).game.next_deadline == clock.now() + timedelta(seconds=300)
+    clock.advance(299)
+    assert service.run_due() == 0
+    clock.advance(1)
+    assert service.run_due() == 1
+    loaded = service.load(game.id)
+    assert loaded.state.rings == 1 and loaded.game.next_deadline is None  # type: ignore[attr-defined]
+    assert service.log(game.id, referee)[-1]["actor"]["role"] == "system"
+    assert service.verify(game.id)
+
+
+def test_reissue_and_revoke_kill_old_links_at_once(service: GameService) -> None:
+    game, org, _referee, (lea, _hugo) = tally_game(service)
+    person = service.person(game.id, lea.person_id)  # type: ignore[arg-type]
+    old = service.link_of(person)
+    assert service.viewer(game.id, person.id, person.version) is not None  # type: ignore[arg-type]
+    new = service.reissue(game.id, org, person.id, idem_key=key())  # type: ignore[arg-type]
+    assert new.link != old
+    with pytest.raises(LinkInvalid):
+        service.person_by_token(old.token)
+    with pytest.raises(LinkInvalid):
+        service.person_by_code(old.code)
+    assert service.viewer(game.id, person.id, person.version) is None  # type: ignore[arg-type]
+    assert service.person_by_token(new.link.token).id == person.id
+    service.revoke(game.id, org, person.id, idem_key=key())  # type: ignore[arg-type]
+    with pytest.raises(LinkInvalid):
+        service.person_by_token(new.link.token)
+    with pytest.raises(InvalidInput):
+        service.revoke(game.id, org, org.person_id, idem_key=key())  # type: ignore[arg-type]
+    assert service.verify(game.id)
+
+
+def test_log_is_filtered_for_each_viewer(service: GameService, rolls: ScriptedRolls) -> None:
+    game, _org, referee, (lea, hugo) = tally_game(service)
+    rolls.push(1, 2)
+    service.perform(game.id, referee, {"type": "roll", "player": lea.person_id}, idem_key=key())
+    service.perform(game.id, referee, {"type": "roll", "player": hugo.person_id}, idem_key=key())
+    mine = service.log(game.id, lea)
+    assert [e["summary"] for e in mine] == ["Léa scores 1."]
+    assert "rolls" not in mine[0]
