@@ -122,7 +122,7 @@ def app(settings: Settings, clock: FakeClock, rolls: ScriptedRolls) -> Any:
 
 @pytest.fixture
 def client(app: Any) -> Iterator[TestClient]:
-    with TestClient(app, base_url="http://testserver") as c:
+    with TestClient(app, base_url="http://testserver", follow_redirects=False) as c:
         yield c
 
 

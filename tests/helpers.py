@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import re
+import socket
+import threading
+import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from server.models import Game
@@ -32,6 +37,28 @@ def tally_game(
         for name in players
     ]
     return game, org, referee, people
+
+
+@contextmanager
+def serve(app: Any) -> Iterator[str]:
+    """The app on a real server on loopback, for what a test client cannot do (streams)."""
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
 
 
 def csrf_of(html: str) -> str:

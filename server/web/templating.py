@@ -76,7 +76,11 @@ class Templates:
         self.env = env
 
     def render(self, name: str, context: Mapping[str, Any], block: str | None = None) -> str:
+        """The whole page, or one block of it. `m` (templates/_macros.html) is there in both,
+        bound to the request's context (its cross-site token, its idempotency keys)."""
         template = self.env.get_template(name)
+        context = dict(context)
+        context["m"] = self.env.get_template("_macros.html").make_module(context)
         if block is None:
             return template.render(context)
         render_block = template.blocks.get(block)
@@ -112,5 +116,6 @@ def base_context(request: Request) -> dict[str, Any]:
     return {
         "lang": i18n.current_language.get(),
         "csrf_token": session.get("csrf", ""),
-        "path": request.url.path,
+        # Where the language switch comes back to; never a secret link's address.
+        "path": "/" if request.url.path.startswith("/t/") else request.url.path,
     }

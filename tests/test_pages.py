@@ -1,0 +1,317 @@
+"""Pages through the app: links, cookies, forms, errors, languages, headers, the stream."""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from server.platform.dice import ScriptedRolls
+from server.platform.service import GameService, Registered
+from tests.helpers import csrf_of, form_fields, key, serve, viewer_of
+
+
+def phone(client: TestClient) -> TestClient:
+    """Another phone: same app, its own cookies."""
+    return TestClient(client.app, base_url="http://testserver", follow_redirects=False)
+
+
+def create_via_form(client: TestClient, name: str = "Forêt de Fontainebleau") -> str:
+    home = client.get("/")
+    response = client.post(
+        "/games",
+        data={
+            "csrf_token": csrf_of(home.text),
+            "idem": key(),
+            "kind": "tally",
+            "name": name,
+            "organizer": "Camille",
+            "dice": "server",
+        },
+    )
+    assert response.status_code == 303
+    return response.headers["location"].split("/")[2]
+
+
+def register_via_form(client: TestClient, game_id: str, role: str, name: str) -> None:
+    page = client.get(f"/g/{game_id}/people")
+    response = client.post(
+        f"/g/{game_id}/people",
+        data={"csrf_token": csrf_of(page.text), "idem": key(), "role": role, "name": name},
+    )
+    assert response.status_code == 303, response.text
+
+
+def test_home_offers_to_create_and_join_in_french(client: TestClient) -> None:
+    page = client.get("/")
+    assert page.status_code == 200
+    assert '<html lang="fr">' in page.text
+    assert "Créer une partie" in page.text and "Rejoindre une partie" in page.text
+    assert "Tally" in page.text
+
+
+def test_creating_a_game_shows_the_organizer_link_once_with_its_qr(client: TestClient) -> None:
+    game_id = create_via_form(client)
+    welcome = client.get(f"/g/{game_id}/welcome")
+    assert "Gardez-le" in welcome.text
+    token_url = re.search(r'value="(http://testserver/t/[^"]+)"', welcome.text).group(1)  # type: ignore[union-attr]
+    qr = re.search(r'src="(/g/[^"]+/qr\.svg)"', welcome.text).group(1)  # type: ignore[union-attr]
+    svg = client.get(qr)
+    assert svg.status_code == 200 and svg.headers["content-type"] == "image/svg+xml"
+    assert "<svg" in svg.text
+    # A new phone opening the link gets a session and a clean address.
+    new_phone = phone(client)
+    opened = new_phone.get(token_url.replace("http://testserver", ""))
+    assert opened.status_code == 303 and opened.headers["location"] == f"/g/{game_id}"
+    cookie = opened.headers["set-cookie"]
+    assert "httponly" in cookie.lower() and "samesite=lax" in cookie.lower()
+    assert new_phone.get(f"/g/{game_id}/people").status_code == 200
+
+
+def test_organizer_registers_people_and_each_link_opens_its_own_page(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    game_id = create_via_form(client)
+    register_via_form(client, game_id, "referee", "Arbitre Nord")
+    register_via_form(client, game_id, "player", "Léa")
+    people = client.get(f"/g/{game_id}/people").text
+    links = dict(
+        (name, url.replace("http://testserver", ""))
+        for name, url in re.findall(r'aria-label="Lien de ([^"]+)" class="copy-source" value="?([^" ]*)', people)
+    ) or {
+        m.group(2): m.group(1).replace("http://testserver", "")
+        for m in re.finditer(r'value="(http://testserver/t/[^"]+)" aria-label="Lien de ([^"]+)"', people)
+    }
+    assert set(links) == {"Camille", "Arbitre Nord", "Léa"}
+    referee = phone(client)
+    referee.get(links["Arbitre Nord"])
+    console = referee.get(f"/g/{game_id}")
+    assert "+🎲 Léa" in console.text
+    player = phone(client)
+    player.get(links["Léa"])
+    own = player.get(f"/g/{game_id}")
+    assert 'id="my-points">0<' in own.text and "+🎲" not in own.text
+    # The referee rolls for Léa; her page shows it.
+    fields = form_fields(console.text, f"/g/{game_id}/act")
+    rolls.push(4)
+    done = referee.post(f"/g/{game_id}/act", data={**fields, "player": fields.get("player", "")})
+    assert done.status_code == 303
+    assert 'id="my-points">4<' in player.get(f"/g/{game_id}").text
+    # An htmx refresh gets only the live block of the page, as that viewer may see it.
+    block = player.get(f"/g/{game_id}/live/player", headers={"HX-Request": "true"})
+    assert block.status_code == 200 and "<html" not in block.text and "my-points" in block.text
+    assert block.headers["x-game-seq"]
+    assert player.get(f"/g/{game_id}/live/staff").status_code == 403
+
+
+def test_a_bad_die_gets_a_message_next_to_the_field_and_changes_nothing(
+    client: TestClient, service: GameService
+) -> None:
+    game_id = create_via_form(client)
+    register_via_form(client, game_id, "player", "Léa")
+    console = client.get(f"/g/{game_id}").text
+    fields = form_fields(console, f"/g/{game_id}/act")
+    seq = service.load(game_id).game.seq
+    for value, message in (("7", "pas 7"), ("douze", "« douze » n’est pas un nombre")):
+        answer = client.post(
+            f"/g/{game_id}/act", data={**fields, "roll_points": value},
+            headers={"HX-Request": "true"},
+        )
+        assert answer.status_code == 422
+        assert message in answer.text and "<html" not in answer.text
+    assert service.load(game_id).game.seq == seq
+
+
+def test_a_tap_retried_with_the_same_key_is_applied_once(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    game_id = create_via_form(client)
+    register_via_form(client, game_id, "player", "Léa")
+    fields = form_fields(client.get(f"/g/{game_id}").text, f"/g/{game_id}/act")
+    rolls.push(6)
+    first = client.post(f"/g/{game_id}/act", data=fields, headers={"HX-Request": "true"})
+    second = client.post(f"/g/{game_id}/act", data=fields, headers={"HX-Request": "true"})
+    assert first.status_code == second.status_code == 200
+    assert "Léa scores 6." in first.text and "Léa scores 6." in second.text
+    state = service.load(game_id).state
+    assert [p.points for p in state.players.values()] == [6]  # type: ignore[attr-defined]
+
+
+def test_undo_from_the_console_names_what_it_undoes(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    game_id = create_via_form(client)
+    register_via_form(client, game_id, "player", "Léa")
+    fields = form_fields(client.get(f"/g/{game_id}").text, f"/g/{game_id}/act")
+    rolls.push(2)
+    client.post(f"/g/{game_id}/act", data=fields)
+    console = client.get(f"/g/{game_id}").text
+    assert "Annuler : roll for Léa" in console
+    undo = form_fields(console, f"/g/{game_id}/undo")
+    answer = client.post(f"/g/{game_id}/undo", data=undo, headers={"HX-Request": "true"})
+    assert answer.status_code == 200 and "Annulé : roll for Léa" in answer.text
+    assert service.verify(game_id)
+
+
+def test_forms_without_the_session_token_or_from_another_site_are_refused(
+    client: TestClient, service: GameService
+) -> None:
+    game_id = create_via_form(client)
+    register_via_form(client, game_id, "player", "Léa")
+    fields = form_fields(client.get(f"/g/{game_id}").text, f"/g/{game_id}/act")
+    seq = service.load(game_id).game.seq
+    forged = client.post(f"/g/{game_id}/act", data={**fields, "csrf_token": "nope"})
+    assert forged.status_code == 403 and "expiré" in forged.text
+    cross = client.post(
+        f"/g/{game_id}/act", data=fields, headers={"Origin": "https://evil.example"}
+    )
+    assert cross.status_code == 403 and "autre site" in cross.text
+    assert service.load(game_id).game.seq == seq
+
+
+def test_unknown_and_revoked_links_get_the_same_plain_answer(
+    client: TestClient, service: GameService
+) -> None:
+    game_id = create_via_form(client)
+    register_via_form(client, game_id, "player", "Léa")
+    people = service.people(game_id)
+    lea = next(p for p in people if p.name == "Léa")
+    token = service.link_of(lea).token
+    lea_phone = phone(client)
+    assert lea_phone.get(f"/t/{token}").status_code == 303
+    page = client.get(f"/g/{game_id}/people").text
+    client.post(
+        f"/g/{game_id}/people/{lea.id}/revoke",
+        data={"csrf_token": csrf_of(page), "idem": key()},
+    )
+    revoked = phone(client).get(f"/t/{token}")
+    unknown = phone(client).get("/t/" + "x" * 32)
+    assert revoked.status_code == unknown.status_code == 404
+    def without_session_token(html: str) -> str:
+        return re.sub(r'(csrf-token" content="|csrf_token" value=")[^"]*', "", html)
+
+    assert without_session_token(revoked.text) == without_session_token(unknown.text)
+    assert "plus valable" in revoked.text
+    # The phone that had opened the link loses its page at once.
+    assert lea_phone.get(f"/g/{game_id}").status_code == 404
+
+
+def test_join_codes_open_the_game_and_guessing_is_rate_limited(
+    client: TestClient, service: GameService
+) -> None:
+    game_id = create_via_form(client)
+    register_via_form(client, game_id, "player", "Léa")
+    lea = next(p for p in service.people(game_id) if p.name == "Léa")
+    code = service.link_of(lea).code
+    lea_phone = phone(client)
+    join = lea_phone.get("/join")
+    token = csrf_of(join.text)
+    opened = lea_phone.post("/join", data={"csrf_token": token, "code": code.lower().replace("-", " ")})
+    assert opened.status_code == 303 and opened.headers["location"] == f"/g/{game_id}"
+    # Test clients share one address: Léa's try counts, leaving 9 of the 10 a minute allows.
+    guesser = phone(client)
+    token = csrf_of(guesser.get("/join").text)
+    answers = [
+        guesser.post("/join", data={"csrf_token": token, "code": f"AAAA-AA{i:02d}"}).status_code
+        for i in range(9)
+    ]
+    assert set(answers) == {404}
+    blocked = guesser.post("/join", data={"csrf_token": token, "code": code})
+    assert blocked.status_code == 429 and "Trop d’essais" in blocked.text
+
+
+def test_language_switch_is_remembered(client: TestClient) -> None:
+    page = client.get("/")
+    switched = client.post(
+        "/lang", data={"csrf_token": csrf_of(page.text), "lang": "en", "next": "/join"}
+    )
+    assert switched.status_code == 303 and switched.headers["location"] == "/join"
+    english = client.get("/")
+    assert '<html lang="en">' in english.text and "Create a game" in english.text
+    evil = client.post(
+        "/lang", data={"csrf_token": csrf_of(page.text), "lang": "fr", "next": "//evil.example"}
+    )
+    assert evil.headers["location"] == "/"
+
+
+def test_error_pages_speak_the_users_language(client: TestClient) -> None:
+    french = client.get("/g/nope/board")
+    assert french.status_code == 404 and "Cette partie n’existe pas." in french.text
+    english = client.get("/nowhere", headers={"Accept-Language": "en-GB"})
+    assert english.status_code == 404 and "This page does not exist." in english.text
+    api = client.get("/api/v1/games/nope", headers={"Accept-Language": "en"})
+    assert api.json() == {"code": "not_found", "message": "No such game."}
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    game_id = create_via_form(client)
+    for path in ("/", f"/g/{game_id}", "/static/css/arbitre.css", "/api/v1/kinds"):
+        headers = client.get(path).headers
+        assert "script-src 'self'" in headers["content-security-policy"]
+        assert "frame-ancestors 'none'" in headers["content-security-policy"]
+        assert headers["referrer-policy"] == "no-referrer"
+        assert headers["x-content-type-options"] == "nosniff"
+    assert client.get(f"/g/{game_id}").headers["cache-control"] == "no-store"
+
+
+def test_pages_are_compressed(client: TestClient) -> None:
+    raw = client.get("/assets/app.js", headers={"Accept-Encoding": "gzip"})
+    assert raw.headers["content-encoding"] == "gzip"
+    # httpx decodes it for us; check the body is the real bundle.
+    assert "htmx" in raw.text
+    assert gzip.decompress(gzip.compress(b"x")) == b"x"
+
+
+def test_the_log_exports_as_json_and_csv(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    game_id = create_via_form(client)
+    register_via_form(client, game_id, "player", "Léa")
+    fields = form_fields(client.get(f"/g/{game_id}").text, f"/g/{game_id}/act")
+    rolls.push(3)
+    client.post(f"/g/{game_id}/act", data=fields)
+    data = client.get(f"/g/{game_id}/log.json").json()
+    assert data["events"][-1]["rolls"][0]["value"] == 3
+    csv_text = client.get(f"/g/{game_id}/log.csv").text
+    assert csv_text.splitlines()[0].startswith("seq,at,type") and "points=3" in csv_text
+    assert "Léa scores 3." in client.get(f"/g/{game_id}/log").text
+
+
+def test_the_stream_says_hello_then_nudges_with_sequence_numbers_only(
+    client: TestClient,
+) -> None:
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    game_id = create_via_form(client)
+    register_via_form(client, game_id, "player", "Léa")
+    organizer, lea = service.people(game_id)
+    actor = viewer_of(Registered(organizer, service.link_of(organizer)))
+    with serve(client.app) as base:
+        lines: list[str] = []
+        cookies = {"arbitre": client.cookies["arbitre"]}
+        with httpx.stream("GET", f"{base}/g/{game_id}/events", cookies=cookies, timeout=10) as sse:
+            assert sse.headers["content-type"].startswith("text/event-stream")
+            assert "content-encoding" not in sse.headers  # never gzipped
+            iterator = sse.iter_lines()
+            while not any(line.startswith("data:") for line in lines):
+                lines.append(next(iterator))
+            assert "event: hello" in lines
+            service.perform(
+                game_id, actor, {"type": "score", "player": lea.id, "points": 2}, idem_key=key()
+            )
+            for line in iterator:
+                lines.append(line)
+                if line.startswith("event: changed"):
+                    break
+            lines.append(next(iterator))
+    seq = service.load(game_id).game.seq
+    assert f"id: {seq}" in lines[-3:] or f"data: {seq}" in lines[-1:]
+    assert lines[-1] == f"data: {seq}"
+    assert not any("Léa" in line or "points" in line for line in lines)
+
+
+@pytest.mark.parametrize("path", ["/", "/join", "/offline", "/sw.js", "/healthz"])
+def test_app_shell_pages_answer(client: TestClient, path: str) -> None:
+    assert client.get(path).status_code == 200
