@@ -20,7 +20,7 @@ from starlette.staticfiles import StaticFiles
 import server.games  # noqa: F401  (registers the game kinds)
 from server.config import Settings, get_settings
 from server.db import Database
-from server.errors import ArbitreError, LinkInvalid
+from server.errors import ArbitreError, LinkInvalid, validation_problem
 from server.migrate import upgrade
 from server.platform.access import RateLimiter
 from server.platform.clock import Clock, SystemClock
@@ -81,7 +81,10 @@ def create_app(
         version="0.1.0",
         description="The referee's assistant for live games. JSON API: `/api/v1/`.",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        # Swagger UI would load from a CDN, which a field without internet cannot reach: the
+        # schema itself is served, for any OpenAPI tool.
+        docs_url=None,
+        swagger_ui_oauth2_redirect_url=None,
         redoc_url=None,
         openapi_url="/api/v1/openapi.json",
     )
@@ -164,13 +167,10 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> Response:
-        first = error.errors()[0] if error.errors() else {}
-        where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query"))
-        message = Msg(N_("“{where}”: {problem}"), {"where": where, "problem": first.get("msg", "")})
+        first = dict(error.errors()[0]) if error.errors() else {}
+        where, message = validation_problem(first)
         if wants_json(request):
-            return JSONResponse(
-                error_body("invalid", message.render(), where or None), status_code=422
-            )
+            return JSONResponse(error_body("invalid", message.render(), where), status_code=422)
         return render(request, 422, "invalid", message)
 
     @app.exception_handler(StarletteHTTPException)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.platform.i18n import Msg
+from server.platform.i18n import N_, Msg
 
 
 class ArbitreError(Exception):
@@ -68,3 +68,44 @@ class TooManyAttempts(ArbitreError):
 class CsrfFailed(ArbitreError):
     status = 403
     code = "csrf"
+
+
+# What pydantic found wrong, said in the user's language (its own messages are English only).
+VALIDATION_MESSAGES = {
+    "missing": N_("this field is required"),
+    "string_too_short": N_("at least {min_length} characters"),
+    "string_too_long": N_("at most {max_length} characters"),
+    "int_parsing": N_("a whole number is expected"),
+    "int_type": N_("a whole number is expected"),
+    "int_from_float": N_("a whole number is expected"),
+    "float_parsing": N_("a number is expected"),
+    "bool_parsing": N_("yes or no is expected"),
+    "greater_than_equal": N_("at least {ge}"),
+    "greater_than": N_("more than {gt}"),
+    "less_than_equal": N_("at most {le}"),
+    "less_than": N_("less than {lt}"),
+    "literal_error": N_("expected one of: {expected}"),
+    "union_tag_invalid": N_("unknown action “{tag}”"),
+    "union_tag_not_found": N_("the action has no “{discriminator}”"),
+    "json_invalid": N_("this is not valid JSON"),
+    "dict_type": N_("an object is expected"),
+    "model_attributes_type": N_("an object is expected"),
+    "list_type": N_("a list is expected"),
+    "string_type": N_("text is expected"),
+    "extra_forbidden": N_("this field is not expected"),
+    "enum": N_("expected one of: {expected}"),
+}
+
+
+def validation_problem(error: dict[str, Any]) -> tuple[str | None, Msg]:
+    """The field and the problem of pydantic's first error, translatable."""
+    where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path"))
+    text = VALIDATION_MESSAGES.get(str(error.get("type")))
+    if text is None:
+        problem = Msg(str(error.get("msg", "")))
+    else:
+        context = {k: str(v) for k, v in (error.get("ctx") or {}).items()}
+        problem = Msg(text, context)
+    return where or None, Msg(
+        N_("“{where}”: {problem}"), {"where": where or "?", "problem": problem}
+    )

@@ -125,7 +125,9 @@ def test_the_same_key_sent_by_many_threads_at_once_applies_once(service: GameSer
 
     def tap() -> None:
         done = service.perform(
-            game.id, referee, {"type": "score", "player": lea.person_id, "points": 3},
+            game.id,
+            referee,
+            {"type": "score", "player": lea.person_id, "points": 3},
             idem_key="double-tap",
         )
         with lock:

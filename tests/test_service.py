@@ -80,7 +80,10 @@ def test_an_action_is_applied_once_logged_with_its_dice(
 def test_dice_entered_by_hand_are_marked_so(service: GameService) -> None:
     game, _org, referee, (lea, _hugo) = tally_game(service)
     service.perform(
-        game.id, referee, {"type": "roll", "player": lea.person_id}, idem_key=key(),
+        game.id,
+        referee,
+        {"type": "roll", "player": lea.person_id},
+        idem_key=key(),
         rolls={"points": 2},
     )
     assert service.log(game.id, referee)[-1]["rolls"][0]["manual"] is True
@@ -102,10 +105,15 @@ def test_a_refused_action_changes_nothing(service: GameService) -> None:
     game, _org, referee, (lea, _hugo) = tally_game(service)
     before = service.load(game.id)
     with pytest.raises(RuleError, match="99"):
-        service.perform(game.id, referee, {"type": "score", "player": 99, "points": 3}, idem_key=key())
+        service.perform(
+            game.id, referee, {"type": "score", "player": 99, "points": 3}, idem_key=key()
+        )
     with pytest.raises(InvalidInput, match="points"):
         service.perform(
-            game.id, referee, {"type": "score", "player": lea.person_id, "points": 11}, idem_key=key()
+            game.id,
+            referee,
+            {"type": "score", "player": lea.person_id, "points": 11},
+            idem_key=key(),
         )
     with pytest.raises(InvalidInput):
         service.perform(game.id, referee, {"type": "teleport"}, idem_key=key())
@@ -131,28 +139,42 @@ def test_a_stale_screen_is_refused_only_when_its_people_changed(
     game, _org, referee, (lea, hugo) = tally_game(service)
     seen = service.load(game.id).game.seq
     service.perform(
-        game.id, referee, {"type": "score", "player": lea.person_id, "points": 2},
-        idem_key=key(), seen_seq=seen,
+        game.id,
+        referee,
+        {"type": "score", "player": lea.person_id, "points": 2},
+        idem_key=key(),
+        seen_seq=seen,
     )
     # Another referee, whose screen still shows `seen`, acts on Hugo: nothing of his changed.
     service.perform(
-        game.id, referee, {"type": "score", "player": hugo.person_id, "points": 1},
-        idem_key=key(), seen_seq=seen,
+        game.id,
+        referee,
+        {"type": "score", "player": hugo.person_id, "points": 1},
+        idem_key=key(),
+        seen_seq=seen,
     )
     with pytest.raises(StaleScreen, match="Léa"):
         service.perform(
-            game.id, referee, {"type": "score", "player": lea.person_id, "points": 1},
-            idem_key=key(), seen_seq=seen,
+            game.id,
+            referee,
+            {"type": "score", "player": lea.person_id, "points": 1},
+            idem_key=key(),
+            seen_seq=seen,
         )
     with pytest.raises(StaleScreen):  # a whole-game command after any change
-        service.perform(game.id, referee, {"type": "timer.start", "seconds": 60},
-                        idem_key=key(), seen_seq=seen)
+        service.perform(
+            game.id, referee, {"type": "timer.start", "seconds": 60}, idem_key=key(), seen_seq=seen
+        )
 
 
 def test_undo_removes_the_last_action_and_is_itself_logged(service: GameService) -> None:
     game, _org, referee, (lea, hugo) = tally_game(service)
-    service.perform(game.id, referee, {"type": "score", "player": lea.person_id, "points": 4}, idem_key=key())
-    service.perform(game.id, referee, {"type": "score", "player": hugo.person_id, "points": 2}, idem_key=key())
+    service.perform(
+        game.id, referee, {"type": "score", "player": lea.person_id, "points": 4}, idem_key=key()
+    )
+    service.perform(
+        game.id, referee, {"type": "score", "player": hugo.person_id, "points": 2}, idem_key=key()
+    )
     target_seq, label = service.last_undoable(game.id)  # type: ignore[misc]
     assert label.render() == "score for Hugo"
     undone = service.undo(game.id, referee, idem_key="undo-1", target_seq=target_seq)
@@ -181,9 +203,7 @@ def test_undo_refuses_when_later_actions_depend_on_it(service: GameService) -> N
     assert service.verify(game.id)
 
 
-def test_timers_fall_due_with_no_phone_connected(
-    service: GameService, clock: FakeClock
-) -> None:
+def test_timers_fall_due_with_no_phone_connected(service: GameService, clock: FakeClock) -> None:
     game, _org, referee, _players = tally_game(service)
     service.perform(game.id, referee, {"type": "timer.start", "seconds": 600}, idem_key=key())
     clock.advance(300)

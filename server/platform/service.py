@@ -19,7 +19,15 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from server.db import Database
-from server.errors import InvalidInput, LinkInvalid, NotAllowed, NotFound, RuleError, StaleScreen
+from server.errors import (
+    InvalidInput,
+    LinkInvalid,
+    NotAllowed,
+    NotFound,
+    RuleError,
+    StaleScreen,
+    validation_problem,
+)
 from server.models import Event, Game, Person
 from server.platform.access import (
     Link,
@@ -75,14 +83,9 @@ class Registered:
 
 def invalid_from(error: ValidationError) -> InvalidInput:
     """The first problem pydantic found, said plainly with the field it concerns."""
-    first = error.errors()[0]
-    where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body",))
-    return InvalidInput(
-        N_("“{where}”: {problem}"),
-        field=where or None,
-        where=where or "?",
-        problem=first.get("msg", ""),
-    )
+    where, message = validation_problem(dict(error.errors()[0]))
+    invalid = InvalidInput(message.text, field=where, **message.params)
+    return invalid
 
 
 def clean_name(name: str, *, limit: int = 80, what: str = "name") -> str:

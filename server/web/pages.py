@@ -253,11 +253,7 @@ def render_page(
 ) -> Response:
     kind = context["kind"]
     return templates.response(
-        request,
-        kind.template(context["page"]),
-        context,
-        status_code=status_code,
-        headers={"X-Game-Seq": str(context["seq"])},
+        request, kind.template(context["page"]), context, status_code=status_code
     )
 
 
@@ -318,13 +314,7 @@ def live_block(
     elif page != loaded.kind.page_for(viewer):
         raise NotAllowed(N_("This page is not yours."))
     context = page_context(service, clock, loaded, viewer, page)
-    return templates.response(
-        request,
-        loaded.kind.template(page),
-        context,
-        block="live",
-        headers={"X-Game-Seq": str(loaded.game.seq)},
-    )
+    return templates.response(request, loaded.kind.template(page), context, block="live")
 
 
 @router.post("/g/{game_id}/act", dependencies=[Csrf])

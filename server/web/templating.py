@@ -102,7 +102,13 @@ class Templates:
         if block is None and is_htmx(request) and "hx_block" in full:
             block = full["hx_block"]
         body = self.render(name, full, block)
+        if block is not None and full.get("flash"):
+            # The sentence of an action lives outside the live block, so the refreshes that
+            # follow do not wipe it: it travels out of band.
+            body += self.render("_flash.html", {**full, "oob": True})
         response = HTMLResponse(body, status_code=status_code, headers=dict(headers or {}))
+        if "seq" in full:
+            response.headers["X-Game-Seq"] = str(full["seq"])
         response.headers["Vary"] = "HX-Request, Cookie, Accept-Language"
         return response
 

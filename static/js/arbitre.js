@@ -70,6 +70,7 @@
     if (evt.target !== stream()) return;
     var data = JSON.parse(evt.detail.data);
     offset = data.now - Date.now();
+    stream().dataset.connected = "1";
     if (data.seq > seqOf(stream())) { stream().dataset.seq = data.seq; refreshLive(); }
     stopPolling();
     banner(pending.length ? "pending" : "ok");
@@ -84,10 +85,16 @@
     banner("revoked");
     setTimeout(function () { location.reload(); }, 1500);
   });
-  document.addEventListener("htmx:sse:error", function () { banner("lost"); startPolling(); });
+  function lost() {
+    var s = stream();
+    if (s) delete s.dataset.connected;
+    banner("lost");
+    startPolling();
+  }
+  document.addEventListener("htmx:sse:error", lost);
   document.addEventListener("htmx:sse:close", function (evt) {
     if (evt.detail && evt.detail.reason === "removed") return;
-    banner("lost"); startPolling();
+    lost();
   });
 
   // ---- taps made while offline: retried with the same form, hence the same key

@@ -1,0 +1,83 @@
+"""The platform at a phone's viewport: create, invite, open links, live updates, languages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from tests.browser.conftest import assert_accessible, shot
+
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "fr-FR",
+}
+
+
+def link_of(page: Page, name: str) -> str:
+    page.get_by_text(name, exact=True).first.click()  # opens the person's details
+    return str(page.get_by_label(f"Lien de {name}").input_value())
+
+
+def test_create_invite_and_see_a_referee_action_live(
+    page: Page, browser: Browser, base_url: str
+) -> None:
+    page.goto(base_url + "/")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    assert_accessible(page)
+    shot(page, "home")
+    page.get_by_label("Tally").check()
+    page.get_by_label("Nom de la partie").fill("Partie du parc")
+    page.get_by_label("Votre nom").fill("Camille")
+    page.get_by_role("button", name="Créer la partie").tap()
+    expect(page.get_by_role("heading", name="Votre partie est prête")).to_be_visible()
+    assert_accessible(page)
+    shot(page, "welcome")
+
+    page.get_by_role("link", name="Inviter arbitres et joueurs").tap()
+    page.get_by_label("arbitre", exact=True).check()
+    page.get_by_label("Nom", exact=True).fill("Arbitre Nord")
+    page.get_by_role("button", name="Inscrire").tap()
+    expect(page.get_by_text("Arbitre Nord est inscrit·e.")).to_be_visible()
+    page.get_by_label("joueur", exact=True).check()
+    page.get_by_label("Nom", exact=True).fill("Léa")
+    page.get_by_role("button", name="Inscrire").tap()
+    expect(page.get_by_text("Léa est inscrit·e.")).to_be_visible()
+    assert_accessible(page)
+    shot(page, "people")
+    referee_link = link_of(page, "Arbitre Nord")
+    player_link = link_of(page, "Léa")
+
+    referee_phone = browser.new_context(**PHONE).new_page()
+    referee_phone.goto(referee_link)
+    expect(referee_phone).to_have_url(base_url + referee_phone.url[len(base_url) :])
+    assert "/t/" not in referee_phone.url  # the secret left the address bar
+    player_phone = browser.new_context(**PHONE).new_page()
+    player_phone.goto(player_link)
+    points = player_phone.locator("#my-points")
+    expect(points).to_have_text("0")
+    expect(player_phone.locator("#stream")).to_have_attribute("data-connected", "1")
+    assert_accessible(player_phone)
+
+    referee_phone.get_by_role("button", name="Dé pour Léa").tap()
+    expect(referee_phone.locator("#flash")).to_contain_text("Léa scores")
+    assert_accessible(referee_phone)
+    shot(referee_phone, "console")
+    # The player's page changes by itself, without a reload.
+    expect(points).not_to_have_text("0", timeout=5000)
+    shot(player_phone, "player")
+
+    player_phone.get_by_role("button", name="English").tap()
+    expect(player_phone.locator("html")).to_have_attribute("lang", "en")
+    expect(player_phone.get_by_role("button", name="Français")).to_be_visible()
+    player_phone.reload()
+    expect(player_phone.locator("html")).to_have_attribute("lang", "en")
+    assert_accessible(player_phone)
+
+    board = browser.new_context(**PHONE).new_page()
+    board.goto(base_url + "/" + "/".join(player_phone.url.split("/")[3:5]) + "/board")
+    expect(board.get_by_text("Léa")).to_be_visible()
+    assert_accessible(board)
