@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test lint bench i18n demo clean
+.PHONY: run test lint i18n demo clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,12 +21,9 @@ test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check server tests bench migrations
-	$(BIN)/ruff format --check server tests bench migrations
+	$(BIN)/ruff check server tests migrations
+	$(BIN)/ruff format --check server tests migrations
 	$(BIN)/mypy server
-
-bench: $(STAMP)
-	$(BIN)/python -m bench
 
 demo: $(STAMP)
 	$(BIN)/python -m server demo $(KIND)

@@ -40,7 +40,7 @@ def make_game(client: TestClient) -> tuple[str, str, dict[str, str]]:
 
 
 def test_a_whole_flow_through_the_api(client: TestClient, rolls: ScriptedRolls) -> None:
-    game_id, admin, tokens = make_game(client)
+    game_id, _admin, tokens = make_game(client)
     rolls.push(6)
     done = post(
         client,
@@ -76,7 +76,7 @@ def test_a_whole_flow_through_the_api(client: TestClient, rolls: ScriptedRolls) 
 def test_errors_are_json_with_a_code_and_a_message_in_the_callers_language(
     client: TestClient,
 ) -> None:
-    game_id, admin, tokens = make_game(client)
+    game_id, _admin, tokens = make_game(client)
     cases = [
         (
             post(
