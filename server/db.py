@@ -21,10 +21,17 @@ from sqlmodel import Session
 from server.config import Settings
 
 
-def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
+def ensure_sqlite_folder(url: str) -> None:
+    """A SQLite file's folder (./data on a fresh clone) is made on first use."""
+    if not url.startswith("sqlite"):
+        return
     parsed = make_url(url)
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+
+
+def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
+    ensure_sqlite_folder(url)
     engine = create_engine(
         url, connect_args={"check_same_thread": False, "timeout": 10}, pool_size=20
     )

@@ -6,7 +6,7 @@ from alembic import command
 from alembic.config import Config
 
 from server.config import ROOT
-from server.db import normalize_url
+from server.db import ensure_sqlite_folder, normalize_url
 
 
 def alembic_config(database_url: str) -> Config:
@@ -17,6 +17,7 @@ def alembic_config(database_url: str) -> Config:
 
 
 def upgrade(database_url: str, revision: str = "head") -> None:
+    ensure_sqlite_folder(database_url)
     command.upgrade(alembic_config(database_url), revision)
 
 
