@@ -93,7 +93,10 @@ def create_app(
     app.state.broker = broker
     app.state.clock = clock
     app.state.service = service
-    app.state.templates = Templates(make_environment(template_dirs))
+    environment = make_environment(template_dirs)
+    for kind in KINDS.values():
+        environment.globals.update(kind.template_globals())
+    app.state.templates = Templates(environment)
     app.state.join_limiter = RateLimiter(settings.join_attempts_per_minute)
 
     app.add_middleware(RequestLocale, default_language=settings.language)

@@ -151,6 +151,10 @@ class GameKind(Generic[S]):
             return "staff"
         return "board" if viewer.role == "public" else "player"
 
+    def template_globals(self) -> dict[str, Any]:
+        """Helpers the kind's templates use (titles of its terms, ...)."""
+        return {}
+
     def router(self) -> APIRouter | None:
         """Routes of the kind's own (a card catalogue, a map upload...)."""
         return None

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import segno
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
-from starlette.datastructures import FormData
+from starlette.datastructures import FormData, QueryParams
 
 from server.deps import (
     ClockDep,
@@ -237,6 +237,7 @@ def page_context(
         "errors": {},
         "form": {},
         "flash": None,
+        "query": QueryParams(""),
     }
     if viewer.is_staff:
         context["undoable"] = service.last_undoable(game.id)
@@ -277,6 +278,7 @@ def game_page(
         viewer,
         loaded.kind.page_for(viewer),
         flash=Msg.from_json(flash) if flash else None,
+        query=request.query_params,
     )
     return render_page(request, templates, context)
 

@@ -102,6 +102,14 @@ class Templates:
         if block is None and is_htmx(request) and "hx_block" in full:
             block = full["hx_block"]
         body = self.render(name, full, block)
+        # An action's answer also resets the regions its page marks out of band (a form
+        # outside the live block, which refreshes do not touch).
+        if (
+            block is not None
+            and request.method == "POST"
+            and "oob" in self.env.get_template(name).blocks
+        ):
+            body += self.render(name, full, "oob")
         if block is not None and full.get("flash"):
             # The sentence of an action lives outside the live block, so the refreshes that
             # follow do not wipe it: it travels out of band.

@@ -1,0 +1,6 @@
+"""Serial Battle (outdoor): the referee console, from the deal to the last survivor."""
+
+from server.games.serial_battle.kind import SERIAL_BATTLE
+from server.platform.kinds import register
+
+register(SERIAL_BATTLE)

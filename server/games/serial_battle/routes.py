@@ -1,0 +1,165 @@
+"""Serial Battle's own pages: the assault builder, the card catalogue, ammunition cards."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+
+from server.deps import ClockDep, PageViewerDep, ServiceDep, TemplatesDep
+from server.errors import ArbitreError, InvalidInput, NotAllowed
+from server.games.serial_battle.catalog import (
+    dump_csv_deck,
+    dump_json_deck,
+    parse_csv_deck,
+    parse_json_deck,
+)
+from server.games.serial_battle.kind import sample_deck
+from server.platform.i18n import N_
+from server.platform.kinds import Viewer
+from server.web.pages import idem_of, int_field, page_context
+from server.web.security import check_csrf
+from server.web.templating import is_htmx
+
+router = APIRouter(include_in_schema=False)
+MAX_UPLOAD = 200_000
+
+
+def staff_only(viewer: Viewer) -> None:
+    if not viewer.is_staff:
+        raise NotAllowed(N_("Only referees can open this page."))
+
+
+def serial_battle_game(service: Any, game_id: str) -> Any:
+    loaded = service.load(game_id)
+    if loaded.game.kind != "serial_battle":
+        raise InvalidInput(N_("This page belongs to Serial Battle games."))
+    return loaded
+
+
+@router.get("/g/{game_id}/sb/assault")
+def assault_builder(
+    game_id: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+    clock: ClockDep,
+) -> Response:
+    """Step by step: the two players first, then their cards on one screen."""
+    staff_only(viewer)
+    loaded = serial_battle_game(service, game_id)
+    context = page_context(service, clock, loaded, viewer, "staff", query=request.query_params)
+    if not is_htmx(request):
+        return RedirectResponse(f"/g/{game_id}?{request.url.query}", status_code=303)
+    return templates.response(request, "serial_battle/staff.html", context, block="assault")
+
+
+@router.get("/g/{game_id}/sb/deck")
+def deck_page(
+    game_id: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+    clock: ClockDep,
+) -> Response:
+    staff_only(viewer)
+    loaded = serial_battle_game(service, game_id)
+    context = page_context(service, clock, loaded, viewer, "staff", hx_block=None)
+    return templates.response(request, "serial_battle/deck.html", context)
+
+
+@router.post("/g/{game_id}/sb/deck")
+async def import_deck(
+    game_id: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+    clock: ClockDep,
+) -> Response:
+    """Replaces the deck by a JSON or CSV one (pasted or uploaded), or by the sample deck."""
+    staff_only(viewer)
+    await check_csrf(request)
+    form = await request.form()
+    loaded = serial_battle_game(service, game_id)
+    try:
+        if form.get("sample"):
+            cards, sample = sample_deck(), True
+        else:
+            text = form.get("text")
+            upload = form.get("file")
+            if upload is not None and not isinstance(upload, str) and upload.filename:
+                raw = await upload.read(MAX_UPLOAD + 1)
+                if len(raw) > MAX_UPLOAD:
+                    raise InvalidInput(N_("This file is too big."), field="deck")
+                text = raw.decode("utf-8", errors="replace")
+            if not isinstance(text, str) or not text.strip():
+                raise InvalidInput(N_("Paste a deck or choose a file."), field="deck")
+            stripped = text.lstrip("\ufeff \n\t")
+            cards = parse_json_deck(text) if stripped[:1] in "[{" else parse_csv_deck(text)
+            sample = False
+        service.perform(
+            game_id,
+            viewer,
+            {"type": "deck", "cards": [c.model_dump(mode="json") for c in cards], "sample": sample},
+            idem_key=idem_of(form),
+            seen_seq=int_field(form, "seq"),
+        )
+    except ArbitreError as error:
+        context = page_context(
+            service,
+            clock,
+            loaded,
+            viewer,
+            "staff",
+            hx_block=None,
+            errors={"deck": error.message},
+            form={"text": form.get("text") or ""},
+        )
+        return templates.response(
+            request, "serial_battle/deck.html", context, status_code=error.status
+        )
+    return RedirectResponse(f"/g/{game_id}/sb/deck", status_code=303)
+
+
+@router.get("/g/{game_id}/sb/deck.json")
+def export_json(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Response:
+    staff_only(viewer)
+    loaded = serial_battle_game(service, game_id)
+    return Response(
+        dump_json_deck(loaded.state.deck),
+        media_type="application/json",
+        headers={"Content-Disposition": 'attachment; filename="serial-battle-deck.json"'},
+    )
+
+
+@router.get("/g/{game_id}/sb/deck.csv")
+def export_csv(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Response:
+    staff_only(viewer)
+    loaded = serial_battle_game(service, game_id)
+    return Response(
+        dump_csv_deck(loaded.state.deck),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": 'attachment; filename="serial-battle-deck.csv"'},
+    )
+
+
+@router.get("/g/{game_id}/sb/ammo")
+def ammunition_cards(
+    game_id: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+    clock: ClockDep,
+) -> Response:
+    """Printable ammunition cards (Munition, à photocopier): one per counted weapon."""
+    staff_only(viewer)
+    loaded = serial_battle_game(service, game_id)
+    context = page_context(service, clock, loaded, viewer, "staff", hx_block=None)
+    context["key"] = uuid.uuid4().hex
+    return templates.response(request, "serial_battle/ammo.html", context)
