@@ -20,6 +20,9 @@ class ArbitreError(Exception):
     def message(self) -> str:
         return self.msg.render()
 
+    def __str__(self) -> str:
+        return self.message
+
 
 class RuleError(ArbitreError, ValueError):
     """A game rule refuses the action; nothing is changed."""

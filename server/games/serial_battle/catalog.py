@@ -58,6 +58,17 @@ LOCATION_TITLES = {
 }
 
 
+# Where a blow lands, as said aloud ("au tronc", "à la tête").
+LOCATION_HIT = {
+    Location.TRUNK: N_("on the trunk"),
+    Location.RIGHT_ARM: N_("on the right arm"),
+    Location.LEFT_ARM: N_("on the left arm"),
+    Location.RIGHT_LEG: N_("on the right leg"),
+    Location.LEFT_LEG: N_("on the left leg"),
+    Location.HEAD: N_("on the head"),
+}
+
+
 class Category(StrEnum):
     DEFENCE = "defence"  # défense
     BLADE = "blade"  # arme blanche

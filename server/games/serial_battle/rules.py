@@ -16,6 +16,7 @@ from server.errors import RuleError
 from server.games.serial_battle.catalog import (
     BARE_HANDS,
     EFFECT_TITLES,
+    LOCATION_HIT,
     Ability,
     Card,
     Effect,
@@ -221,7 +222,7 @@ class KnockoutAgain(BaseModel):
 class Loot(BaseModel):
     type: Literal["loot"]
     pending: int
-    keep: list[str] = Field(default_factory=list, max_length=MAX_CARDS)
+    keep: list[str] = Field(default_factory=list, max_length=64)
 
 
 class GiveCard(BaseModel):
@@ -858,16 +859,16 @@ def describe_blow(state: SBState, blow: Strike) -> Msg:
         "striker": striker.name,
         "target": target.name,
         "card": card.name if card is not BARE_HANDS else Msg(N_("bare hands")),
-        "location": Msg(blow.location.title) if blow.location else "",
+        "where": Msg(LOCATION_HIT[blow.location]) if blow.location else "",
         "pv": blow.pv,
         "left": blow.remaining,
     }
     if blow.immune:
         return Msg(
-            N_("{striker} hits {target} on the {location} with {card}: protected, no damage."),
+            N_("{striker} hits {target} {where} with {card}: protected, no damage."),
             params,
         )
-    text = N_("{striker} hits {target} on the {location} with {card}: {pv} PV")
+    text = N_("{striker} hits {target} {where} with {card}: {pv} PV")
     pieces = [Msg(text, params)]
     if blow.protected:
         pieces.append(Msg(N_("({protected} stopped)"), {"protected": blow.protected}))
