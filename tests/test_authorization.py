@@ -297,7 +297,9 @@ def all_routes(routes: Any, prefix: str = "") -> set[tuple[str, str]]:
 
 
 def test_every_route_is_in_the_matrix(client: TestClient) -> None:
-    covered = {(m, r) for m, r, *_ in PAGE_MATRIX + API_MATRIX} | set(EXEMPT)
+    from tests.serial_battle.test_pages import SB_MATRIX
+
+    covered = {(m, r) for m, r, *_ in PAGE_MATRIX + API_MATRIX + SB_MATRIX} | set(EXEMPT)
     routes = all_routes(client.app.routes)  # type: ignore[attr-defined]
     assert ("POST", "/g/{game_id}/act") in routes  # the walk does see included routers
     missing = routes - covered

@@ -186,7 +186,7 @@ def test_undo_removes_the_last_action_and_is_itself_logged(service: GameService)
     with pytest.raises(StaleScreen):  # the screen still offers to undo Hugo's score
         service.undo(game.id, referee, idem_key=key(), target_seq=target_seq)
     service.undo(game.id, referee, idem_key=key())
-    with pytest.raises(RuleError, match="nothing to undo"):
+    with pytest.raises(RuleError, match="rien à annuler"):
         service.undo(game.id, referee, idem_key=key())
     log = service.log(game.id, referee)
     assert [e["type"] for e in log[-4:]] == ["command", "command", "undo", "undo"]

@@ -343,6 +343,8 @@ async def act(
             rolls=rolls,
         )
     except ArbitreError as error:
+        # The page comes back as it was sent: same choices (as `query`), typed values, and the
+        # message next to the field.
         context = page_context(
             service,
             clock,
@@ -351,6 +353,9 @@ async def act(
             page,
             errors={error.field or "_": error.message, "_": error.message},
             form=values,
+            query=QueryParams(
+                [(k.removesuffix("[]"), v) for k, v in form.multi_items() if isinstance(v, str)]
+            ),
         )
         return render_page(request, templates, context, status_code=error.status)
     return after_action(

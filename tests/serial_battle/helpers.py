@@ -32,15 +32,36 @@ DECK = [
     card("blade", faces=faces(1, 2, 3, "4 severed", "5 knocked_out", "6 critical")),
     card("sword", faces=faces(5, 5, 5, 5, 5, 5), abilities=["two_hands"]),
     card("gun", category="container", faces=faces(10, 10, 10, 10, 10, 10), ammo=2),
-    card("bow", category="throwing", faces=faces(3, 3, 3, 3, 3, 3), ammo=2, recoverable=True,
-         abilities=["long_range"]),
-    card("shotgun", category="container", faces=faces(4, 4, 4, 4, 4, 4), ammo=5,
-         abilities=["multiple_targets"]),
-    card("grenade", category="throwing", faces=faces(6, 6, 6, 6, 6, 6), ammo=1,
-         abilities=["mass_damage"]),
+    card(
+        "bow",
+        category="throwing",
+        faces=faces(3, 3, 3, 3, 3, 3),
+        ammo=2,
+        recoverable=True,
+        abilities=["long_range"],
+    ),
+    card(
+        "shotgun",
+        category="container",
+        faces=faces(4, 4, 4, 4, 4, 4),
+        ammo=5,
+        abilities=["multiple_targets"],
+    ),
+    card(
+        "grenade",
+        category="throwing",
+        faces=faces(6, 6, 6, 6, 6, 6),
+        ammo=1,
+        abilities=["mass_damage"],
+    ),
     card("fist", faces=faces(1, 1, 1, 1, 1, 1), abilities=["initiative"]),
-    card("saber", category="energy", faces=faces(20, 20, 20, 20, 20, 20),
-         abilities=["absolute_initiative"], unlimited_ammo=True),
+    card(
+        "saber",
+        category="energy",
+        faces=faces(20, 20, 20, 20, 20, 20),
+        abilities=["absolute_initiative"],
+        unlimited_ammo=True,
+    ),
     card("helmet", category="permanent", protections={Location.HEAD: Protection(reduce=3)}),
     card("armor", category="permanent", protections={Location.TRUNK: Protection(immune=True)}),
     card("rope", category="misc", faces=faces(*["8 strangled"] * 6)),
@@ -52,18 +73,24 @@ DECK = [
 REFEREE = Viewer("referee", 100, "Ref")
 
 
-def game(*names: str, cards: dict[str, list[str]] | None = None, pv: dict[str, int] | None = None,
-         sectors: tuple[str, ...] = ("North", "South", "East")) -> SBState:
+def game(
+    *names: str,
+    cards: dict[str, list[str]] | None = None,
+    pv: dict[str, int] | None = None,
+    sectors: tuple[str, ...] = ("North", "South", "East"),
+) -> SBState:
     """A running game; player ids are 1, 2, 3... in the order of `names`."""
-    state = SBState(deck=DECK, sample_deck=False, phase="running",
-                    sectors=[Sector(name=s) for s in sectors])
+    state = SBState(
+        deck=DECK, sample_deck=False, phase="running", sectors=[Sector(name=s) for s in sectors]
+    )
     for number, name in enumerate(names, start=1):
         held = []
         for copy_id in (cards or {}).get(name, []):
             model = next(c for c in DECK if c.key == copy_id.split("#")[0])
             held.append(Held(copy_id=copy_id, ammo=None if model.unlimited_ammo else model.ammo))
-        state.players[str(number)] = Player(id=number, name=name, cards=held,
-                                            pv=(pv or {}).get(name, 36))
+        state.players[str(number)] = Player(
+            id=number, name=name, cards=held, pv=(pv or {}).get(name, 36)
+        )
     return state
 
 
@@ -76,8 +103,13 @@ class Table:
         self.last: Outcome[SBState] | None = None
         self.rolls: list[dict[str, Any]] = []
 
-    def play(self, command: dict[str, Any], *rolls: int, entered: dict[str, int] | None = None,
-             actor: Viewer = REFEREE) -> Outcome[SBState]:
+    def play(
+        self,
+        command: dict[str, Any],
+        *rolls: int,
+        entered: dict[str, int] | None = None,
+        actor: Viewer = REFEREE,
+    ) -> Outcome[SBState]:
         dice = CommandDice(ScriptedRolls(rolls), entered or {})
         self.last = SERIAL_BATTLE.apply(
             self.state, SERIAL_BATTLE.parse(command), Context(actor, dice, self.clock.now())

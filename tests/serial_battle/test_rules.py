@@ -8,17 +8,17 @@ import pytest
 
 from server.errors import RuleError
 from server.games.serial_battle.catalog import Effect, Location
+from server.games.serial_battle.kind import SERIAL_BATTLE
 from server.games.serial_battle.rules import (
+    SBState,
     bare_hands_face,
     multiple_target_hit,
     outcome,
     recovered,
     strike_order,
 )
-from server.platform.timers import Timer
-from server.games.serial_battle.kind import SERIAL_BATTLE
-from server.games.serial_battle.rules import SBState
 from server.platform.kinds import PersonInfo
+from server.platform.timers import Timer
 from tests.serial_battle.helpers import DECK, Table, game
 
 
@@ -47,8 +47,14 @@ def test_strike_order(touch: str, attacker_level: int, defender_level: int, firs
 # ---------------------------------------------------------------- Mains nues
 @pytest.mark.parametrize(
     ("die", "pv", "effect"),
-    [(1, 0, None), (2, 0, None), (3, 1, None), (4, 1, None), (5, 2, Effect.KNOCKED_OUT),
-     (6, 3, Effect.FRACTURED)],
+    [
+        (1, 0, None),
+        (2, 0, None),
+        (3, 1, None),
+        (4, 1, None),
+        (5, 2, Effect.KNOCKED_OUT),
+        (6, 3, Effect.FRACTURED),
+    ],
 )
 def test_bare_hands_table(die: int, pv: int, effect: Effect | None) -> None:
     assert bare_hands_face(die) == (pv, effect)
@@ -79,8 +85,9 @@ def duel(**extra: object) -> dict[str, object]:
         ("bare", 6, 5, 33, Effect.FRACTURED, False),  # bare hands: 6 is a fracture
     ],
 )
-def test_damage_location_and_effects(card: str, damage: int, location: int, pv_left: int,
-                                     wound: Effect | None, fatal: bool) -> None:
+def test_damage_location_and_effects(
+    card: str, damage: int, location: int, pv_left: int, wound: Effect | None, fatal: bool
+) -> None:
     t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": [card]} if card != "bare" else {}))
     t.play(duel(card=card), damage, location)
     hugo = t.p(2)
@@ -92,7 +99,9 @@ def test_damage_location_and_effects(card: str, damage: int, location: int, pv_l
 def test_the_sentence_to_read_aloud() -> None:
     t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["blade"]}))
     t.play(duel(card="blade"), 4, 2)
-    assert t.said == "Léa frappe Hugo au bras droit avec Blade : 4 PV, tranché. Hugo : 32 PV restants."
+    assert (
+        t.said == "Léa frappe Hugo au bras droit avec Blade : 4 PV, tranché. Hugo : 32 PV restants."
+    )
 
 
 def test_a_useless_card_fights_with_bare_hands() -> None:
@@ -112,8 +121,9 @@ def test_a_useless_card_fights_with_bare_hands() -> None:
         (["armor"], 4, 2, 32, Effect.SEVERED),
     ],
 )
-def test_permanent_protections(defender_cards: list[str], damage: int, location: int,
-                               pv_left: int, wound: Effect | None) -> None:
+def test_permanent_protections(
+    defender_cards: list[str], damage: int, location: int, pv_left: int, wound: Effect | None
+) -> None:
     t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["blade"], "Hugo": defender_cards}))
     t.play(duel(card="blade"), damage, location)
     assert t.p(2).pv == pv_left and t.p(2).wounds.get(Location(location)) == wound
@@ -151,16 +161,30 @@ def test_recoverable_projectiles(recovery: int, left: int) -> None:
 @pytest.mark.parametrize(
     ("cards", "wounds", "command", "message"),
     [
-        ({"Léa": ["sword"]}, {Location.LEFT_ARM: Effect.FRACTURED}, duel(card="sword"), "deux mains"),
-        ({"Léa": ["sword"]}, {Location.RIGHT_ARM: Effect.SEVERED}, duel(card="sword"), "deux mains"),
+        (
+            {"Léa": ["sword"]},
+            {Location.LEFT_ARM: Effect.FRACTURED},
+            duel(card="sword"),
+            "deux mains",
+        ),
+        (
+            {"Léa": ["sword"]},
+            {Location.RIGHT_ARM: Effect.SEVERED},
+            duel(card="sword"),
+            "deux mains",
+        ),
         ({"Léa": []}, {}, duel(card="gun"), "ne détient pas"),
         ({"Léa": ["blade"]}, {}, {**duel(card="blade"), "defenders": [2, 3]}, "un seul défenseur"),
         ({"Léa": ["blade"]}, {}, {**duel(card="blade"), "defenders": [1]}, "lui-même"),
         ({"Léa": ["blade"]}, {}, {**duel(card="blade"), "defenders": [9]}, "9"),
     ],
 )
-def test_assaults_the_rules_forbid(cards: dict[str, list[str]], wounds: dict[Location, Effect],
-                                   command: dict[str, object], message: str) -> None:
+def test_assaults_the_rules_forbid(
+    cards: dict[str, list[str]],
+    wounds: dict[Location, Effect],
+    command: dict[str, object],
+    message: str,
+) -> None:
     state = game("Léa", "Hugo", "Zoé", cards=cards)
     state.players["1"].wounds = wounds
     before = state.model_copy(deep=True)
@@ -192,7 +216,12 @@ def test_the_defender_answers_if_still_standing() -> None:
     t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["knife"], "Hugo": ["blade"]}))
     t.play({"type": "assault", "attacker": 1, "defenders": [2], "card": "knife"}, 1, 1, 3, 2)
     assert t.p(2).pv == 34 and t.p(1).pv == 33
-    assert [r["purpose"] for r in t.rolls] == ["damage", "location", "answer_damage", "answer_location"]
+    assert [r["purpose"] for r in t.rolls] == [
+        "damage",
+        "location",
+        "answer_damage",
+        "answer_location",
+    ]
 
 
 def test_a_defender_with_initiative_strikes_first_and_may_prevent_the_attack() -> None:
@@ -201,7 +230,12 @@ def test_a_defender_with_initiative_strikes_first_and_may_prevent_the_attack() -
     # and Hugo, who already struck, does not strike again.
     t.play({"type": "assault", "attacker": 1, "defenders": [2], "card": "knife"}, 1, 1, 1, 1)
     assert (t.p(1).pv, t.p(2).pv) == (16, 34)
-    assert [r["purpose"] for r in t.rolls] == ["answer_damage", "answer_location", "damage", "location"]
+    assert [r["purpose"] for r in t.rolls] == [
+        "answer_damage",
+        "answer_location",
+        "damage",
+        "location",
+    ]
     # Next time the saber's 20 PV take Léa down before she can strike: two dice only.
     t.play({"type": "assault", "attacker": 1, "defenders": [2], "card": "knife"}, 1, 1)
     assert t.p(1).eliminated and t.p(2).pv == 34 and len(t.rolls) == 2
@@ -216,8 +250,19 @@ def test_long_range_gets_no_answer() -> None:
 
 def test_simultaneous_assaults_can_kill_both_and_nobody_wins() -> None:
     t = Table(game("Léa", "Hugo", cards={"Léa": ["blade"], "Hugo": ["blade"]}))
-    t.play({"type": "assault", "attacker": 1, "defenders": [2], "card": "blade",
-            "touch": "simultaneous"}, 6, 1, 6, 1)
+    t.play(
+        {
+            "type": "assault",
+            "attacker": 1,
+            "defenders": [2],
+            "card": "blade",
+            "touch": "simultaneous",
+        },
+        6,
+        1,
+        6,
+        1,
+    )
     assert t.p(1).eliminated and t.p(2).eliminated
     assert t.state.phase == "finished" and t.state.result.winner is None  # type: ignore[union-attr]
     assert t.state.result.reason == "no_survivor"  # type: ignore[union-attr]
@@ -235,8 +280,22 @@ def test_the_last_survivor_wins() -> None:
 # ---------------------------------------------------------------- several defenders
 def test_multiple_targets_each_defender_rolls_to_be_hit() -> None:
     t = Table(game("Léa", "Hugo", "Zoé", "Max", cards={"Léa": ["shotgun"]}))
-    t.play({"type": "assault", "attacker": 1, "defenders": [2, 3, 4], "card": "shotgun",
-            "answer": False}, 1, 3, 1, 6, 2, 4, 5)
+    t.play(
+        {
+            "type": "assault",
+            "attacker": 1,
+            "defenders": [2, 3, 4],
+            "card": "shotgun",
+            "answer": False,
+        },
+        1,
+        3,
+        1,
+        6,
+        2,
+        4,
+        5,
+    )
     # Hugo: hit (1), 4 PV at the left arm; Zoé: spared (6); Max: hit (2), 4 PV at the left leg.
     assert [t.p(i).pv for i in (2, 3, 4)] == [32, 36, 32]
     assert [r["purpose"] for r in t.rolls][:3] == ["hit_2", "2_damage", "2_location"]
@@ -244,8 +303,21 @@ def test_multiple_targets_each_defender_rolls_to_be_hit() -> None:
 
 def test_mass_damage_hits_every_defender() -> None:
     t = Table(game("Léa", "Hugo", "Zoé", "Max", cards={"Léa": ["grenade"]}))
-    t.play({"type": "assault", "attacker": 1, "defenders": [2, 3, 4], "card": "grenade",
-            "answer": False}, 1, 1, 1, 2, 1, 3)
+    t.play(
+        {
+            "type": "assault",
+            "attacker": 1,
+            "defenders": [2, 3, 4],
+            "card": "grenade",
+            "answer": False,
+        },
+        1,
+        1,
+        1,
+        2,
+        1,
+        3,
+    )
     assert [t.p(i).pv for i in (2, 3, 4)] == [30, 30, 30]
     assert t.p(1).cards == []  # one grenade, thrown
 
@@ -274,15 +346,31 @@ def test_knocked_out_a_second_assault_wakes_the_defender_who_answers() -> None:
 
 # ---------------------------------------------------------------- taking cards (5 at most)
 def test_the_winner_takes_cards_up_to_five_and_the_rest_goes_back() -> None:
-    t = Table(game("Léa", "Hugo", "Zoé", cards={
-        "Léa": ["blade", "knife", "knife#2"], "Hugo": ["gun", "bow", "helmet", "knife#3"]}))
+    t = Table(
+        game(
+            "Léa",
+            "Hugo",
+            "Zoé",
+            cards={
+                "Léa": ["blade", "knife", "knife#2"],
+                "Hugo": ["gun", "bow", "helmet", "knife#3"],
+            },
+        )
+    )
     t.play(duel(card="blade"), 6, 1)
     pending = t.state.pending[0]
     assert pending.kind == "loot"
     with pytest.raises(RuleError, match="5"):
-        t.play({"type": "loot", "pending": pending.id,
-                "keep": ["blade", "knife", "knife#2", "gun", "bow", "helmet"]})
-    t.play({"type": "loot", "pending": pending.id, "keep": ["blade", "gun", "bow", "helmet", "knife"]})
+        t.play(
+            {
+                "type": "loot",
+                "pending": pending.id,
+                "keep": ["blade", "knife", "knife#2", "gun", "bow", "helmet"],
+            }
+        )
+    t.play(
+        {"type": "loot", "pending": pending.id, "keep": ["blade", "gun", "bow", "helmet", "knife"]}
+    )
     assert [h.copy_id for h in t.p(1).cards] == ["blade", "gun", "bow", "helmet", "knife"]
     assert sorted(t.state.pool) == ["knife#2", "knife#3"]
     assert t.p(1).holds("gun").ammo == 2  # type: ignore[union-attr]

@@ -22,10 +22,14 @@ def test_a_whole_game_to_the_last_survivor(
         "serial_battle", "Forêt", "Orga", idem_key=key(), settings={"deal_mode": "scattered"}
     )
     org = viewer_of(organizer)
-    refs = [viewer_of(service.register(game.id, org, "referee", f"Arbitre {n}", idem_key=key()))
-            for n in (1, 2, 3)]
-    ids = {n: viewer_of(service.register(game.id, org, "player", n, idem_key=key())).person_id
-           for n in NAMES}
+    refs = [
+        viewer_of(service.register(game.id, org, "referee", f"Arbitre {n}", idem_key=key()))
+        for n in (1, 2, 3)
+    ]
+    ids = {
+        n: viewer_of(service.register(game.id, org, "player", n, idem_key=key())).person_id
+        for n in NAMES
+    }
 
     def act(referee: Viewer, command: dict[str, Any], *dice: int, idem: str | None = None) -> Any:
         rolls.push(*dice)
@@ -34,10 +38,23 @@ def test_a_whole_game_to_the_last_survivor(
     def state() -> Any:
         return service.load(game.id).state
 
-    def kill(referee: Viewer, attacker: str, victim: str, card: str, idem: str | None = None) -> Any:
+    def kill(
+        referee: Viewer, attacker: str, victim: str, card: str, idem: str | None = None
+    ) -> Any:
         # Face 6 of the sample Couteau and Pistolet is a critical blow: it kills outright.
-        done = act(referee, {"type": "assault", "attacker": ids[attacker], "defenders": [ids[victim]],
-                             "card": card, "answer": False}, 6, 1, idem=idem)
+        done = act(
+            referee,
+            {
+                "type": "assault",
+                "attacker": ids[attacker],
+                "defenders": [ids[victim]],
+                "card": card,
+                "answer": False,
+            },
+            6,
+            1,
+            idem=idem,
+        )
         for pending in state().pending:
             if pending.kind == "loot":
                 winner = state().players[str(pending.winner)]
@@ -49,8 +66,14 @@ def test_a_whole_game_to_the_last_survivor(
     act(org, {"type": "sectors", "names": "Nord, Sud, Est, Ouest"})
     act(org, {"type": "start"})
     r1, r2, r3 = refs
-    for player, card in (("Ana", "couteau"), ("Ben", "couteau#2"), ("Cléo", "pistolet"),
-                         ("Dan", "matraque"), ("Eva", "garrot"), ("Hana", "trousse-de-secours")):
+    for player, card in (
+        ("Ana", "couteau"),
+        ("Ben", "couteau#2"),
+        ("Cléo", "pistolet"),
+        ("Dan", "matraque"),
+        ("Eva", "garrot"),
+        ("Hana", "trousse-de-secours"),
+    ):
         act(r1, {"type": "give", "player": ids[player], "card": card})
 
     kill(r1, "Ana", "Fred", "couteau")
@@ -58,16 +81,36 @@ def test_a_whole_game_to_the_last_survivor(
     assert [h.copy_id for h in state().players[str(ids["Cléo"])].cards] == ["pistolet", "matraque"]
 
     # A mistake, undone by the referee who made it.
-    act(r2, {"type": "assault", "attacker": ids["Ben"], "defenders": [ids["Gus"]],
-             "card": "couteau#2", "answer": False}, 3, 3)
+    act(
+        r2,
+        {
+            "type": "assault",
+            "attacker": ids["Ben"],
+            "defenders": [ids["Gus"]],
+            "card": "couteau#2",
+            "answer": False,
+        },
+        3,
+        3,
+    )
     assert state().players[str(ids["Gus"])].pv == 33
     undone = service.undo(game.id, r2, idem_key=key())
     assert undone.summary.render() == "Annulé : assaut de Ben sur Gus"
     assert state().players[str(ids["Gus"])].pv == 36
 
     # Eva strangles Hana (Garrot face 4: 6 PV, strangled), then takes her card and leaves.
-    act(r3, {"type": "assault", "attacker": ids["Eva"], "defenders": [ids["Hana"]],
-             "card": "garrot", "answer": False}, 4, 1)
+    act(
+        r3,
+        {
+            "type": "assault",
+            "attacker": ids["Eva"],
+            "defenders": [ids["Hana"]],
+            "card": "garrot",
+            "answer": False,
+        },
+        4,
+        1,
+    )
     pending = state().pending[0]
     assert pending.kind == "knockout" and state().players[str(ids["Hana"])].knocked_out
     act(r3, {"type": "knockout_take", "pending": pending.id, "card": "trousse-de-secours"})
@@ -86,9 +129,12 @@ def test_a_whole_game_to_the_last_survivor(
     assert again.replayed and again.seq == first.seq
 
     for referee, attacker, victim, card in [
-        (r1, "Ana", "Kim", "couteau"), (r2, "Ben", "Lou", "couteau#2"),
-        (r3, "Cléo", "Gus", "pistolet"), (r1, "Ana", "Hana", "couteau"),
-        (r2, "Ben", "Eva", "couteau#2"), (r3, "Cléo", "Ben", "pistolet"),
+        (r1, "Ana", "Kim", "couteau"),
+        (r2, "Ben", "Lou", "couteau#2"),
+        (r3, "Cléo", "Gus", "pistolet"),
+        (r1, "Ana", "Hana", "couteau"),
+        (r2, "Ben", "Eva", "couteau#2"),
+        (r3, "Cléo", "Ben", "pistolet"),
     ]:
         kill(referee, attacker, victim, card)
     last = kill(r1, "Ana", "Cléo", "couteau")
@@ -97,7 +143,19 @@ def test_a_whole_game_to_the_last_survivor(
     final = state()
     assert final.phase == "finished" and final.result.winner == ids["Ana"]
     order = [final.players[str(e.player)].name for e in final.eliminations]
-    assert order == ["Fred", "Dan", "Ivo", "Jade", "Kim", "Lou", "Gus", "Hana", "Eva", "Ben", "Cléo"]
+    assert order == [
+        "Fred",
+        "Dan",
+        "Ivo",
+        "Jade",
+        "Kim",
+        "Lou",
+        "Gus",
+        "Hana",
+        "Eva",
+        "Ben",
+        "Cléo",
+    ]
     ana = final.players[str(ids["Ana"])]
     assert (ana.kills, ana.assaults, ana.damage_dealt) == (5, 5, 30)
     board = service.load(game.id).kind.view(final, Viewer("public"), clock.now())

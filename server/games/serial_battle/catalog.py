@@ -340,7 +340,9 @@ LOCATION_WORDS = {
 
 
 def _word(text: str) -> str:
-    return slug(text).replace("-", "_")
+    """A cell as a plain lowercase word: "Assommé" -> "assomme", "bras droit" -> "bras_droit"."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9]+", "_", folded).strip("_")
 
 
 def parse_csv_deck(text: str) -> list[Card]:
