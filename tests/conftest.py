@@ -10,6 +10,7 @@ import threading
 import time
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -141,6 +142,7 @@ class LiveServer:
 
         self.url = f"http://127.0.0.1:{port}"
         self.app = app
+        self.clock: FakeClock | None = None
         config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -169,8 +171,11 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{url.rpartition("/")[2]}"')
     settings = Settings(database_url=url, secret_key=SECRET, scheduler_interval=0.2)
-    app = create_app(settings, template_dirs=[TEST_TEMPLATES], dice=ScriptedRolls.cycle())
+    clock = FakeClock(datetime.now(UTC))  # moved by hand where a test needs a deadline
+    app = create_app(settings, template_dirs=[TEST_TEMPLATES], dice=ScriptedRolls.cycle(),
+                     clock=clock)
     server = LiveServer(app, _free_port())
+    server.clock = clock
     server.start()
     yield server
     server.stop()

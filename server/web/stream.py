@@ -65,7 +65,9 @@ async def events(
                         return
                 if woke and subscription.latest > sent:
                     sent = subscription.latest
-                    yield {"event": "changed", "id": str(sent), "data": str(sent)}
+                    # The server's time rides along, so phones keep their countdowns right.
+                    nudge = {"seq": sent, "now": int(clock.now().timestamp() * 1000)}
+                    yield {"event": "changed", "id": str(sent), "data": json.dumps(nudge)}
         finally:
             broker.unsubscribe(subscription)
 

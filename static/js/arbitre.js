@@ -77,8 +77,9 @@
   });
   document.addEventListener("changed", function (evt) {
     if (evt.target !== stream()) return;
-    var seq = parseInt(evt.detail.data, 10);
-    if (seq > seqOf(stream())) { stream().dataset.seq = seq; refreshLive(); }
+    var data = JSON.parse(evt.detail.data);
+    offset = data.now - Date.now();
+    if (data.seq > seqOf(stream())) { stream().dataset.seq = data.seq; refreshLive(); }
   });
   document.addEventListener("revoked", function (evt) {
     if (evt.target !== stream()) return;

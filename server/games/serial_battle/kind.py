@@ -620,7 +620,7 @@ class SerialBattle(GameKind[SBState]):
 
     def _held(self, state: SBState, held: rules.Held) -> dict[str, Any]:
         card = state.card(held.copy_id)
-        return {"copy": held.copy_id, "ammo": held.ammo, "card": card.model_dump(mode="json")}
+        return {"copy_id": held.copy_id, "ammo": held.ammo, "card": card.model_dump(mode="json")}
 
     def _staff(self, state: SBState) -> dict[str, Any]:
         players = sorted(state.players.values(), key=lambda p: (not p.alive, p.name.casefold()))
@@ -636,8 +636,8 @@ class SerialBattle(GameKind[SBState]):
                 }
                 for p in players
             ],
-            "pool": [{"copy": c, "name": state.card(c).name} for c in state.pool],
-            "out": [{"copy": c, "name": state.card(c).name} for c in state.out],
+            "pool": [{"copy_id": c, "name": state.card(c).name} for c in state.pool],
+            "out": [{"copy_id": c, "name": state.card(c).name} for c in state.out],
             "pending": [p.model_dump(mode="json") for p in state.pending],
             "deck": [c.model_dump(mode="json") for c in state.deck],
             "sample_deck": state.sample_deck,

@@ -1,0 +1,92 @@
+"""Serial Battle on phones: an assault in a few taps, the defender's page live, the zone shrinking
+on every open page when the clock says so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from server.platform.service import GameService
+from tests.browser.conftest import assert_accessible, shot
+from tests.browser.test_platform_flow import PHONE
+from tests.helpers import key, viewer_of
+
+
+class Taps:
+    """Counts the taps a referee makes."""
+
+    def __init__(self, page: Page) -> None:
+        self.page, self.count = page, 0
+
+    def tap(self, locator: Any) -> None:
+        locator.tap()
+        self.count += 1
+
+
+def test_an_assault_the_live_defender_and_the_shrinking_zone(
+    browser: Browser, live_server: Any
+) -> None:
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game("serial_battle", "Bois de Vincennes", "Orga",
+                                          idem_key=key())
+    org = viewer_of(organizer)
+    referee = service.register(game.id, org, "referee", "Arbitre Nord", idem_key=key())
+    people = {n: viewer_of(service.register(game.id, org, "player", n, idem_key=key()))
+              for n in ("Léa", "Hugo", "Zoé")}
+    service.perform(game.id, org, {"type": "sectors", "names": "Nord, Sud, Est",
+                                   "plan": "Nord\nSud"}, idem_key=key())
+    service.perform(game.id, org, {"type": "settings", "shrink_minutes": 10,
+                                   "deal_mode": "scattered", "closing": "plan"}, idem_key=key())
+    service.perform(game.id, org, {"type": "start"}, idem_key=key())
+    for name, card in (("Léa", "katana"), ("Hugo", "couteau")):
+        service.perform(game.id, org, {"type": "give", "player": people[name].person_id,
+                                       "card": card}, idem_key=key())
+
+    def phone(person: Any) -> Page:
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(f"{live_server.url}/t/{service.link_of(person).token}")
+        expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+        return page
+
+    console = phone(referee.person)
+    hugo = phone(service.person(game.id, people["Hugo"].person_id))  # type: ignore[arg-type]
+    board = browser.new_context(**PHONE).new_page()
+    board.goto(f"{live_server.url}/g/{game.id}/board")
+    expect(board.locator("#stream")).to_have_attribute("data-connected", "1")
+    expect(hugo.locator("#my-pv")).to_have_text("36")
+    assert_accessible(console)
+    assert_accessible(hugo)
+    assert_accessible(board)
+    shot(hugo, "sb-player")
+
+    # Picking the two players...
+    console.get_by_label("Attaquant").select_option(label="Léa (36 PV)")
+    console.get_by_label("Défenseur").select_option(label="Hugo (36 PV)")
+    console.get_by_role("button", name="Suivant").tap()
+    expect(console.get_by_role("heading", name="Léa → Hugo")).to_be_visible()
+    assert_accessible(console)
+    shot(console, "sb-assault")
+    # ... then the assault itself: the Katana is already chosen, one tap rolls the dice.
+    taps = Taps(console)
+    taps.tap(console.locator("#assault").get_by_text("Katana", exact=True))
+    taps.tap(console.get_by_role("button", name="Lancer les dés"))
+    assert taps.count <= 4
+    flash = console.locator("#flash")
+    expect(flash).to_contain_text("Léa frappe Hugo")
+    expect(console.get_by_label("Attaquant")).to_be_visible()  # the builder starts over
+    shot(console, "sb-console")
+    # Hugo's own page follows, with no reload.
+    expect(hugo.locator("#my-pv")).not_to_have_text("36")
+    hugo_pv = service.load(game.id).state.players[str(people["Hugo"].person_id)].pv  # type: ignore[attr-defined]
+    expect(hugo.locator("#my-pv")).to_have_text(str(hugo_pv))
+
+    # Ten minutes later by the server's clock, the plan closes Nord on every open page.
+    for page in (console, hugo, board):
+        expect(page.locator(".sectors li.closed")).to_have_count(0)
+    live_server.clock.advance(600)
+    for page in (console, hugo, board):
+        expect(page.locator(".sectors li.closed")).to_have_text(["Nord fermé"], timeout=8000)
+    expect(board.locator("#alive-count")).to_have_text("3")
+    assert_accessible(board)
+    shot(board, "sb-board")
