@@ -172,8 +172,9 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
             conn.execute(f'CREATE DATABASE "{url.rpartition("/")[2]}"')
     settings = Settings(database_url=url, secret_key=SECRET, scheduler_interval=0.2)
     clock = FakeClock(datetime.now(UTC))  # moved by hand where a test needs a deadline
-    app = create_app(settings, template_dirs=[TEST_TEMPLATES], dice=ScriptedRolls.cycle(),
-                     clock=clock)
+    app = create_app(
+        settings, template_dirs=[TEST_TEMPLATES], dice=ScriptedRolls.cycle(), clock=clock
+    )
     server = LiveServer(app, _free_port())
     server.clock = clock
     server.start()

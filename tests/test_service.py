@@ -10,7 +10,7 @@ from server.errors import InvalidInput, LinkInvalid, NotAllowed, RuleError, Stal
 from server.platform.clock import FakeClock
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import key, tally_game
+from tests.helpers import key, tally_game, viewer_of
 
 
 def test_create_game_gives_an_organizer_with_a_working_link(service: GameService) -> None:
@@ -251,3 +251,15 @@ def test_log_is_filtered_for_each_viewer(service: GameService, rolls: ScriptedRo
     mine = service.log(game.id, lea)
     assert [e["summary"] for e in mine] == ["Léa scores 1."]
     assert "rolls" not in mine[0]
+
+
+def test_a_referee_undoes_their_own_actions_the_organizer_anyones(service: GameService) -> None:
+    game, org, referee, (lea, _hugo) = tally_game(service)
+    other = viewer_of(service.register(game.id, org, "referee", "Arbitre 2", idem_key=key()))
+    service.perform(
+        game.id, referee, {"type": "score", "player": lea.person_id, "points": 4}, idem_key=key()
+    )
+    with pytest.raises(NotAllowed, match="Arbitre 1"):
+        service.undo(game.id, other, idem_key=key())
+    service.undo(game.id, org, idem_key=key())
+    assert service.load(game.id).state.players[str(lea.person_id)].points == 0  # type: ignore[attr-defined]

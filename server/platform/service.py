@@ -360,6 +360,13 @@ class GameService:
                 raise StaleScreen(
                     N_("The last action changed since your screen showed it: check and retry.")
                 )
+            if not actor.is_organizer and target.actor_id not in (None, actor.person_id):
+                # A referee undoes their own actions; the organizer may undo anyone's.
+                raise NotAllowed(
+                    N_("Only {name} or the organizer can undo “{label}”."),
+                    name=target.actor_name,
+                    label=Msg.from_json(target.label),
+                )
             kind = get_kind(game.kind)
             events = self._events(s, game_id)
             try:

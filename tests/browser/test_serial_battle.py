@@ -28,20 +28,35 @@ def test_an_assault_the_live_defender_and_the_shrinking_zone(
     browser: Browser, live_server: Any
 ) -> None:
     service: GameService = live_server.app.state.service
-    game, organizer = service.create_game("serial_battle", "Bois de Vincennes", "Orga",
-                                          idem_key=key())
+    game, organizer = service.create_game(
+        "serial_battle", "Bois de Vincennes", "Orga", idem_key=key()
+    )
     org = viewer_of(organizer)
     referee = service.register(game.id, org, "referee", "Arbitre Nord", idem_key=key())
-    people = {n: viewer_of(service.register(game.id, org, "player", n, idem_key=key()))
-              for n in ("Léa", "Hugo", "Zoé")}
-    service.perform(game.id, org, {"type": "sectors", "names": "Nord, Sud, Est",
-                                   "plan": "Nord\nSud"}, idem_key=key())
-    service.perform(game.id, org, {"type": "settings", "shrink_minutes": 10,
-                                   "deal_mode": "scattered", "closing": "plan"}, idem_key=key())
+    people = {
+        n: viewer_of(service.register(game.id, org, "player", n, idem_key=key()))
+        for n in ("Léa", "Hugo", "Zoé")
+    }
+    service.perform(
+        game.id,
+        org,
+        {"type": "sectors", "names": "Nord, Sud, Est", "plan": "Nord\nSud"},
+        idem_key=key(),
+    )
+    service.perform(
+        game.id,
+        org,
+        {"type": "settings", "shrink_minutes": 10, "deal_mode": "scattered", "closing": "plan"},
+        idem_key=key(),
+    )
     service.perform(game.id, org, {"type": "start"}, idem_key=key())
     for name, card in (("Léa", "katana"), ("Hugo", "couteau")):
-        service.perform(game.id, org, {"type": "give", "player": people[name].person_id,
-                                       "card": card}, idem_key=key())
+        service.perform(
+            game.id,
+            org,
+            {"type": "give", "player": people[name].person_id, "card": card},
+            idem_key=key(),
+        )
 
     def phone(person: Any) -> Page:
         page = browser.new_context(**PHONE).new_page()
