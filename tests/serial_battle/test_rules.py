@@ -427,3 +427,20 @@ def test_the_deal_gives_one_card_each_from_shuffle_dice() -> None:
 
 def test_outcome_is_none_while_two_stand() -> None:
     assert outcome(game("Léa", "Hugo")) is None
+
+
+def test_tags_and_the_fighters_seen_last() -> None:
+    t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["knife"]}))
+    t.play({"type": "tag", "player": 3, "tag": "12 rouge"})
+    assert t.p(3).tag == "12 rouge"
+    t.play(duel(card="knife"), 1, 1)
+    assert (t.p(1).last_fight, t.p(2).last_fight, t.p(3).last_fight) == (1, 1, 0)
+
+
+def test_the_referee_may_end_the_game_early() -> None:
+    t = Table(game("Léa", "Hugo", "Zoé"))
+    t.play({"type": "end"})
+    assert t.state.phase == "finished"
+    assert t.state.result.reason == "ended_by_referee" and t.state.result.winner is None  # type: ignore[union-attr]
+    with pytest.raises(RuleError, match="terminée"):
+        t.play(duel(card="bare"), 1, 1)

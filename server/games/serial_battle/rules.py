@@ -58,6 +58,7 @@ class Player(BaseModel):
     assaults: int = 0
     damage_dealt: int = 0
     kills: int = 0
+    last_fight: int = 0  # the number of the last assault this player was in (recent first)
 
     @property
     def alive(self) -> bool:
@@ -128,6 +129,7 @@ class SBState(BaseModel):
     next_pending: int = 1
     eliminations: list[Elimination] = Field(default_factory=list)
     result: Result | None = None
+    assault_count: int = 0
 
     def card(self, copy_id: str) -> Card:
         key = key_of(copy_id)
@@ -615,6 +617,9 @@ def assault(
             else Weapon(copy_id=None, card=BARE_HANDS)
         )
     attacker.assaults += 1
+    state.assault_count += 1
+    for player in (attacker, *defenders):
+        player.last_fight = state.assault_count
     blows: list[Strike] = []
     spent: dict[str, dict[str, int | bool | None]] = {}
 
