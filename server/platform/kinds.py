@@ -89,6 +89,7 @@ class GameKind(Generic[S]):
     tagline: ClassVar[str]  # message id
     # Roles the organizer may register, referees excluded (always there).
     roles: ClassVar[tuple[str, ...]] = ("player",)
+    allows_referees: ClassVar[bool] = True
     role_titles: ClassVar[Mapping[str, str]] = {}
     state_model: type[S]
     settings_model: type[BaseModel]
@@ -138,6 +139,10 @@ class GameKind(Generic[S]):
         return Msg(str(getattr(command, "type", "action")))
 
     # --- pages ---
+    def registrable_roles(self) -> tuple[str, ...]:
+        """The roles the organizer may give: referees (where the game has any), then the kind's."""
+        return (("referee",) if self.allows_referees else ()) + self.roles
+
     def role_title(self, role: str) -> str:
         """The message id naming a role ("referee", "fighter", "coach")."""
         return self.role_titles.get(role) or ROLE_TITLES.get(role, role)

@@ -177,7 +177,7 @@ class GameService:
                 assert person is not None
                 return Registered(person, self.link_of(person))
             kind = get_kind(game.kind)
-            if role not in ("referee", *kind.roles):
+            if role not in kind.registrable_roles():
                 raise InvalidInput(N_("Unknown role: “{role}”."), field="role", role=role)
             taken = s.exec(
                 select(Person.id).where(

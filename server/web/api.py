@@ -146,7 +146,8 @@ def signed_in(viewer: Viewer) -> Viewer:
 @router.get("/kinds", response_model=list[KindOut])
 def kinds() -> list[KindOut]:
     return [
-        KindOut(key=k.key, title=str(k.title), roles=["referee", *k.roles]) for k in KINDS.values()
+        KindOut(key=k.key, title=str(k.title), roles=list(k.registrable_roles()))
+        for k in KINDS.values()
     ]
 
 

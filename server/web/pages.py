@@ -432,7 +432,7 @@ def people_context(
         "kind": loaded.kind,
         "viewer": viewer,
         "people": people,
-        "roles": ("referee", *loaded.kind.roles),
+        "roles": loaded.kind.registrable_roles(),
         "join_url": f"{base}/join",
         "new_key": new_key,
         "errors": {},

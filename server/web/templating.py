@@ -15,6 +15,7 @@ from starlette.responses import HTMLResponse
 
 from server.config import ROOT
 from server.platform import i18n
+from server.platform.timers import Timer
 
 STATIC_DIR = ROOT / "static"
 TEMPLATES_DIR = ROOT / "templates"
@@ -66,6 +67,7 @@ def make_environment(extra_dirs: Iterable[Path] = ()) -> jinja2.Environment:
         bundle_url=bundle_url,
         languages=i18n.LANGUAGE_NAMES,
         new_key=lambda: uuid.uuid4().hex,
+        timer_of=lambda data: Timer.model_validate(data) if data else None,
     )
     env.filters["msg"] = lambda m: m.render() if isinstance(m, i18n.Msg) else m
     return env

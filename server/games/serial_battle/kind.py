@@ -534,7 +534,6 @@ class SerialBattle(GameKind[SBState]):
             "ability_title": titled(catalog.ABILITY_TITLES, catalog.Ability),
             "location_title": titled(catalog.LOCATION_TITLES, lambda v: catalog.Location(int(v))),
             "cause_title": titled(CAUSE_TITLES, str),
-            "zone_timer": lambda data: Timer.model_validate(data) if data else None,
         }
 
     def router(self) -> Any:

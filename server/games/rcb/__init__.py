@@ -1,0 +1,6 @@
+"""Roi / Chevalier / Bourreau: the game master console, with secrets that never leak."""
+
+from server.games.rcb.kind import RCB
+from server.platform.kinds import register
+
+register(RCB)
