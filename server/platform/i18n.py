@@ -109,3 +109,9 @@ def pick_language(cookie: str | None, accept_language: str | None, default: str)
             if code in LANGUAGES:
                 return code
     return default
+
+
+def joined(pieces: list[Msg], sep: str = " ") -> Msg:
+    """Sentences put together, each translated on its own."""
+    text = sep.join(f"{{s{i}}}" for i in range(len(pieces)))
+    return Msg(text, {f"s{i}": piece for i, piece in enumerate(pieces)})

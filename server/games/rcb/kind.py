@@ -22,7 +22,7 @@ from server.games.rcb.rules import (
     Team,
 )
 from server.platform.dice import Dice
-from server.platform.i18n import N_, Msg
+from server.platform.i18n import N_, Msg, joined
 from server.platform.kinds import (
     Context,
     GameKind,
@@ -266,8 +266,7 @@ class RoiChevalierBourreau(GameKind[RCBState]):
         end = self._maybe_end(state)
         if end is not None:
             pieces.append(end)
-        return Msg(" ".join(f"{{p{i}}}" for i in range(len(pieces))),
-                   {f"p{i}": p for i, p in enumerate(pieces)})
+        return joined(pieces)
 
     def _maybe_end(self, state: RCBState) -> Msg | None:
         result = rules.end_of_game(state)

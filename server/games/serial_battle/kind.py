@@ -44,7 +44,7 @@ from server.games.serial_battle.rules import (
     ZoneDue,
 )
 from server.platform.dice import Dice
-from server.platform.i18n import N_, Msg
+from server.platform.i18n import N_, Msg, joined
 from server.platform.kinds import (
     Context,
     GameKind,
@@ -233,7 +233,7 @@ class SerialBattle(GameKind[SBState]):
         sentences.extend(self._pending_notes(state, c.attacker, *c.defenders))
         sentences.extend(self._end_note(state))
         result = {"blows": [b.model_dump(mode="json") for b in blows], **details}
-        return rules.joined(sentences), result
+        return joined(sentences), result
 
     def _pending_notes(self, state: SBState, *players: int) -> list[Msg]:
         notes = []
@@ -289,7 +289,7 @@ class SerialBattle(GameKind[SBState]):
         sentences = [rules.describe_blow(state, b) for b in blows]
         sentences.extend(self._pending_notes(state, winner.id, loser.id))
         sentences.extend(self._end_note(state))
-        return rules.joined(sentences), {
+        return joined(sentences), {
             "blows": [b.model_dump(mode="json") for b in blows],
             "ammunition": spent,
         }
@@ -390,7 +390,7 @@ class SerialBattle(GameKind[SBState]):
             rules.finish_if_over(state, now)
         return Msg(
             N_("Correction for {player}: {changes} ({reason})."),
-            {"player": player.name, "changes": rules.joined(changes, ", "), "reason": c.reason},
+            {"player": player.name, "changes": joined(changes, ", "), "reason": c.reason},
         ), {}
 
     def _place(self, state: SBState, c: Place, dice: Dice, now: datetime) -> Any:
@@ -422,7 +422,7 @@ class SerialBattle(GameKind[SBState]):
             "out_of_bounds": N_("{player} is eliminated: out of the play area."),
             "referee": N_("{player} is eliminated by the referee."),
         }
-        return rules.joined(
+        return joined(
             [Msg(causes[c.cause], {"player": player.name}), *self._end_note(state)]
         ), {}
 
@@ -437,7 +437,7 @@ class SerialBattle(GameKind[SBState]):
             pieces.append(
                 Msg(N_("Still inside, to eliminate: {players}."), {"players": ", ".join(inside)})
             )
-        return rules.joined(pieces), {"closed": closed}
+        return joined(pieces), {"closed": closed}
 
     def _zone_due(self, state: SBState, c: ZoneDue, dice: Dice, now: datetime) -> Any:
         closed = rules.zone_due(state, c.deadline)

@@ -25,7 +25,7 @@ from server.games.serial_battle.catalog import (
     key_of,
 )
 from server.platform.dice import Dice
-from server.platform.i18n import N_, Msg
+from server.platform.i18n import N_, Msg, joined
 from server.platform.timers import Timer
 
 START_PV = 36  # Points de vie: "Au départ, vous possédez 36 PV."
@@ -886,9 +886,3 @@ def describe_blow(state: SBState, blow: Strike) -> Msg:
     else:
         pieces.append(Msg(N_(". {target}: {left} PV left."), params))
     return joined(pieces, sep="")
-
-
-def joined(pieces: list[Msg], sep: str = " ") -> Msg:
-    """Sentences put together, each translated on its own."""
-    text = sep.join(f"{{s{i}}}" for i in range(len(pieces)))
-    return Msg(text, {f"s{i}": piece for i, piece in enumerate(pieces)})
