@@ -83,12 +83,14 @@ def test_an_assault_the_live_defender_and_the_shrinking_zone(
     assert_accessible(console)
     shot(console, "sb-assault")
     # ... then the assault itself: the Katana is already chosen, one tap rolls the dice.
+    service.dice.values[:] = [1, 2, 3, 4]  # type: ignore[attr-defined]  # the next four dice
     taps = Taps(console)
     taps.tap(console.locator("#assault").get_by_text("Katana", exact=True))
     taps.tap(console.get_by_role("button", name="Lancer les dés"))
     assert taps.count <= 4
     flash = console.locator("#flash")
-    expect(flash).to_contain_text("Léa frappe Hugo")
+    # Katana face 1 (3 PV) on the right arm; Hugo answers with his Couteau, face 3 on a leg.
+    expect(flash).to_contain_text("Léa frappe Hugo au bras droit avec Katana : 3 PV")
     expect(console.get_by_label("Attaquant")).to_be_visible()  # the builder starts over
     shot(console, "sb-console")
     # Hugo's own page follows, with no reload.

@@ -29,16 +29,30 @@ GM = Viewer("organizer", 1, "MJ")
 @pytest.mark.parametrize(
     ("fighters", "witch", "dragon", "executioner", "knight", "king"),
     [
-        (6, 1, 1, 2, 2, 2), (7, 1, 1, 2, 2, 2),
-        (8, 1, 1, 3, 3, 3), (9, 1, 1, 3, 3, 3), (10, 1, 1, 3, 3, 3),
-        (11, 1, 1, 4, 4, 4), (12, 1, 1, 4, 4, 4), (13, 1, 1, 4, 4, 4),
-        (14, 1, 1, 5, 5, 5), (15, 1, 1, 5, 5, 5), (16, 1, 1, 5, 5, 5), (17, 1, 1, 5, 5, 5),
+        (6, 1, 1, 2, 2, 2),
+        (7, 1, 1, 2, 2, 2),
+        (8, 1, 1, 3, 3, 3),
+        (9, 1, 1, 3, 3, 3),
+        (10, 1, 1, 3, 3, 3),
+        (11, 1, 1, 4, 4, 4),
+        (12, 1, 1, 4, 4, 4),
+        (13, 1, 1, 4, 4, 4),
+        (14, 1, 1, 5, 5, 5),
+        (15, 1, 1, 5, 5, 5),
+        (16, 1, 1, 5, 5, 5),
+        (17, 1, 1, 5, 5, 5),
     ],
 )
-def test_deal_table(fighters: int, witch: int, dragon: int, executioner: int, knight: int,
-                    king: int) -> None:
-    assert cards_for(fighters) == {"witch": witch, "dragon": dragon, "executioner": executioner,
-                                   "knight": knight, "king": king}
+def test_deal_table(
+    fighters: int, witch: int, dragon: int, executioner: int, knight: int, king: int
+) -> None:
+    assert cards_for(fighters) == {
+        "witch": witch,
+        "dragon": dragon,
+        "executioner": executioner,
+        "knight": knight,
+        "king": king,
+    }
     assert sum(cards_for(fighters).values()) >= fighters
 
 
@@ -49,17 +63,31 @@ def test_no_deal_outside_6_to_17(fighters: int) -> None:
 
 
 BEATS_TABLE = [
-    ("king", "king", "tie"), ("king", "knight", "A"), ("king", "executioner", "B"),
-    ("king", "witch", "B"), ("king", "dragon", "B"),
-    ("knight", "king", "B"), ("knight", "knight", "tie"), ("knight", "executioner", "A"),
-    ("knight", "witch", "B"), ("knight", "dragon", "B"),
-    ("executioner", "king", "A"), ("executioner", "knight", "B"),
-    ("executioner", "executioner", "tie"), ("executioner", "witch", "A"),
+    ("king", "king", "tie"),
+    ("king", "knight", "A"),
+    ("king", "executioner", "B"),
+    ("king", "witch", "B"),
+    ("king", "dragon", "B"),
+    ("knight", "king", "B"),
+    ("knight", "knight", "tie"),
+    ("knight", "executioner", "A"),
+    ("knight", "witch", "B"),
+    ("knight", "dragon", "B"),
+    ("executioner", "king", "A"),
+    ("executioner", "knight", "B"),
+    ("executioner", "executioner", "tie"),
+    ("executioner", "witch", "A"),
     ("executioner", "dragon", "A"),
-    ("witch", "king", "A"), ("witch", "knight", "A"), ("witch", "executioner", "B"),
-    ("witch", "witch", "tie"), ("witch", "dragon", "tie"),
-    ("dragon", "king", "A"), ("dragon", "knight", "A"), ("dragon", "executioner", "B"),
-    ("dragon", "witch", "tie"), ("dragon", "dragon", "tie"),
+    ("witch", "king", "A"),
+    ("witch", "knight", "A"),
+    ("witch", "executioner", "B"),
+    ("witch", "witch", "tie"),
+    ("witch", "dragon", "tie"),
+    ("dragon", "king", "A"),
+    ("dragon", "knight", "A"),
+    ("dragon", "executioner", "B"),
+    ("dragon", "witch", "tie"),
+    ("dragon", "dragon", "tie"),
 ]
 
 
@@ -88,8 +116,9 @@ def test_a_matrix_cannot_let_two_characters_beat_each_other() -> None:
         (1, 5, 10, 2, 14),
     ],
 )
-def test_the_bank_pays_the_winner_or_what_it_has(winner_stake: int, loser_stake: int,
-                                                 bank: int, back: int, bank_after: int) -> None:
+def test_the_bank_pays_the_winner_or_what_it_has(
+    winner_stake: int, loser_stake: int, bank: int, back: int, bank_after: int
+) -> None:
     assert pay_out(winner_stake, loser_stake, bank) == (back, bank_after)
 
 
@@ -111,8 +140,11 @@ class Table:
         self.clock = FakeClock()
 
     def play(self, command: dict[str, Any], *rolls: int) -> str:
-        outcome = RCB.apply(self.state, RCB.parse(command),
-                            Context(GM, CommandDice(ScriptedRolls(rolls)), self.clock.now()))
+        outcome = RCB.apply(
+            self.state,
+            RCB.parse(command),
+            Context(GM, CommandDice(ScriptedRolls(rolls)), self.clock.now()),
+        )
         self.state = outcome.state
         return outcome.summary.render()
 
@@ -155,7 +187,11 @@ def test_taxes_when_the_bank_ends_a_round_empty() -> None:
     king_a = t.team_ids("A")[0]
     knight_b = t.team_ids("B")[0]
     said = t.round(king_a, knight_b, 5, 1)  # bank 1 + 1 = 2 pays 2 of 5: empty
-    assert (t.state.rounds[0].bank_paid, t.state.rounds[0].taxes_a, t.state.rounds[0].taxes_b) == (2, 5, 4)
+    assert (t.state.rounds[0].bank_paid, t.state.rounds[0].taxes_a, t.state.rounds[0].taxes_b) == (
+        2,
+        5,
+        4,
+    )
     assert (t.state.bets["A"], t.state.bets["B"], t.state.bank) == (12, 10, 9)
     assert "impôts de 5 et 4 cartes" in said
 
@@ -218,8 +254,12 @@ def test_fighters_must_stand_in_their_own_team_and_one_duel_at_a_time() -> None:
         (["king"], ["king", "knight"], (1, 1), None),
     ],
 )
-def test_the_end_of_the_game(standing_a: list[str], standing_b: list[str], bets: tuple[int, int],
-                             result: tuple[list[str], str] | None) -> None:
+def test_the_end_of_the_game(
+    standing_a: list[str],
+    standing_b: list[str],
+    bets: tuple[int, int],
+    result: tuple[list[str], str] | None,
+) -> None:
     t = Table(standing_a, standing_b, bets={"A": bets[0], "B": bets[1]})
     end = end_of_game(t.state)
     assert (end.winners, end.reason) == result if result else end is None  # type: ignore[union-attr]
@@ -235,21 +275,28 @@ def test_the_game_ends_by_itself_on_a_perfect_tie() -> None:
 
 
 def test_the_deal_follows_the_shuffle_dice() -> None:
-    state = RCBState(fighters={str(i): Fighter(id=i, name=f"F{i}", team="A" if i % 2 else "B")
-                               for i in range(1, 7)})
+    state = RCBState(
+        fighters={
+            str(i): Fighter(id=i, name=f"F{i}", team="A" if i % 2 else "B") for i in range(1, 7)
+        }
+    )
     t = Table([], [])
     t.state = state
     t.play({"type": "deal"}, *[1] * 7)  # 8 cards, 7 swaps
     roles = [t.state.fighters[str(i)].role for i in range(1, 7)]
     assert len(roles) == 6 and len(t.state.set_aside) == 2
     assert sorted([*roles, *t.state.set_aside]) == sorted(
-        ["witch", "dragon", "executioner", "executioner", "knight", "knight", "king", "king"])
+        ["witch", "dragon", "executioner", "executioner", "knight", "knight", "king", "king"]
+    )
     assert t.state.bets == {"A": 15, "B": 15} and t.state.bank == 15 and t.state.phase == "ready"
 
 
 def test_no_deal_with_fewer_than_six_fighters() -> None:
-    state = RCBState(fighters={str(i): Fighter(id=i, name=f"F{i}", team="A" if i % 2 else "B")
-                               for i in range(1, 6)})
+    state = RCBState(
+        fighters={
+            str(i): Fighter(id=i, name=f"F{i}", team="A" if i % 2 else "B") for i in range(1, 6)
+        }
+    )
     t = Table([], [])
     t.state = state
     with pytest.raises(RuleError, match="6 à 17 combattants, pas 5"):

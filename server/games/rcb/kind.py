@@ -4,7 +4,7 @@ from the full state filtered in a template: a team's view holds no role but its 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
@@ -98,8 +98,18 @@ class Reveal(BaseModel):
 
 
 Command = Annotated[
-    TeamNames | Settings | SetMatrix | Assign | RandomTeams | Deal | RoundStart | DesignationDue
-    | Fighters | Stakes | Duel | Reveal,
+    TeamNames
+    | Settings
+    | SetMatrix
+    | Assign
+    | RandomTeams
+    | Deal
+    | RoundStart
+    | DesignationDue
+    | Fighters
+    | Stakes
+    | Duel
+    | Reveal,
     Field(discriminator="type"),
 ]
 SETUP = (TeamNames, Settings, SetMatrix, Assign, RandomTeams, Deal)
@@ -110,7 +120,11 @@ class RoiChevalierBourreau(GameKind[RCBState]):
     title = N_("King / Knight / Executioner")
     tagline = N_("Two teams, secret characters, bets and a bank: the game master's console.")
     roles = ("fighter", "team")
-    role_titles = {"fighter": N_("fighter"), "team": N_("team phone"), "organizer": N_("game master")}
+    role_titles: ClassVar[dict[str, str]] = {
+        "fighter": N_("fighter"),
+        "team": N_("team phone"),
+        "organizer": N_("game master"),
+    }
     allows_referees = False
     state_model = RCBState
     settings_model = RCBSettings
@@ -176,8 +190,10 @@ class RoiChevalierBourreau(GameKind[RCBState]):
         person.team = c.team or None
         if person.team is None:
             return Msg(N_("{name} has no team."), {"name": person.name})
-        return Msg(N_("{name} joins team {team}."), {"name": person.name,
-                                                     "team": state.team_names[person.team]})
+        return Msg(
+            N_("{name} joins team {team}."),
+            {"name": person.name, "team": state.team_names[person.team]},
+        )
 
     def _random_teams(self, state: RCBState, c: RandomTeams, dice: Dice, now: datetime) -> Msg:
         rules.split_at_random(state, dice)
@@ -200,7 +216,9 @@ class RoiChevalierBourreau(GameKind[RCBState]):
         state.time_up = False
         return Msg(N_("Round {number}: choose your fighter!"), {"number": number})
 
-    def _designation_due(self, state: RCBState, c: DesignationDue, dice: Dice, now: datetime) -> Msg:
+    def _designation_due(
+        self, state: RCBState, c: DesignationDue, dice: Dice, now: datetime
+    ) -> Msg:
         state.timer = None
         state.time_up = True
         return Msg(N_("Time is up: fighters, step forward!"))
@@ -212,13 +230,16 @@ class RoiChevalierBourreau(GameKind[RCBState]):
             fighter = state.fighter(fighter_id)
             if fighter.team != team:
                 raise RuleError(
-                    N_("{name} is not in team {team}."), field=f"fighter_{team.lower()}",
-                    name=fighter.name, team=state.team_names[team],  # type: ignore[index]
+                    N_("{name} is not in team {team}."),
+                    field=f"fighter_{team.lower()}",
+                    name=fighter.name,
+                    team=state.team_names[team],  # type: ignore[index]
                 )
             if fighter.ghost:
                 raise RuleError(
                     N_("{name} is a ghost and can no longer fight."),
-                    field=f"fighter_{team.lower()}", name=fighter.name,
+                    field=f"fighter_{team.lower()}",
+                    name=fighter.name,
                 )
         current = state.current
         current.fighter_a, current.fighter_b = c.a, c.b
@@ -239,8 +260,10 @@ class RoiChevalierBourreau(GameKind[RCBState]):
         state.bets["B"] -= c.b
         state.current.stake_a, state.current.stake_b = c.a, c.b
         state.phase = "duel"
-        return Msg(N_("Place your bets: {a} staked {sa}, {b} staked {sb}."), {
-            "a": state.team_names["A"], "b": state.team_names["B"], "sa": c.a, "sb": c.b})
+        return Msg(
+            N_("Place your bets: {a} staked {sa}, {b} staked {sb}."),
+            {"a": state.team_names["A"], "b": state.team_names["B"], "sa": c.a, "sb": c.b},
+        )
 
     def _duel(self, state: RCBState, c: Duel, dice: Dice, now: datetime) -> Msg:
         if state.phase != "duel" or state.current is None:
@@ -252,17 +275,29 @@ class RoiChevalierBourreau(GameKind[RCBState]):
         state.phase = "ready"
         a, b = state.fighter(current.fighter_a or 0), state.fighter(current.fighter_b or 0)
         if current.outcome == "tie":
-            text = Msg(N_("Round {n}: tie between {a} and {b}; the stakes stay in the middle."),
-                       {"n": current.number, "a": a.name, "b": b.name})
+            text = Msg(
+                N_("Round {n}: tie between {a} and {b}; the stakes stay in the middle."),
+                {"n": current.number, "a": a.name, "b": b.name},
+            )
         else:
             winner, loser = (a, b) if current.outcome == "A" else (b, a)
-            text = Msg(N_("Round {n}: team {team} wins; {loser} becomes a ghost."), {
-                "n": current.number, "team": state.team_names[current.outcome],  # type: ignore[index]
-                "loser": loser.name, "winner": winner.name})
+            text = Msg(
+                N_("Round {n}: team {team} wins; {loser} becomes a ghost."),
+                {
+                    "n": current.number,
+                    "team": state.team_names[current.outcome],  # type: ignore[index]
+                    "loser": loser.name,
+                    "winner": winner.name,
+                },
+            )
         pieces = [text]
         if current.taxes_a or current.taxes_b:
-            pieces.append(Msg(N_("The bank is empty: taxes of {ta} and {tb} cards."),
-                              {"ta": current.taxes_a, "tb": current.taxes_b}))
+            pieces.append(
+                Msg(
+                    N_("The bank is empty: taxes of {ta} and {tb} cards."),
+                    {"ta": current.taxes_a, "tb": current.taxes_b},
+                )
+            )
         end = self._maybe_end(state)
         if end is not None:
             pieces.append(end)
@@ -277,8 +312,10 @@ class RoiChevalierBourreau(GameKind[RCBState]):
             return Msg(N_("Perfect tie: no duel can be won any more, both teams win!"))
         if len(result.winners) == 2:
             return Msg(N_("Game over: equal bet cards, both teams win!"))
-        return Msg(N_("Game over: team {team} wins with {cards} bet cards!"), {
-            "team": state.team_names[result.winners[0]], "cards": state.bets[result.winners[0]]})
+        return Msg(
+            N_("Game over: team {team} wins with {cards} bet cards!"),
+            {"team": state.team_names[result.winners[0]], "cards": state.bets[result.winners[0]]},
+        )
 
     def _reveal(self, state: RCBState, c: Reveal, dice: Dice, now: datetime) -> Msg:
         if state.phase != "finished":
@@ -304,10 +341,17 @@ class RoiChevalierBourreau(GameKind[RCBState]):
 
     def label(self, command: Any, state: RCBState) -> Msg:
         labels = {
-            "team_names": N_("team names"), "settings": N_("settings"), "matrix": N_("who beats whom"),
-            "assign": N_("team choice"), "random_teams": N_("teams drawn"), "deal": N_("the deal"),
-            "round": N_("round start"), "designation_due": N_("end of the countdown"),
-            "fighters": N_("the fighters"), "stakes": N_("the stakes"), "duel": N_("the duel"),
+            "team_names": N_("team names"),
+            "settings": N_("settings"),
+            "matrix": N_("who beats whom"),
+            "assign": N_("team choice"),
+            "random_teams": N_("teams drawn"),
+            "deal": N_("the deal"),
+            "round": N_("round start"),
+            "designation_due": N_("end of the countdown"),
+            "fighters": N_("the fighters"),
+            "stakes": N_("the stakes"),
+            "duel": N_("the duel"),
             "reveal": N_("the reveal"),
         }
         return Msg(labels[command.type])
@@ -329,8 +373,12 @@ class RoiChevalierBourreau(GameKind[RCBState]):
         phone = state.phones.get(str(viewer.person_id))
         if fighter is not None:
             team = fighter.team
-            me = {"name": fighter.name, "team": team, "ghost": fighter.ghost,
-                  "role": fighter.role if not fighter.ghost else None}
+            me = {
+                "name": fighter.name,
+                "team": team,
+                "ghost": fighter.ghost,
+                "role": fighter.role if not fighter.ghost else None,
+            }
         elif phone is not None:
             team = phone.team
         view = {**public, "me": me}
@@ -351,18 +399,28 @@ class RoiChevalierBourreau(GameKind[RCBState]):
             "bets": dict(state.bets),
             "bank": state.bank,
             "middle": {
-                "A": state.carry["A"] + ((current.stake_a or 0) + current.carried_a if current else 0),
-                "B": state.carry["B"] + ((current.stake_b or 0) + current.carried_b if current else 0),
+                "A": state.carry["A"]
+                + ((current.stake_a or 0) + current.carried_a if current else 0),
+                "B": state.carry["B"]
+                + ((current.stake_b or 0) + current.carried_b if current else 0),
             },
             "teams": {
-                team: [{"name": f.name, "ghost": f.ghost} for f in sorted(state.team(team), key=lambda f: f.name)]
+                team: [
+                    {"name": f.name, "ghost": f.ghost}
+                    for f in sorted(state.team(team), key=lambda f: f.name)
+                ]
                 for team in ("A", "B")
             },
             "left": {"A": len(state.standing("A")), "B": len(state.standing("B"))},
             "current": None,
             "history": [
-                {"number": r.number, "a": names.get(str(r.fighter_a)), "b": names.get(str(r.fighter_b)),
-                 "outcome": r.outcome, "taxes": [r.taxes_a, r.taxes_b]}
+                {
+                    "number": r.number,
+                    "a": names.get(str(r.fighter_a)),
+                    "b": names.get(str(r.fighter_b)),
+                    "outcome": r.outcome,
+                    "taxes": [r.taxes_a, r.taxes_b],
+                }
                 for r in state.rounds
             ],
             "result": state.result.model_dump() if state.result else None,
@@ -372,9 +430,12 @@ class RoiChevalierBourreau(GameKind[RCBState]):
         if current is not None:
             view["current"] = {
                 "number": current.number,
-                "a": names.get(str(current.fighter_a)), "b": names.get(str(current.fighter_b)),
-                "stake_a": current.stake_a, "stake_b": current.stake_b,
-                "carried_a": current.carried_a, "carried_b": current.carried_b,
+                "a": names.get(str(current.fighter_a)),
+                "b": names.get(str(current.fighter_b)),
+                "stake_a": current.stake_a,
+                "stake_b": current.stake_b,
+                "carried_a": current.carried_a,
+                "carried_b": current.carried_b,
             }
         if state.revealed:
             view["revealed"] = [
@@ -398,12 +459,17 @@ class RoiChevalierBourreau(GameKind[RCBState]):
 
     def _gm(self, state: RCBState) -> dict[str, Any]:
         return {
-            "fighters": [f.model_dump() for f in sorted(state.fighters.values(), key=lambda f: f.name)],
+            "fighters": [
+                f.model_dump() for f in sorted(state.fighters.values(), key=lambda f: f.name)
+            ],
             "phones": [p.model_dump() for p in state.phones.values()],
             "beats": state.matrix.beats,
             "set_aside": state.set_aside,
-            "settings": {"bets": state.bets_setting, "bank": state.bank_setting,
-                         "designation_seconds": state.designation_seconds},
+            "settings": {
+                "bets": state.bets_setting,
+                "bank": state.bank_setting,
+                "designation_seconds": state.designation_seconds,
+            },
             "deal_table": rules.DEAL_TABLE,
             "rounds": [r.model_dump() for r in state.rounds],
             "current": state.current.model_dump() if state.current else None,
@@ -417,8 +483,12 @@ class RoiChevalierBourreau(GameKind[RCBState]):
         if event.type not in ("command", "undo"):
             return None
         # Summaries never name a role; the commands and results stay with the game master.
-        return {"seq": event.seq, "at": event.at.isoformat(), "summary": event.summary.render(),
-                "undone": event.undone}
+        return {
+            "seq": event.seq,
+            "at": event.at.isoformat(),
+            "summary": event.summary.render(),
+            "undone": event.undone,
+        }
 
     def template_globals(self) -> dict[str, Any]:
         return {"character_title": lambda role: ROLE_TITLES.get(role, role), "rcb_roles": ROLES}

@@ -46,6 +46,14 @@ DEFAULT_BEATS: dict[Role, list[Role]] = {
 }
 
 
+def per_team(a: int, b: int) -> dict[Team, int]:
+    return {"A": a, "B": b}
+
+
+def team_names(a: str, b: str) -> dict[Team, str]:
+    return {"A": a, "B": b}
+
+
 def other(team: Team) -> Team:
     return "B" if team == "A" else "A"
 
@@ -146,7 +154,7 @@ class RCBSettings(BaseModel):
 
 class RCBState(BaseModel):
     phase: Literal["setup", "ready", "designation", "stakes", "duel", "finished"] = "setup"
-    team_names: dict[Team, str] = Field(default_factory=lambda: {"A": "A", "B": "B"})
+    team_names: dict[Team, str] = Field(default_factory=lambda: team_names("A", "B"))
     bets_setting: int = 15
     bank_setting: int = 15
     designation_seconds: int = 30
@@ -154,9 +162,9 @@ class RCBState(BaseModel):
     fighters: dict[str, Fighter] = Field(default_factory=dict)
     phones: dict[str, Phone] = Field(default_factory=dict)
     set_aside: list[Role] = Field(default_factory=list)  # cards not dealt, face down
-    bets: dict[Team, int] = Field(default_factory=lambda: {"A": 0, "B": 0})
+    bets: dict[Team, int] = Field(default_factory=lambda: per_team(0, 0))
     bank: int = 0
-    carry: dict[Team, int] = Field(default_factory=lambda: {"A": 0, "B": 0})
+    carry: dict[Team, int] = Field(default_factory=lambda: per_team(0, 0))
     current: Round | None = None
     rounds: list[Round] = Field(default_factory=list)
     timer: Timer | None = None
@@ -191,11 +199,12 @@ def deal(state: RCBState, dice: Dice) -> None:
     unassigned = [f.name for f in fighters if f.team is None]
     if unassigned:
         raise RuleError(
-            N_("Put every fighter in a team first: {names}."), field="team",
+            N_("Put every fighter in a team first: {names}."),
+            field="team",
             names=", ".join(unassigned),
         )
     for team in ("A", "B"):
-        if not state.team(team):  # type: ignore[arg-type]
+        if not state.team(team):
             raise RuleError(N_("Each team needs at least one fighter."), field="team")
     counts = cards_for(len(fighters))
     deck: list[Role] = [role for role in ROLES for _ in range(counts[role])]
@@ -233,13 +242,17 @@ def check_stake(state: RCBState, team: Team, stake: int) -> None:
         if stake != 0:
             raise RuleError(
                 N_("Team {team} has no bet card left: it stakes nothing."),
-                field=f"stake_{team.lower()}", team=name,
+                field=f"stake_{team.lower()}",
+                team=name,
             )
         return
     if not 1 <= stake <= max_stake(held):
         raise RuleError(
             N_("Team {team} stakes 1 to {most} bet cards, not {stake}."),
-            field=f"stake_{team.lower()}", team=name, most=max_stake(held), stake=stake,
+            field=f"stake_{team.lower()}",
+            team=name,
+            most=max_stake(held),
+            stake=stake,
         )
 
 
@@ -249,7 +262,10 @@ def settle_duel(state: RCBState, current: Round) -> None:
     assert a.role is not None and b.role is not None
     outcome = state.matrix.duel(a.role, b.role)
     current.outcome = outcome
-    stake = {"A": (current.stake_a or 0) + current.carried_a, "B": (current.stake_b or 0) + current.carried_b}
+    stake = {
+        "A": (current.stake_a or 0) + current.carried_a,
+        "B": (current.stake_b or 0) + current.carried_b,
+    }
     if outcome == "tie":
         # Both go back with their cards; the stakes stay in the middle for the next round.
         state.carry = {"A": stake["A"], "B": stake["B"]}
@@ -275,7 +291,9 @@ def end_of_game(state: RCBState) -> Result | None:
     if not left_a or not left_b:
         if state.bets["A"] == state.bets["B"]:
             return Result(winners=["A", "B"], reason="no_fighters")
-        return Result(winners=["A" if state.bets["A"] > state.bets["B"] else "B"], reason="no_fighters")
+        return Result(
+            winners=["A" if state.bets["A"] > state.bets["B"] else "B"], reason="no_fighters"
+        )
     if all(
         state.matrix.duel(x.role, y.role) == "tie"  # type: ignore[arg-type]
         for x in left_a
@@ -291,5 +309,5 @@ def finish(state: RCBState, result: Result) -> None:
     state.timer = None
     # What stayed in the middle after a tie goes back to its team.
     for team in ("A", "B"):
-        state.bets[team] += state.carry[team]  # type: ignore[index]
+        state.bets[team] += state.carry[team]
     state.carry = {"A": 0, "B": 0}

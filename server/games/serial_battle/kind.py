@@ -422,9 +422,7 @@ class SerialBattle(GameKind[SBState]):
             "out_of_bounds": N_("{player} is eliminated: out of the play area."),
             "referee": N_("{player} is eliminated by the referee."),
         }
-        return joined(
-            [Msg(causes[c.cause], {"player": player.name}), *self._end_note(state)]
-        ), {}
+        return joined([Msg(causes[c.cause], {"player": player.name}), *self._end_note(state)]), {}
 
     def _close(self, state: SBState, c: CloseSectors, dice: Dice, now: datetime) -> Any:
         closed = rules.close_sectors(state, c.sectors)

@@ -1,0 +1,77 @@
+"""Roi / Chevalier / Bourreau on phones: the game master runs three rounds; the public board and a
+fighter's page follow live; no page fails an accessibility check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from server.platform.service import GameService
+from tests.browser.conftest import assert_accessible, shot
+from tests.browser.test_platform_flow import PHONE
+from tests.helpers import key, viewer_of
+
+
+def test_a_game_master_runs_three_rounds(browser: Browser, live_server: Any) -> None:
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game("rcb", "Soirée jeux", "Maître", idem_key=key())
+    gm = viewer_of(organizer)
+    ids = {}
+    for n, team in enumerate("AAABBB"):
+        name = f"{'Rouge' if team == 'A' else 'Bleu'} {n}"
+        ids[name] = viewer_of(
+            service.register(game.id, gm, "fighter", name, idem_key=key())
+        ).person_id
+        service.perform(
+            game.id, gm, {"type": "assign", "person": ids[name], "team": team}, idem_key=key()
+        )
+    service.perform(
+        game.id, gm, {"type": "team_names", "a": "Rouges", "b": "Bleus"}, idem_key=key()
+    )
+
+    def phone(url: str) -> Page:
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(url)
+        return page
+
+    console = phone(f"{live_server.url}/t/{service.link_of(organizer.person).token}")
+    assert_accessible(console)
+    shot(console, "rcb-setup")
+    console.get_by_role("button", name="Distribuer les cartes Personnage").tap()
+    expect(console.get_by_role("button", name="« Choisissez votre combattant ! »")).to_be_visible()
+
+    fighter = phone(
+        f"{live_server.url}/t/{service.link_of(service.person(game.id, ids['Rouge 0'])).token}"
+    )
+    board = phone(f"{live_server.url}/g/{game.id}/board")
+    for page in (fighter, board):
+        expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    expect(fighter.get_by_text("Votre carte")).to_be_visible()
+    assert_accessible(fighter)
+    assert_accessible(board)
+
+    for number in (1, 2, 3):
+        console.get_by_role("button", name="« Choisissez votre combattant ! »").tap()
+        expect(board.locator(".countdown")).to_be_visible()  # the designation countdown, live
+        console.get_by_role("button", name="Ces deux-là s’affrontent").tap()
+        expect(board.locator(".duel-now")).to_be_visible()
+        console.locator("fieldset").filter(has_text="Rouges").get_by_text("2", exact=True).tap()
+        console.get_by_role("button", name="Mises posées").tap()
+        expect(console.get_by_role("heading", name="Le duel")).to_be_visible()
+        if number == 1:
+            assert_accessible(console)
+            shot(console, "rcb-duel")
+        console.get_by_role("button", name="Régler le duel").tap()
+        expect(console.locator("#flash")).to_contain_text(f"Tour {number}")
+        # The board and the fighter's page show the outcome without a reload.
+        expect(board.locator(".history li")).to_have_count(number)
+        expect(fighter.locator(".history li")).to_have_count(number)
+        state = service.load(game.id).state
+        expect(board.locator("#bank")).to_have_text(str(state.bank))  # type: ignore[attr-defined]
+        if state.phase == "finished":  # type: ignore[attr-defined]
+            break
+    shot(board, "rcb-board")
+    shot(fighter, "rcb-fighter")
+    assert_accessible(board)
+    assert_accessible(fighter)

@@ -1,0 +1,224 @@
+"""No role of the other team, and no ghost's role, reaches anyone but the game master.
+
+Whole games are played with random settings; after every step, every page, htmx fragment, API
+answer, log export and error page each non-GM viewer can ask for is captured (in French or in
+English) and searched for the names of the characters that viewer may not know."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import threading
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from server.games.rcb.rules import ROLES, RCBState
+from server.platform.dice import ScriptedRolls
+from server.platform.kinds import Viewer
+from server.platform.service import GameService
+from tests.helpers import key, serve, viewer_of
+
+WORDS = {
+    "king": ("king", "roi"),
+    "knight": ("knight", "chevalier"),
+    "executioner": ("executioner", "bourreau"),
+    "witch": ("witch", "sorcière", "sorciere"),
+    "dragon": ("dragon",),
+}
+
+
+def pattern(roles: set[str]) -> re.Pattern[str] | None:
+    words = [w for role in roles for w in WORDS[role]]
+    return re.compile(r"\b(" + "|".join(words) + r")\b", re.IGNORECASE) if words else None
+
+
+class Viewers:
+    """The people around the table, each on their own phone."""
+
+    def __init__(
+        self, client: TestClient, service: GameService, game_id: str, people: dict[str, Viewer]
+    ) -> None:
+        self.service, self.game_id = service, game_id
+        self.phones: dict[str, TestClient] = {}
+        self.tokens: dict[str, str] = {}
+        self.people = people
+        for name, person in people.items():
+            phone = TestClient(client.app, base_url="http://testserver", follow_redirects=False)
+            record = service.person(game_id, person.person_id)  # type: ignore[arg-type]
+            self.tokens[name] = service.link_of(record).token
+            assert phone.get(f"/t/{self.tokens[name]}").status_code == 303
+            self.phones[name] = phone
+        self.phones["public"] = TestClient(client.app, base_url="http://testserver")
+
+    def answers(self, name: str, english: bool) -> list[str]:
+        phone, g = self.phones[name], self.game_id
+        headers = {"Accept-Language": "en" if english else "fr"}
+        bearer = (
+            {**headers, "Authorization": f"Bearer {self.tokens[name]}"}
+            if name in self.tokens
+            else headers
+        )
+        hx = {**headers, "HX-Request": "true"}
+        texts = [
+            phone.get(f"/g/{g}", headers=headers).text,
+            phone.get(f"/g/{g}/board", headers=headers).text,
+            phone.get(f"/g/{g}/live/board", headers=hx).text,
+            phone.get(f"/g/{g}/log", headers=headers).text,
+            phone.get(f"/g/{g}/log.json", headers=headers).text,
+            phone.get(f"/g/{g}/log.csv", headers=headers).text,
+            phone.get(f"/api/v1/games/{g}/state", headers=bearer).text,
+            phone.get(f"/api/v1/games/{g}/log", headers=bearer).text,
+            phone.get(f"/g/{g}/people", headers=headers).text,  # refused: the error page
+            phone.get(f"/g/{g}/live/staff", headers=hx).text,  # refused
+            phone.post(f"/g/{g}/act", data={"type": "duel", "idem": key()}, headers=hx).text,
+            phone.post(
+                f"/api/v1/games/{g}/commands",
+                json={"command": {"type": "reveal"}},
+                headers={**bearer, "Idempotency-Key": key()},
+            ).text,
+        ]
+        if name != "public":
+            texts.append(phone.get(f"/g/{g}/live/player", headers=hx).text)
+        return texts
+
+
+def allowed_roles(state: RCBState, viewer: Viewer) -> set[str]:
+    """The characters a viewer may know: those of its own team still standing."""
+    team = None
+    if str(viewer.person_id) in state.fighters:
+        team = state.fighters[str(viewer.person_id)].team
+    elif str(viewer.person_id) in state.phones:
+        team = state.phones[str(viewer.person_id)].team
+    return {f.role for f in state.standing(team)} if team else set()  # type: ignore[arg-type, misc]
+
+
+def check_no_leak(viewers: Viewers, step: int) -> int:
+    state: RCBState = viewers.service.load(viewers.game_id).state  # type: ignore[assignment]
+    checked = 0
+    for name in [*viewers.people, "public"]:
+        viewer = viewers.people.get(name, Viewer("public"))
+        forbidden = pattern(set(ROLES) - allowed_roles(state, viewer))
+        if forbidden is None:
+            continue
+        for text in viewers.answers(name, english=step % 2 == 1):
+            found = forbidden.search(text)
+            assert found is None, (
+                f"{name} saw {found.group(0)!r} at step {step}: …{text[max(0, found.start() - 120) : found.end() + 60]}…"
+            )  # type: ignore[union-attr]
+            checked += 1
+    return checked
+
+
+def play_random_game(client: TestClient, seed: int) -> int:
+    rng = random.Random(seed)
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    dice: ScriptedRolls = client.app.state.service.dice  # type: ignore[attr-defined]
+    dice.endless = True
+    dice._next = rng.randrange(6)
+    count = rng.randint(6, 17)
+    game, organizer = service.create_game(
+        "rcb",
+        "Soirée",
+        "MJ",
+        idem_key=key(),
+        settings={
+            "bets": rng.randint(3, 20),
+            "bank": rng.randint(0, 15),
+            "designation_seconds": rng.randint(5, 60),
+        },
+    )
+    gm = viewer_of(organizer)
+    fighters = [
+        viewer_of(service.register(game.id, gm, "fighter", f"F{i}", idem_key=key()))
+        for i in range(count)
+    ]
+    phone_a = viewer_of(service.register(game.id, gm, "team", "Tél A", idem_key=key()))
+    phone_b = viewer_of(service.register(game.id, gm, "team", "Tél B", idem_key=key()))
+    service.perform(game.id, gm, {"type": "random_teams"}, idem_key=key())
+    service.perform(
+        game.id, gm, {"type": "assign", "person": phone_a.person_id, "team": "A"}, idem_key=key()
+    )
+    service.perform(
+        game.id, gm, {"type": "assign", "person": phone_b.person_id, "team": "B"}, idem_key=key()
+    )
+    service.perform(game.id, gm, {"type": "deal"}, idem_key=key())
+    state: RCBState = service.load(game.id).state  # type: ignore[assignment]
+    a_fighters = [f for f in fighters if state.fighters[str(f.person_id)].team == "A"]
+    b_fighters = [f for f in fighters if state.fighters[str(f.person_id)].team == "B"]
+    people = {
+        "phone_a": phone_a,
+        "phone_b": phone_b,
+        "a1": a_fighters[0],
+        "a2": a_fighters[-1],
+        "b1": b_fighters[0],
+    }
+    viewers = Viewers(client, service, game.id, people)
+    checked, step = check_no_leak(viewers, 0), 1
+    while service.load(game.id).state.phase != "finished" and step < 200:  # type: ignore[attr-defined]
+        state = service.load(game.id).state  # type: ignore[assignment]
+        pick_a = rng.choice(state.standing("A")).id
+        pick_b = rng.choice(state.standing("B")).id
+        stakes = {t: (rng.randint(1, min(5, state.bets[t])) if state.bets[t] else 0) for t in "AB"}
+        for command in (
+            {"type": "round"},
+            {"type": "fighters", "a": pick_a, "b": pick_b, "opponent_a": rng.random() < 0.2},
+            {"type": "stakes", "a": stakes["A"], "b": stakes["B"]},
+            {"type": "duel"},
+        ):
+            service.perform(game.id, gm, command, idem_key=key())
+            checked += check_no_leak(viewers, step)
+            step += 1
+        total = service.load(game.id).state.total_cards()  # type: ignore[attr-defined]
+        assert total == state.bets_setting * 2 + state.bank_setting  # bet cards are conserved
+    assert service.load(game.id).state.phase == "finished"  # type: ignore[attr-defined]
+    return checked
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_games_never_leak_a_hidden_role(client: TestClient, seed: int) -> None:
+    assert play_random_game(client, seed) > 100
+
+
+def test_the_event_stream_carries_only_numbers(client: TestClient) -> None:
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    game, organizer = service.create_game("rcb", "Soirée", "MJ", idem_key=key())
+    gm = viewer_of(organizer)
+    fighters = [
+        viewer_of(service.register(game.id, gm, "fighter", f"F{i}", idem_key=key()))
+        for i in range(6)
+    ]
+    phone = TestClient(client.app, base_url="http://testserver", follow_redirects=False)
+    phone.get(f"/t/{service.link_of(service.person(game.id, fighters[0].person_id)).token}")  # type: ignore[arg-type]
+    lines: list[str] = []
+    with serve(client.app) as base:
+
+        def listen() -> None:
+            with httpx.stream(
+                "GET",
+                f"{base}/g/{game.id}/events",
+                cookies={"arbitre": phone.cookies["arbitre"]},
+                timeout=10,
+            ) as sse:
+                for line in sse.iter_lines():
+                    lines.append(line)
+                    if len([x for x in lines if x.startswith("event: changed")]) >= 4:
+                        return
+
+        listener = threading.Thread(target=listen)
+        listener.start()
+        while not lines:
+            pass
+        client.app.state.service.dice.endless = True  # type: ignore[attr-defined]
+        for command in (
+            {"type": "random_teams"},
+            {"type": "team_names", "a": "Rouges", "b": "Bleus"},
+            {"type": "deal"},
+            {"type": "round"},
+        ):
+            service.perform(game.id, gm, command, idem_key=key())
+        listener.join(timeout=10)
+    data = [json.loads(line[6:]) for line in lines if line.startswith("data: ")]
+    assert data and all(set(d) <= {"seq", "now"} for d in data)
