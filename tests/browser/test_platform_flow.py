@@ -81,3 +81,39 @@ def test_create_invite_and_see_a_referee_action_live(
     board.goto(base_url + "/" + "/".join(player_phone.url.split("/")[3:5]) + "/board")
     expect(board.get_by_text("Léa")).to_be_visible()
     assert_accessible(board)
+
+
+def test_a_tap_made_offline_is_sent_once_when_the_network_returns(
+    browser: Browser, live_server: Any
+) -> None:
+    from server.platform.service import GameService
+    from tests.helpers import key, viewer_of
+
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game("tally", "Hors ligne", "Camille", idem_key=key())
+    lea = viewer_of(
+        service.register(game.id, viewer_of(organizer), "player", "Léa", idem_key=key())
+    )
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/t/{service.link_of(organizer.person).token}")
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    before = service.load(game.id).game.seq
+
+    context.set_offline(True)
+    page.get_by_role("button", name="Dé pour Léa").tap()
+    banner = page.locator("#conn")
+    expect(banner).to_be_visible()
+    expect(banner).to_contain_text("Action en attente")
+    page.wait_for_timeout(3500)  # one retry while still offline: nothing reaches the server
+    assert service.load(game.id).game.seq == before
+
+    context.set_offline(False)
+    expect(page.locator("#flash")).to_contain_text("Léa scores", timeout=10000)
+    expect(banner).to_be_hidden(timeout=10000)
+    page.wait_for_timeout(1000)
+    events = service.log(game.id, viewer_of(organizer))
+    rolls = [
+        e for e in events if e["type"] == "command" and e["command"]["player"] == lea.person_id
+    ]
+    assert len(rolls) == 1  # retried with the same key: applied once

@@ -4,3 +4,5 @@ from server.games.rcb.kind import RCB
 from server.platform.kinds import register
 
 register(RCB)
+
+from server.games.rcb import demo  # noqa: E402, F401  (registers the demo)
