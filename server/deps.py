@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import Depends, Request
+from fastapi import Depends, Path, Request
 
 from server.config import Settings
 from server.errors import LinkInvalid, NotSignedIn
@@ -40,6 +40,10 @@ def get_join_limiter(request: Request) -> RateLimiter:
     limiter: RateLimiter = request.app.state.join_limiter
     return limiter
 
+
+# Ids in addresses fit a database integer; anything larger is simply not found.
+PersonId = Annotated[int, Path(ge=1, le=2_147_483_647)]
+GameId = Annotated[str, Path(min_length=1, max_length=24)]
 
 ServiceDep = Annotated[GameService, Depends(get_service)]
 TemplatesDep = Annotated[Templates, Depends(get_templates)]

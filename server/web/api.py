@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel, Field
 
-from server.deps import ApiViewerDep, ClockDep, ServiceDep
+from server.deps import ApiViewerDep, ClockDep, PersonId, ServiceDep
 from server.errors import NotAllowed, NotSignedIn
 from server.platform.i18n import N_
 from server.platform.kinds import KINDS, Viewer
@@ -210,7 +210,7 @@ def register_person(
 @router.post("/games/{game_id}/people/{person_id}/link", response_model=LinkOut)
 def reissue_link(
     game_id: str,
-    person_id: int,
+    person_id: PersonId,
     idem: IdemKey,
     request: Request,
     viewer: ApiViewerDep,
@@ -223,7 +223,7 @@ def reissue_link(
 @router.delete("/games/{game_id}/people/{person_id}/link", response_model=LinkOut)
 def revoke_link(
     game_id: str,
-    person_id: int,
+    person_id: PersonId,
     idem: IdemKey,
     request: Request,
     viewer: ApiViewerDep,
@@ -261,7 +261,7 @@ def read_log(
     game_id: str,
     viewer: ApiViewerDep,
     service: ServiceDep,
-    after: Annotated[int, Query(ge=0)] = 0,
+    after: Annotated[int, Query(ge=0, le=2_147_483_647)] = 0,
 ) -> LogOut:
     """The log as the caller may read it (all of it for referees)."""
     return LogOut(events=service.log(game_id, viewer, after=after))

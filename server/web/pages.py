@@ -22,6 +22,7 @@ from server.deps import (
     ClockDep,
     JoinLimiterDep,
     PageViewerDep,
+    PersonId,
     ServiceDep,
     SettingsDep,
     TemplatesDep,
@@ -519,7 +520,7 @@ async def register_person(
 @router.post("/g/{game_id}/people/{person_id}/{action}", dependencies=[Csrf])
 async def change_link(
     game_id: str,
-    person_id: int,
+    person_id: PersonId,
     action: str,
     request: Request,
     viewer: PageViewerDep,
@@ -553,7 +554,7 @@ async def change_link(
 @router.get("/g/{game_id}/people/{person_id}/qr.svg")
 def qr_code(
     game_id: str,
-    person_id: int,
+    person_id: PersonId,
     request: Request,
     viewer: PageViewerDep,
     service: ServiceDep,
