@@ -63,7 +63,7 @@ def test_the_api_never_answers_500(app: Any, targets: list[tuple[str, str, int]]
                 body = response.json()
                 assert isinstance(body.get("code"), str) and body["code"]
                 assert isinstance(body.get("message"), str) and body["message"]
-            tried[operation.label] = tried.get(operation.label, 0) + 1
+            tried[case.operation.label] = tried.get(case.operation.label, 0) + 1
 
         call()
     assert len(tried) >= 10 and sum(tried.values()) > 300
