@@ -322,3 +322,24 @@ def test_the_stream_says_hello_then_nudges_with_sequence_numbers_only(
 @pytest.mark.parametrize("path", ["/", "/join", "/offline", "/sw.js", "/healthz"])
 def test_app_shell_pages_answer(client: TestClient, path: str) -> None:
     assert client.get(path).status_code == 200
+
+
+def test_a_revoked_link_ends_its_open_event_stream(client: TestClient) -> None:
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    game_id = create_via_form(client)
+    register_via_form(client, game_id, "player", "Léa")
+    organizer, lea = service.people(game_id)
+    lea_phone = phone(client)
+    lea_phone.get(f"/t/{service.link_of(lea).token}")
+    org = viewer_of(Registered(organizer, service.link_of(organizer)))
+    with serve(client.app) as base:
+        lines: list[str] = []
+        with httpx.stream("GET", f"{base}/g/{game_id}/events",
+                          cookies={"arbitre": lea_phone.cookies["arbitre"]}, timeout=10) as sse:
+            iterator = sse.iter_lines()
+            while "event: hello" not in lines:
+                lines.append(next(iterator))
+            service.revoke(game_id, org, lea.id, idem_key=key())  # type: ignore[arg-type]
+            lines.extend(iterator)  # the server closes the stream: the loop ends
+    assert "event: revoked" in lines
+    assert lea_phone.get(f"/g/{game_id}/events").status_code == 404  # and it cannot reopen
