@@ -96,6 +96,15 @@ def form_command(form: FormData) -> tuple[dict[str, Any], dict[str, int]]:
     return payload, rolls
 
 
+def download(body: str, media_type: str, filename: str) -> Response:
+    """A file to save (log exports, decks)."""
+    return Response(
+        body,
+        media_type=media_type,
+        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+    )
+
+
 def safe_next(value: str | None) -> str:
     if not value:
         return "/"
@@ -493,28 +502,11 @@ async def register_person(
             idem_key=idem_of(form),
         )
     except ArbitreError as error:
-        context = people_context(
-            request,
-            service,
-            game_id,
-            viewer,
-            errors={error.field or "_": error.message},
-            form=values,
-        )
-        return templates.response(
-            request, "platform/people.html", context, status_code=error.status
-        )
-    if not is_htmx(request):
-        return RedirectResponse(f"/g/{game_id}/people", status_code=303)
-    context = people_context(
-        request,
-        service,
-        game_id,
-        viewer,
-        flash=Msg(N_("{name} is registered."), {"name": registered.person.name}),
-        form={"role": values.get("role", "")},
-    )
-    return templates.response(request, "platform/people.html", context)
+        return people_answer(request, templates, service, game_id, viewer, error=error, form=values)
+    flash = Msg(N_("{name} is registered."), {"name": registered.person.name})
+    # The role stays chosen: people are often registered one role after another.
+    form_kept = {"role": values.get("role", "")}
+    return people_answer(request, templates, service, game_id, viewer, flash=flash, form=form_kept)
 
 
 @router.post("/g/{game_id}/people/{person_id}/{action}", dependencies=[Csrf])
@@ -541,14 +533,31 @@ async def change_link(
             if registered.person.id == viewer.person_id:
                 remember(request, registered.person)
     except ArbitreError as error:
-        context = people_context(request, service, game_id, viewer, errors={"_": error.message})
-        return templates.response(
-            request, "platform/people.html", context, status_code=error.status
-        )
-    if not is_htmx(request):
+        return people_answer(request, templates, service, game_id, viewer, error=error)
+    return people_answer(request, templates, service, game_id, viewer, flash=flash)
+
+
+def people_answer(
+    request: Request,
+    templates: Templates,
+    service: GameService,
+    game_id: str,
+    viewer: Viewer,
+    *,
+    error: ArbitreError | None = None,
+    flash: Msg | None = None,
+    form: dict[str, str] | None = None,
+) -> Response:
+    """The people page after a change: its live block for htmx, a redirect without JavaScript,
+    the page with the message next to the field when refused."""
+    if error is None and not is_htmx(request):
         return RedirectResponse(f"/g/{game_id}/people", status_code=303)
-    context = people_context(request, service, game_id, viewer, flash=flash)
-    return templates.response(request, "platform/people.html", context)
+    errors = {error.field or "_": error.message} if error else {}
+    context = people_context(
+        request, service, game_id, viewer, errors=errors, form=form or {}, flash=flash
+    )
+    status = error.status if error else 200
+    return templates.response(request, "platform/people.html", context, status_code=status)
 
 
 @router.get("/g/{game_id}/people/{person_id}/qr.svg")
@@ -616,10 +625,10 @@ def log_json(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Respon
         "game": {"id": game_id, "kind": loaded.game.kind, "name": loaded.game.name},
         "events": service.log(game_id, viewer),
     }
-    return Response(
+    return download(
         json.dumps(body, ensure_ascii=False, indent=1),
-        media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="arbitre-{game_id}.json"'},
+        "application/json",
+        f"arbitre-{game_id}.json",
     )
 
 
@@ -648,11 +657,7 @@ def log_csv(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Respons
                 json.dumps(e.get("command", {}), ensure_ascii=False),
             ]
         )
-    return Response(
-        out.getvalue(),
-        media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="arbitre-{game_id}.csv"'},
-    )
+    return download(out.getvalue(), "text/csv; charset=utf-8", f"arbitre-{game_id}.csv")
 
 
 # ---------------------------------------------------------------------- app shell

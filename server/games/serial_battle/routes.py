@@ -19,7 +19,7 @@ from server.games.serial_battle.catalog import (
 from server.games.serial_battle.kind import sample_deck
 from server.platform.i18n import N_
 from server.platform.kinds import Viewer
-from server.web.pages import idem_of, int_field, page_context
+from server.web.pages import download, idem_of, int_field, page_context
 from server.web.security import check_csrf
 from server.web.templating import is_htmx
 
@@ -130,10 +130,8 @@ async def import_deck(
 def export_json(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Response:
     staff_only(viewer)
     loaded = serial_battle_game(service, game_id)
-    return Response(
-        dump_json_deck(loaded.state.deck),
-        media_type="application/json",
-        headers={"Content-Disposition": 'attachment; filename="serial-battle-deck.json"'},
+    return download(
+        dump_json_deck(loaded.state.deck), "application/json", "serial-battle-deck.json"
     )
 
 
@@ -141,10 +139,8 @@ def export_json(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Res
 def export_csv(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Response:
     staff_only(viewer)
     loaded = serial_battle_game(service, game_id)
-    return Response(
-        dump_csv_deck(loaded.state.deck),
-        media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": 'attachment; filename="serial-battle-deck.csv"'},
+    return download(
+        dump_csv_deck(loaded.state.deck), "text/csv; charset=utf-8", "serial-battle-deck.csv"
     )
 
 
