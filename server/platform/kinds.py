@@ -7,6 +7,7 @@ send what, the transaction, the log, idempotency, undo, replay and live updates.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -83,7 +84,7 @@ class LoggedEvent:
     undone: bool
 
 
-class GameKind(Generic[S]):
+class GameKind(ABC, Generic[S]):
     key: ClassVar[str]
     title: ClassVar[str]  # message id
     tagline: ClassVar[str]  # message id
@@ -96,14 +97,16 @@ class GameKind(Generic[S]):
     commands: TypeAdapter[Any]
 
     # --- the rules (pure) ---
+    @abstractmethod
     def new_state(self, settings: BaseModel) -> S:
-        raise NotImplementedError
+        """The state of a game just created, from its settings."""
 
     def add_person(self, state: S, person: PersonInfo) -> S:
         return state
 
+    @abstractmethod
     def apply(self, state: S, command: Any, ctx: Context) -> Outcome[S]:
-        raise NotImplementedError
+        """The rules: the new state and what happened, or a RuleError and nothing changed."""
 
     def status(self, state: S) -> str:
         """ "setup", "running" or "finished"."""
@@ -124,9 +127,9 @@ class GameKind(Generic[S]):
         """The people a command concerns (for the stale-screen check); None: the whole game."""
         return None
 
+    @abstractmethod
     def view(self, state: S, viewer: Viewer, now: datetime) -> dict[str, Any]:
         """What this viewer may see, and nothing more: pages and the API are built from it."""
-        raise NotImplementedError
 
     def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
         """What of one event this viewer may read; by default the staff read all, others nothing."""
