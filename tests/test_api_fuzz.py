@@ -67,3 +67,4 @@ def test_the_api_never_answers_500(app: Any, targets: list[tuple[str, str, int]]
 
         call()
     assert len(tried) >= 10 and sum(tried.values()) > 300
+    print(f"\nfuzz: {sum(tried.values())} generated requests over {len(tried)} operations, no 500")

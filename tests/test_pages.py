@@ -334,8 +334,12 @@ def test_a_revoked_link_ends_its_open_event_stream(client: TestClient) -> None:
     org = viewer_of(Registered(organizer, service.link_of(organizer)))
     with serve(client.app) as base:
         lines: list[str] = []
-        with httpx.stream("GET", f"{base}/g/{game_id}/events",
-                          cookies={"arbitre": lea_phone.cookies["arbitre"]}, timeout=10) as sse:
+        with httpx.stream(
+            "GET",
+            f"{base}/g/{game_id}/events",
+            cookies={"arbitre": lea_phone.cookies["arbitre"]},
+            timeout=10,
+        ) as sse:
             iterator = sse.iter_lines()
             while "event: hello" not in lines:
                 lines.append(next(iterator))

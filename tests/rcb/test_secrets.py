@@ -179,7 +179,9 @@ def play_random_game(client: TestClient, seed: int) -> int:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_games_never_leak_a_hidden_role(client: TestClient, seed: int) -> None:
-    assert play_random_game(client, seed) > 100
+    checked = play_random_game(client, seed)
+    assert checked > 100
+    print(f"\nleaks: game {seed}, {checked} answers searched, none leaked")
 
 
 def test_the_event_stream_carries_only_numbers(client: TestClient) -> None:
