@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from server.errors import RuleError
 from server.games.serial_battle.catalog import Effect, Location
@@ -444,3 +446,36 @@ def test_the_referee_may_end_the_game_early() -> None:
     assert t.state.result.reason == "ended_by_referee" and t.state.result.winner is None  # type: ignore[union-attr]
     with pytest.raises(RuleError, match="terminée"):
         t.play(duel(card="bare"), 1, 1)
+
+
+# ---------------------------------------------------------------- corrections
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ({"pv": 37}, "36"),  # no card heals: never above the start
+        ({"card": "gun", "ammo": 3}, "3 coups au plus|2"),  # the gun holds 2
+        ({"card": "blade", "ammo": 1}, "munitions"),
+        ({}, "PV"),
+    ],
+)
+def test_corrections_the_rules_refuse(command: dict[str, Any], message: str) -> None:
+    t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["blade", "gun"]}))
+    before = t.state.model_dump()
+    with pytest.raises((RuleError, ValidationError), match=message):
+        t.play({"type": "correct", "player": 1, "reason": "vu", **command})
+    assert t.state.model_dump() == before
+
+
+def test_a_correction_to_zero_eliminates_and_an_eliminated_player_is_not_corrected() -> None:
+    t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["blade", "gun"]}))
+    t.play({"type": "correct", "player": 1, "pv": 0, "reason": "hors limites"})
+    assert t.p(1).eliminated and t.p(1).cards == [] and sorted(t.state.pool) == ["blade", "gun"]
+    with pytest.raises(RuleError, match="annulez"):
+        t.play({"type": "correct", "player": 1, "pv": 12, "reason": "erreur"})
+
+
+def test_the_last_kill_leaves_nobody_to_take_the_cards() -> None:
+    t = Table(game("Léa", "Hugo", cards={"Léa": ["blade"], "Hugo": ["gun", "bow"]}))
+    t.play(duel(card="blade"), 6, 1)
+    assert t.state.phase == "finished" and t.state.pending == []
+    assert t.p(2).cards == [] and sorted(t.state.pool) == ["bow", "gun"]

@@ -364,6 +364,12 @@ class SerialBattle(GameKind[SBState]):
 
     def _correct(self, state: SBState, c: Correct, dice: Dice, now: datetime) -> Any:
         player = state.player(c.player)
+        if player.eliminated:
+            raise RuleError(
+                N_("{player} is out of the game: undo the elimination instead."),
+                field="player",
+                player=player.name,
+            )
         changes = []
         if c.pv is not None:
             changes.append(Msg(N_("PV {old} → {new}"), {"old": player.pv, "new": c.pv}))
@@ -376,6 +382,14 @@ class SerialBattle(GameKind[SBState]):
                     field="card",
                     player=player.name,
                     card=c.card,
+                )
+            capacity = state.card(c.card).ammo or 0
+            if c.ammo > capacity:
+                raise RuleError(
+                    N_("“{card}” holds {count} rounds at most."),
+                    field="ammo",
+                    card=state.card(c.card).name,
+                    count=capacity,
                 )
             changes.append(Msg(N_("ammunition {old} → {new}"), {"old": held.ammo, "new": c.ammo}))
             held.ammo = c.ammo
@@ -532,6 +546,7 @@ class SerialBattle(GameKind[SBState]):
             "ability_title": titled(catalog.ABILITY_TITLES, catalog.Ability),
             "location_title": titled(catalog.LOCATION_TITLES, lambda v: catalog.Location(int(v))),
             "cause_title": titled(CAUSE_TITLES, str),
+            "start_pv": rules.START_PV,
         }
 
     def router(self) -> Any:

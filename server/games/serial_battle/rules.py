@@ -242,7 +242,7 @@ class TakeCard(BaseModel):
 class Correct(BaseModel):
     type: Literal["correct"]
     player: int
-    pv: int | None = Field(default=None, ge=0, le=99)
+    pv: int | None = Field(default=None, ge=0, le=START_PV)  # no card heals
     card: str | None = None
     ammo: int | None = Field(default=None, ge=0, le=99)
     reason: str = Field(min_length=1, max_length=200)
@@ -764,7 +764,10 @@ def finish_if_over(state: SBState, now: datetime) -> None:
         state.ended_at = now
         state.zone = state.zone.pause(now) if state.zone else None
         for pending in state.pending:
-            state.player(pending.loser).knocked_out = False
+            loser = state.player(pending.loser)
+            loser.knocked_out = False
+            if pending.kind == "loot":  # nobody is left to take them
+                return_cards(state, loser)
         state.pending = []
 
 
