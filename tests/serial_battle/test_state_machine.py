@@ -13,9 +13,9 @@ import random
 from collections import Counter
 from typing import Any
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from pydantic import ValidationError
 
 from server.errors import ArbitreError
@@ -46,14 +46,20 @@ def copies(state: SBState) -> Counter[str]:
 
 
 class RefereeSession(RuleBasedStateMachine):
+    state: SBState
+
     def __init__(self) -> None:
         super().__init__()
-        self.state = game(*NAMES, cards=HANDS)
-        self.state.pool = list(POOL)
-        self.all_copies = copies(self.state)
         self.clock = FakeClock()
         self.applied = 0
         self.refused = 0
+
+    @initialize(pv=st.lists(st.integers(1, START_PV), min_size=len(NAMES), max_size=len(NAMES)))
+    def deal(self, pv: list[int]) -> None:
+        """Players met earlier in the game: any PV left, the cards of HANDS."""
+        self.state = game(*NAMES, cards=HANDS, pv=dict(zip(NAMES, pv, strict=True)))
+        self.state.pool = list(POOL)
+        self.all_copies = copies(self.state)
 
     # -- helpers
 
@@ -156,6 +162,13 @@ class RefereeSession(RuleBasedStateMachine):
             self.send({"type": choice}, 0)
         self.clock.advance(30)
 
+    def teardown(self) -> None:
+        if not hasattr(self, "state"):
+            return
+        standing = sum(not p.eliminated for p in self.state.players.values())
+        event(f"{self.state.phase}, {standing} standing")
+        event(f"{self.applied} applied, {self.refused} refused")
+
     # -- what always holds
 
     @invariant()
@@ -195,8 +208,8 @@ class RefereeSession(RuleBasedStateMachine):
 
 
 RefereeSession.TestCase.settings = settings(
-    max_examples=60,
-    stateful_step_count=40,
+    max_examples=100,
+    stateful_step_count=80,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
