@@ -51,9 +51,7 @@ class GameMasterSession(RuleBasedStateMachine):
         before = self.state.model_dump()
         dice = CommandDice(lambda sides: self.rng.randint(1, sides))
         try:
-            outcome = RCB.apply(
-                self.state, RCB.parse(command), Context(GM, dice, self.clock.now())
-            )
+            outcome = RCB.apply(self.state, RCB.parse(command), Context(GM, dice, self.clock.now()))
         except (ArbitreError, ValidationError) as refusal:
             assert str(refusal)
             assert self.state.model_dump() == before, "a refused command changed the state"

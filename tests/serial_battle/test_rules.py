@@ -479,3 +479,13 @@ def test_the_last_kill_leaves_nobody_to_take_the_cards() -> None:
     t.play(duel(card="blade"), 6, 1)
     assert t.state.phase == "finished" and t.state.pending == []
     assert t.p(2).cards == [] and sorted(t.state.pool) == ["bow", "gun"]
+
+
+def test_a_winner_put_out_by_the_referee_leaves_the_loot_to_the_referee() -> None:
+    t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["blade"], "Hugo": ["gun", "bow"]}))
+    t.play(duel(card="blade"), 6, 1)
+    assert t.state.pending[0].kind == "loot" and t.p(2).cards
+    t.play({"type": "eliminate", "player": 1, "cause": "zone"})
+    assert t.state.pending == [] and t.p(2).cards == [] and t.p(1).cards == []
+    assert sorted(t.state.pool) == ["blade", "bow", "gun"]
+    assert t.state.result is not None and t.state.result.winner == 3

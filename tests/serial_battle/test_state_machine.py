@@ -124,7 +124,8 @@ class RefereeSession(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def give_or_take(self, data: st.DataObject) -> None:
-        player = data.draw(st.sampled_from(self.ids(standing=False)))
+        fullest = max(self.state.players.values(), key=lambda p: len(p.cards)).id
+        player = data.draw(st.sampled_from([fullest, *self.ids(standing=False)]))
         if data.draw(st.booleans()):
             card = data.draw(st.sampled_from([*self.state.pool, "sword#9"]))
             self.send({"type": "give", "player": player, "card": card}, 0)

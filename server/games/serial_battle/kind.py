@@ -395,13 +395,8 @@ class SerialBattle(GameKind[SBState]):
             held.ammo = c.ammo
         if not changes:
             raise RuleError(N_("Say what to correct: PV, or a card's ammunition."), field="pv")
-        if player.pv <= 0 and not player.eliminated:
-            player.eliminated = True
-            state.eliminations.append(
-                rules.Elimination(player=player.id, cause="referee", at=now, note=c.reason)
-            )
-            rules.return_cards(state, player)
-            rules.finish_if_over(state, now)
+        if player.pv <= 0:
+            rules.eliminate(state, player, "referee", now, c.reason)
         return Msg(
             N_("Correction for {player}: {changes} ({reason})."),
             {"player": player.name, "changes": joined(changes, ", "), "reason": c.reason},
@@ -423,14 +418,7 @@ class SerialBattle(GameKind[SBState]):
         player = state.player(c.player)
         if player.eliminated:
             raise RuleError(N_("{player} is eliminated."), field="player", player=player.name)
-        player.eliminated = True
-        player.knocked_out = False
-        state.pending = [p for p in state.pending if player.id not in (p.winner, p.loser)]
-        state.eliminations.append(
-            rules.Elimination(player=player.id, cause=c.cause, at=now, note=c.note)
-        )
-        rules.return_cards(state, player)
-        rules.finish_if_over(state, now)
+        rules.eliminate(state, player, c.cause, now, c.note)
         causes = {
             "zone": N_("{player} is eliminated: inside a closed sector."),
             "out_of_bounds": N_("{player} is eliminated: out of the play area."),

@@ -747,6 +747,30 @@ def settle(state: SBState, blows: list[Strike], now: datetime) -> None:
     finish_if_over(state, now)
 
 
+def eliminate(
+    state: SBState,
+    player: Player,
+    cause: Literal["zone", "out_of_bounds", "referee"],
+    now: datetime,
+    note: str = "",
+) -> None:
+    """Out by the referee's word (zone, bounds, a correction to 0 PV): no winner takes the cards,
+    and the choices this player was still to make lapse."""
+    player.eliminated = True
+    player.knocked_out = False
+    state.eliminations.append(Elimination(player=player.id, cause=cause, at=now, note=note))
+    for pending in list(state.pending):
+        if player.id not in (pending.winner, pending.loser):
+            continue
+        state.pending.remove(pending)
+        other = state.player(pending.loser)
+        other.knocked_out = False
+        if pending.kind == "loot":
+            return_cards(state, other)
+    return_cards(state, player)
+    finish_if_over(state, now)
+
+
 def copy_for(blow: Strike, striker: Player) -> str | None:
     return next((h.copy_id for h in striker.cards if key_of(h.copy_id) == blow.card), None)
 
