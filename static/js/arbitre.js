@@ -5,7 +5,7 @@
   "use strict";
   var offset = 0; // server time minus phone time, in ms
   var pollTimer = null;
-  var pending = []; // forms whose request failed on the network
+  var pending = []; // requests that got no answer: {action, body, target, swap}
 
   function csrf() {
     var meta = document.querySelector('meta[name="csrf-token"]');
@@ -55,7 +55,9 @@
   }
 
   document.addEventListener("htmx:config:request", function (evt) {
-    evt.detail.ctx.request.headers["X-CSRF-Token"] = csrf();
+    var ctx = evt.detail.ctx;
+    ctx.request.headers["X-CSRF-Token"] = csrf();
+    if (ctx.replay) ctx.request.body = new URLSearchParams(ctx.replay.body);
   });
 
   document.addEventListener("htmx:after:request", function (evt) {
@@ -98,31 +100,48 @@
     lost();
   });
 
-  // ---- taps made while offline: retried with the same form, hence the same key
-  document.addEventListener("submit", function (evt) {
-    evt.target._submitter = evt.submitter || null;
-  }, true);
+  // ---- taps whose answer never came (offline, or the answer was lost on the way back): the
+  // very same request body is sent again, hence the same idempotency key: applied once at most,
+  // whatever the page has become in between.
+  var retryTimer = null;
   document.addEventListener("htmx:error", function (evt) {
-    var form = evt.target && evt.target.closest && evt.target.closest("form");
-    if (!form || form.closest("#stream") || !form.isConnected) return;
-    if (pending.indexOf(form) < 0) pending.push(form);
+    var ctx = evt.detail && evt.detail.ctx;
+    if (!ctx || !ctx.request || ctx.request.method !== "POST") return;
+    if (!(ctx.request.body instanceof URLSearchParams)) return; // a file: the user sends it again
+    pending.push(ctx.replay || {
+      action: ctx.request.action,
+      body: ctx.request.body.toString(),
+      target: ctx.target,
+      swap: ctx.swap
+    });
     banner("pending");
-    setTimeout(retryPending, 3000);
-  });
-  document.addEventListener("htmx:after:swap", function () {
-    pending = pending.filter(function (f) { return f.isConnected && f._retrying; });
+    if (!retryTimer) retryTimer = setTimeout(retryPending, 3000);
   });
   function retryPending() {
-    var forms = pending.slice();
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    var jobs = pending;
     pending = [];
-    forms.forEach(function (form) {
-      if (!form.isConnected) return;
-      form._retrying = false;
-      form.requestSubmit(form._submitter && form._submitter.form === form ? form._submitter : undefined);
+    var chain = Promise.resolve();
+    jobs.forEach(function (job) {
+      chain = chain.then(function () {
+        var target = job.target && job.target.isConnected ? job.target : document.getElementById("live");
+        return htmx.ajax("POST", job.action, {
+          source: document.getElementById("conn") || document.body,
+          target: target || document.body,
+          swap: job.swap,
+          replay: job
+        });
+      }).catch(function () {});
     });
-    if (!forms.length && !pollTimer) banner("ok");
+    chain.then(function () {
+      var s = stream();
+      if (!pending.length) banner(s && !s.dataset.connected ? "lost" : "ok");
+    });
   }
   window.addEventListener("online", function () { retryPending(); reconnect(); });
+  // An open stream may not notice a dead network for minutes: the phone's own word is enough.
+  window.addEventListener("offline", lost);
 
   document.addEventListener("focusout", function (evt) {
     var region = evt.target.closest && evt.target.closest("[data-live]");

@@ -117,3 +117,79 @@ def test_a_tap_made_offline_is_sent_once_when_the_network_returns(
         e for e in events if e["type"] == "command" and e["command"]["player"] == lea.person_id
     ]
     assert len(rolls) == 1  # retried with the same key: applied once
+
+
+def test_an_answer_lost_on_the_way_back_is_retried_and_applied_once(
+    browser: Browser, live_server: Any
+) -> None:
+    """The server applies the tap but the phone never gets the answer (a dropped response)."""
+    from playwright.sync_api import Route
+
+    from server.platform.service import GameService
+    from tests.helpers import key, viewer_of
+
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game("tally", "Réseau", "Camille", idem_key=key())
+    gm = viewer_of(organizer)
+    lea = viewer_of(service.register(game.id, gm, "player", "Léa", idem_key=key()))
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(f"{live_server.url}/t/{service.link_of(organizer.person).token}")
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    before = service.load(game.id).game.seq
+    dropped: list[str] = []
+
+    def drop_the_first_answer(route: Route) -> None:
+        if dropped:
+            route.continue_()
+            return
+        route.fetch()  # the server gets the request and applies it...
+        dropped.append(route.request.post_data or "")
+        route.abort("connectionreset")  # ...but the answer never reaches the phone
+
+    page.route("**/act", drop_the_first_answer)
+    page.get_by_role("button", name="Dé pour Léa").tap()
+    expect(page.locator("#flash")).to_contain_text("Léa scores", timeout=10000)
+    assert dropped and service.load(game.id).game.seq == before + 1
+    expect(page.locator("#conn")).to_be_hidden(timeout=10000)
+    rolls = [
+        e
+        for e in service.log(game.id, gm)
+        if e["type"] == "command" and e["command"]["player"] == lea.person_id
+    ]
+    assert len(rolls) == 1  # the retry carried the same key: answered, not applied again
+
+
+def test_a_page_that_was_offline_catches_up_with_what_it_missed(
+    browser: Browser, live_server: Any
+) -> None:
+    from server.platform.service import GameService
+    from tests.helpers import key, viewer_of
+
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game("tally", "Tunnel", "Camille", idem_key=key())
+    gm = viewer_of(organizer)
+    lea = service.register(game.id, gm, "player", "Léa", idem_key=key())
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/t/{service.link_of(lea.person).token}")
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    points = page.locator("#my-points")
+    expect(points).to_have_text("0")
+
+    context.set_offline(True)
+    expect(page.locator("#conn")).to_be_visible(timeout=15000)  # the phone says it is cut off
+    total = 0
+    for die in (3, 5, 6):  # the referee goes on while the player is in a tunnel
+        service.perform(
+            game.id,
+            gm,
+            {"type": "score", "player": viewer_of(lea).person_id, "points": die},
+            idem_key=key(),
+        )
+        total += die
+    page.wait_for_timeout(500)
+    expect(points).to_have_text("0")
+
+    context.set_offline(False)
+    expect(points).to_have_text(str(total), timeout=15000)  # without a reload
+    expect(page.locator("#conn")).to_be_hidden(timeout=10000)
