@@ -1,3 +1,3 @@
 """The game kinds Arbitre referees; importing this package registers them."""
 
-from server.games import rcb, serial_battle  # noqa: F401
+from server.games import killpower, rcb, serial_battle  # noqa: F401

@@ -96,6 +96,23 @@ def form_command(form: FormData) -> tuple[dict[str, Any], dict[str, int]]:
     return payload, rolls
 
 
+MAX_UPLOAD = 200_000
+
+
+async def uploaded_text(form: FormData, field: str = "deck") -> str:
+    """What a data import form brings: an uploaded file, or else the pasted text."""
+    text = form.get("text")
+    upload = form.get("file")
+    if upload is not None and not isinstance(upload, str) and upload.filename:
+        raw = await upload.read(MAX_UPLOAD + 1)
+        if len(raw) > MAX_UPLOAD:
+            raise InvalidInput(N_("This file is too big."), field=field)
+        text = raw.decode("utf-8", errors="replace")
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidInput(N_("Paste a deck or choose a file."), field=field)
+    return text
+
+
 def download(body: str, media_type: str, filename: str) -> Response:
     """A file to save (log exports, decks)."""
     return Response(

@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from server.errors import InvalidInput
+from server.platform.data_import import card_error, read_json, slug, with_key
 from server.platform.i18n import N_, Msg
 
 DECK_SIZE = 32
@@ -216,11 +217,6 @@ BARE_HANDS = Card(
 )
 
 
-def slug(name: str) -> str:
-    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
-    return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "card"
-
-
 # ---------------------------------------------------------------------------- validation
 
 
@@ -242,42 +238,19 @@ def validate_deck(cards: list[Card]) -> list[Card]:
 
 
 def parse_json_deck(text: str) -> list[Card]:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InvalidInput(
-            N_("Line {line}: this is not valid JSON ({problem})."),
-            field="deck",
-            line=error.lineno,
-            problem=error.msg,
-        ) from None
+    data = read_json(text, "deck")
     if isinstance(data, dict):
         data = data.get("cards", [])
     if not isinstance(data, list):
         raise InvalidInput(N_("A deck is a list of cards."), field="deck")
     cards = []
     for index, item in enumerate(data, start=1):
-        if isinstance(item, dict) and "key" not in item and "name" in item:
-            item = {**item, "key": slug(str(item["name"]))}
+        item = with_key(item)
         try:
             cards.append(Card.model_validate(item))
         except ValidationError as error:
-            raise card_error(index, item, error) from None
+            raise card_error(index, item, error, "deck") from None
     return validate_deck(cards)
-
-
-def card_error(index: int, item: Any, error: ValidationError) -> InvalidInput:
-    first = error.errors()[0]
-    where = ".".join(str(p) for p in first.get("loc", ()))
-    name = item.get("name", "?") if isinstance(item, dict) else "?"
-    return InvalidInput(
-        N_("Card {index} (“{name}”), {where}: {problem}"),
-        field="deck",
-        index=index,
-        name=name,
-        where=where or "?",
-        problem=first.get("msg", ""),
-    )
 
 
 def dump_json_deck(cards: list[Card]) -> str:

@@ -19,12 +19,11 @@ from server.games.serial_battle.catalog import (
 from server.games.serial_battle.kind import sample_deck
 from server.platform.i18n import N_
 from server.platform.kinds import Viewer
-from server.web.pages import download, idem_of, int_field, page_context
+from server.web.pages import download, idem_of, int_field, page_context, uploaded_text
 from server.web.security import check_csrf
 from server.web.templating import is_htmx
 
 router = APIRouter(include_in_schema=False)
-MAX_UPLOAD = 200_000
 
 
 def staff_only(viewer: Viewer) -> None:
@@ -90,15 +89,7 @@ async def import_deck(
         if form.get("sample"):
             cards, sample = sample_deck(), True
         else:
-            text = form.get("text")
-            upload = form.get("file")
-            if upload is not None and not isinstance(upload, str) and upload.filename:
-                raw = await upload.read(MAX_UPLOAD + 1)
-                if len(raw) > MAX_UPLOAD:
-                    raise InvalidInput(N_("This file is too big."), field="deck")
-                text = raw.decode("utf-8", errors="replace")
-            if not isinstance(text, str) or not text.strip():
-                raise InvalidInput(N_("Paste a deck or choose a file."), field="deck")
+            text = await uploaded_text(form)
             stripped = text.lstrip("\ufeff \n\t")
             cards = parse_json_deck(text) if stripped[:1] in "[{" else parse_csv_deck(text)
             sample = False

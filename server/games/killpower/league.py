@@ -1,0 +1,936 @@
+"""A Killpower Ball league: its teams, its power deck, its matches and its championship table.
+
+The owner (the organizer) runs the league and its settings; coaches join with their link and build
+their teams with the chapter 2 wizard; the owner or a referee records each finished match, and the
+end-of-match operations of 3.4 follow at once: risk-of-death rolls on TABLE 8, experience, ranking
+points. A team's sheet (its gladiators' equipment and power cards) is seen by its coach and the
+staff only; everyone else sees the table and the results.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import BaseModel, Field, TypeAdapter, field_validator, model_validator
+
+from server.errors import NotAllowed, RuleError
+from server.games.killpower import rules
+from server.games.killpower.powers import KIND_TITLES, PowerDeck, sample_deck
+from server.games.killpower.rules import Characteristic, Equipment, Outcome, Specialization
+from server.platform.dice import Dice
+from server.platform.i18n import N_, Msg, joined
+from server.platform.kinds import (
+    Context,
+    GameKind,
+    LoggedEvent,
+    PersonInfo,
+    Viewer,
+    full_event,
+)
+from server.platform.kinds import (
+    Outcome as Done,
+)
+
+Mode = Literal["championship", "tournament"]
+Side = Literal["", "A", "B"]
+SPECIALIZATION_TITLES = {
+    "archer": N_("Archer (+1 HAB)"),
+    "defender": N_("Defender (+1 VIE)"),
+    "warrior": N_("Warrior (+1 PHY)"),
+    "mentor": N_("Mentor (+1 POU)"),
+    "shooter": N_("Shooter (+1 BAL)"),
+}
+EQUIPMENT_TITLES = {
+    "gloves": N_("combat gloves (1D10 damage)"),
+    "armour": N_("magic armour (1D5+6)"),
+    "powers": N_("two power cards"),
+}
+OUTCOME_TITLES = {
+    "won": N_("won"),
+    "lost": N_("lost"),
+    "drawn": N_("drawn"),
+    "abandoned": N_("abandoned"),
+}
+FATE_TITLES = {
+    "badly_wounded": N_("badly wounded, back to the coach"),
+    "coma": N_("coma, back to the coach"),
+    "dead": N_("dead"),
+}
+LOCATION_TITLES = {
+    "head": N_("head"),
+    "trunk": N_("trunk"),
+    "left_arm": N_("left arm"),
+    "right_arm": N_("right arm"),
+    "left_leg": N_("left leg"),
+    "right_leg": N_("right leg"),
+}
+
+
+# ---------------------------------------------------------------------------- state
+
+
+class Gladiator(BaseModel):
+    id: int
+    number: int
+    name: str
+    specialization: Specialization
+    equipment: Equipment | None  # none: lost in a match, to draw again before playing (3.4)
+    armour: int | None = None  # magic armour, rolled once; none until rolled (tournament)
+    powers: list[str] = Field(default_factory=list)
+    characteristics: dict[Characteristic, int]
+    exp: int = 0
+    increases: int = 0  # EXP is never erased (12): increases allowed = exp // 10 - increases
+    matches: int = 0
+    may_reequip: bool = False  # played the last match: its equipment may be exchanged (3.4)
+    died_in: int | None = None
+
+    @property
+    def shield(self) -> int | None:
+        """The "Bouclier" box: the magic armour, or 1 for normal armour (2.1)."""
+        return self.armour if self.equipment == "armour" else rules.NORMAL_ARMOUR
+
+    @property
+    def increases_left(self) -> int:
+        return self.exp // rules.EXP_PER_INCREASE - self.increases
+
+
+class Team(BaseModel):
+    id: int
+    name: str
+    coach: int | None  # the coach's person id; none when the owner keeps the team
+    coach_name: str
+    gladiators: list[Gladiator]
+    fallen: list[Gladiator] = Field(default_factory=list)
+    ranking: int = 0
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    drawn: int = 0
+    abandoned: int = 0
+
+    def gladiator(self, gladiator_id: int) -> Gladiator:
+        for g in self.gladiators:
+            if g.id == gladiator_id:
+                return g
+        raise RuleError(
+            N_("No gladiator {gladiator} in {team}."),
+            field="gladiator",
+            gladiator=gladiator_id,
+            team=self.name,
+        )
+
+    @property
+    def total_exp(self) -> int:
+        return sum(g.exp for g in self.gladiators)
+
+    def power(self, playing: list[int] | None = None) -> rules.Power:
+        chosen = [g for g in self.gladiators if playing is None or g.id in playing]
+        return rules.team_power(self.ranking, [g.exp for g in chosen])
+
+
+class Risk(BaseModel):
+    team: Literal["A", "B"]
+    gladiator: int
+    name: str
+    state: int
+    die: int
+    location: str
+    fate: rules.Fate
+
+
+class MatchRecord(BaseModel):
+    number: int
+    at: datetime
+    teams: tuple[int, int]
+    names: tuple[str, str]
+    powers: tuple[int, int]
+    divisions: tuple[int, int]
+    margins: tuple[int, int]
+    score: tuple[int, int]
+    surrendered: Side = ""
+    eliminated: Side = ""
+    outcomes: tuple[Outcome, Outcome]
+    ranking_before: tuple[int, int]
+    ranking_after: tuple[int, int]
+    played: tuple[list[int], list[int]]
+    risks: list[Risk] = Field(default_factory=list)
+    lost_equipment: list[int] = Field(default_factory=list)
+    note: str = ""
+
+
+class LeagueSettings(BaseModel):
+    mode: Mode = "championship"
+    draw_points: int = Field(default=1, ge=-5, le=5)
+    surrender_points: int = Field(default=-3, ge=-10, le=0)
+
+
+class LeagueState(BaseModel):
+    mode: Mode = "championship"
+    draw_points: int = 1
+    surrender_points: int = -3
+    deck: PowerDeck = Field(default_factory=sample_deck)
+    coaches: dict[str, str] = Field(default_factory=dict)
+    teams: dict[str, Team] = Field(default_factory=dict)
+    matches: list[MatchRecord] = Field(default_factory=list)
+    next_id: int = 1
+
+    def team(self, team_id: int) -> Team:
+        team = self.teams.get(str(team_id))
+        if team is None:
+            raise RuleError(N_("No team {team} in this league."), field="team", team=team_id)
+        return team
+
+    def new_id(self) -> int:
+        self.next_id += 1
+        return self.next_id - 1
+
+
+# ---------------------------------------------------------------------------- commands
+
+
+class Recruit(BaseModel):
+    """One gladiator of the wizard (2.1): name, number, specialization and magic equipment; in a
+    tournament, the two powers chosen."""
+
+    name: str = Field(min_length=1, max_length=40)
+    number: int = Field(ge=0, le=99)
+    specialization: Specialization
+    equipment: Equipment
+    powers: list[str] = Field(default_factory=list, max_length=2)
+
+    @field_validator("name")
+    @classmethod
+    def _strip(cls, value: str) -> str:
+        value = " ".join(value.split())
+        if not value:
+            raise ValueError("empty")
+        return value
+
+
+def _gather(data: Any, size: int) -> Any:
+    """Form fields name_1 ... name_7 (number_i, specialization_i, equipment_i, powers_i) as a list
+    of recruits; an API client sends `gladiators` itself."""
+    if not isinstance(data, dict) or "gladiators" in data:
+        return data
+    data = dict(data)
+    recruits = []
+    for i in range(1, size + 1):
+        fields = {
+            k: data.pop(f"{k}_{i}", None)
+            for k in ("name", "number", "specialization", "equipment", "powers")
+        }
+        if any(v not in (None, "", []) for v in fields.values()):
+            powers = fields["powers"] or []
+            fields["powers"] = [powers] if isinstance(powers, str) else powers
+            recruits.append({k: v for k, v in fields.items() if v is not None})
+    data["gladiators"] = recruits
+    return data
+
+
+class CreateTeam(BaseModel):
+    type: Literal["team"]
+    name: str = Field(min_length=1, max_length=40)
+    coach: int | None = None  # the owner creates a team for a coach; a coach for themselves
+    gladiators: list[Recruit] = Field(max_length=rules.TEAM_SIZE + 1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_form(cls, data: Any) -> Any:
+        return _gather(data, rules.TEAM_SIZE + 1)
+
+
+class Replace(BaseModel):
+    """A dead (or dismissed) gladiator replaced through the wizard (3.4)."""
+
+    type: Literal["replace"]
+    team: int
+    gladiator: int | None = None  # the one dismissed; none to fill a place left by a death
+    recruit: Recruit
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_form(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "recruit" not in data:
+            gathered = _gather(data, 1)
+            data = {k: v for k, v in gathered.items() if k != "gladiators"}
+            data["recruit"] = gathered["gladiators"][0] if gathered["gladiators"] else None
+        return data
+
+
+class Improve(BaseModel):
+    type: Literal["improve"]
+    team: int
+    gladiator: int
+    characteristic: Characteristic
+
+
+class Reequip(BaseModel):
+    type: Literal["reequip"]
+    team: int
+    gladiator: int
+    equipment: Equipment
+    powers: list[str] = Field(default_factory=list, max_length=2)
+
+
+class RollArmour(BaseModel):
+    """Tournament (13.2): magic armour is rolled with the referee at the first match."""
+
+    type: Literal["roll_armour"]
+    team: int
+
+
+class SetPoints(BaseModel):
+    type: Literal["points"]
+    draw_points: int = Field(ge=-5, le=5)
+    surrender_points: int = Field(ge=-10, le=0)
+
+
+class SetDeck(BaseModel):
+    type: Literal["deck"]
+    deck: PowerDeck
+
+
+class RecordMatch(BaseModel):
+    """A finished match, from the referee sheet: who played, the score, a surrender or an
+    elimination, who left the field with a risk of death and how low they fell, which magic
+    equipment was lost."""
+
+    type: Literal["match"]
+    team_a: int
+    team_b: int
+    played_a: list[int] = Field(min_length=1, max_length=rules.TEAM_SIZE)
+    played_b: list[int] = Field(min_length=1, max_length=rules.TEAM_SIZE)
+    score_a: int = Field(ge=0, le=999)
+    score_b: int = Field(ge=0, le=999)
+    surrendered: Side = ""
+    eliminated: Side = ""
+    risk: dict[int, int] = Field(default_factory=dict)  # gladiator -> state (-11 or less)
+    lost_equipment: list[int] = Field(default_factory=list, max_length=14)
+    note: str = Field(default="", max_length=500)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_form(cls, data: Any) -> Any:
+        """Form fields risk_<gladiator> hold the state of those who left with a risk of death."""
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        risk = dict(data.get("risk") or {})
+        for key in [k for k in data if isinstance(k, str) and k.startswith("risk_")]:
+            value = data.pop(key)
+            if value not in (None, ""):
+                risk[key[5:]] = value
+        data["risk"] = risk
+        how, _, side = str(data.pop("ending", "") or "").partition(":")
+        if how in ("surrendered", "eliminated"):
+            data[how] = side
+        return data
+
+
+Command = Annotated[
+    CreateTeam | Replace | Improve | Reequip | RollArmour | SetPoints | SetDeck | RecordMatch,
+    Field(discriminator="type"),
+]
+COACH_COMMANDS = (CreateTeam, Replace, Improve, Reequip)
+
+
+# ---------------------------------------------------------------------------- the kind
+
+
+class KillpowerLeague(GameKind[LeagueState]):
+    key = "kpb_league"
+    title = N_("Killpower Ball league")
+    tagline = N_("Teams, power cards, match results and the championship table.")
+    roles = ("coach",)
+    role_titles: ClassVar[dict[str, str]] = {
+        "coach": N_("coach"),
+        "organizer": N_("league owner"),
+    }
+    state_model = LeagueState
+    settings_model = LeagueSettings
+    commands: TypeAdapter[Any] = TypeAdapter(Command)
+
+    def new_state(self, settings: BaseModel) -> LeagueState:
+        assert isinstance(settings, LeagueSettings)
+        return LeagueState(
+            mode=settings.mode,
+            draw_points=settings.draw_points,
+            surrender_points=settings.surrender_points,
+        )
+
+    def add_person(self, state: LeagueState, person: PersonInfo) -> LeagueState:
+        if person.role != "coach":
+            return state
+        state = state.model_copy(deep=True)
+        state.coaches[str(person.id)] = person.name
+        return state
+
+    def may_send(self, viewer: Viewer, command: Any) -> bool:
+        if viewer.is_staff:
+            return viewer.is_organizer or isinstance(command, RecordMatch | RollArmour)
+        return viewer.role == "coach" and isinstance(command, COACH_COMMANDS)
+
+    def apply(self, state: LeagueState, command: Any, ctx: Context) -> Done[LeagueState]:
+        state = state.model_copy(deep=True)
+        summary, result = getattr(self, f"_{command.type}")(state, command, ctx)
+        return Done(state, summary, result)
+
+    # -- who may touch a team
+
+    def _own_team(self, state: LeagueState, team_id: int, actor: Viewer) -> Team:
+        team = state.team(team_id)
+        if actor.role == "coach" and team.coach != actor.person_id:
+            raise NotAllowed(N_("This team belongs to another coach."))
+        return team
+
+    # -- building gladiators (2.1)
+
+    def _recruit(
+        self, state: LeagueState, team_name: str, spec: Recruit, held: list[str], dice: Dice
+    ) -> Gladiator:
+        gladiator = Gladiator(
+            id=state.new_id(),
+            number=spec.number,
+            name=spec.name,
+            specialization=spec.specialization,
+            equipment=spec.equipment,
+            characteristics=rules.starting_characteristics(spec.specialization),
+        )
+        self._equip(state, gladiator, spec.equipment, spec.powers, held, dice)
+        return gladiator
+
+    def _equip(
+        self,
+        state: LeagueState,
+        gladiator: Gladiator,
+        equipment: Equipment,
+        chosen: list[str],
+        held: list[str],
+        dice: Dice,
+    ) -> None:
+        """2.1 ÉQUIPEMENT MAGIQUE. `held`: the powers the rest of the team holds (a team draws
+        from its own pack, without putting cards back)."""
+        gladiator.equipment = equipment
+        gladiator.powers = []
+        gladiator.armour = None
+        if equipment == "armour" and state.mode == "championship":
+            die = dice.roll(5, f"magic armour of {gladiator.name}")
+            gladiator.armour = rules.MAGIC_ARMOUR_BASE + die
+        if equipment != "powers":
+            return
+        if state.mode == "tournament":
+            if len(chosen) != rules.POWERS_PER_GLADIATOR:
+                raise RuleError(
+                    N_("{name}: choose two powers."), field="powers", name=gladiator.name
+                )
+            for key in chosen:
+                if state.deck.card(key) is None:
+                    raise RuleError(N_("Unknown power “{power}”."), field="powers", power=key)
+            gladiator.powers = list(chosen)
+            return
+        pack = state.deck.copies()
+        for key in held:
+            if key in pack:
+                pack.remove(key)
+        for _ in range(rules.POWERS_PER_GLADIATOR):
+            choices = [key for key in pack if key not in gladiator.powers]
+            if not choices:
+                raise RuleError(
+                    N_("The power deck has no card left to draw for {name}: add cards to it."),
+                    field="equipment",
+                    name=gladiator.name,
+                )
+            die = dice.roll(len(choices), f"power card for {gladiator.name}")
+            key = choices[die - 1]
+            gladiator.powers.append(key)
+            pack.remove(key)
+
+    def _team(self, state: LeagueState, c: CreateTeam, ctx: Context) -> Any:
+        actor = ctx.actor
+        coach = actor.person_id if actor.role == "coach" else c.coach
+        if coach is not None and str(coach) not in state.coaches:
+            raise RuleError(N_("No coach {coach} in this league."), field="coach", coach=coach)
+        if len(c.gladiators) != rules.TEAM_SIZE:
+            raise RuleError(
+                N_("A team has exactly 7 gladiators, not {count}."),
+                field="gladiators",
+                count=len(c.gladiators),
+            )
+        name = " ".join(c.name.split())
+        taken = next((t for t in state.teams.values() if t.name.lower() == name.lower()), None)
+        if taken is not None:
+            raise RuleError(N_("A team is already named “{name}”."), field="name", name=taken.name)
+        numbers = [g.number for g in c.gladiators]
+        if len(set(numbers)) != len(numbers):
+            raise RuleError(N_("Two gladiators wear the same number."), field="gladiators")
+        if state.mode == "tournament":
+            rules.check_tournament_powers(
+                [g.powers for g in c.gladiators if g.equipment == "powers"]
+            )
+        team = Team(
+            id=state.new_id(),
+            name=name,
+            coach=coach,
+            coach_name=state.coaches.get(str(coach), actor.name) if coach else actor.name,
+            gladiators=[],
+        )
+        for spec in c.gladiators:
+            held = [p for g in team.gladiators for p in g.powers]
+            team.gladiators.append(self._recruit(state, name, spec, held, ctx.dice))
+        state.teams[str(team.id)] = team
+        return Msg(
+            N_("{coach} creates the team {team}: seven gladiators."),
+            {"coach": team.coach_name, "team": team.name},
+        ), {"team": team.id}
+
+    def _replace(self, state: LeagueState, c: Replace, ctx: Context) -> Any:
+        team = self._own_team(state, c.team, ctx.actor)
+        if c.gladiator is not None:
+            old = team.gladiator(c.gladiator)
+            if not old.may_reequip:
+                # 3.4: a gladiator may be dismissed only if they played the match just ended.
+                raise RuleError(
+                    N_("{name} can be dismissed only just after a match they played."),
+                    field="gladiator",
+                    name=old.name,
+                )
+            team.gladiators.remove(old)  # 3.4: their magic equipment leaves with them
+        elif len(team.gladiators) >= rules.TEAM_SIZE:
+            raise RuleError(
+                N_("{team} already has 7 gladiators: say who is dismissed."),
+                field="gladiator",
+                team=team.name,
+            )
+        if c.recruit.number in {g.number for g in team.gladiators}:
+            raise RuleError(N_("Two gladiators wear the same number."), field="number")
+        if state.mode == "tournament" and c.recruit.equipment == "powers":
+            rules.check_tournament_powers(
+                [g.powers for g in team.gladiators if g.equipment == "powers"] + [c.recruit.powers]
+            )
+        held = [p for g in team.gladiators for p in g.powers]
+        recruit = self._recruit(state, team.name, c.recruit, held, ctx.dice)
+        team.gladiators.append(recruit)
+        team.gladiators.sort(key=lambda g: g.number)
+        return Msg(
+            N_("{team} recruits {name} (no. {number})."),
+            {"team": team.name, "name": recruit.name, "number": recruit.number},
+        ), {"gladiator": recruit.id}
+
+    def _improve(self, state: LeagueState, c: Improve, ctx: Context) -> Any:
+        team = self._own_team(state, c.team, ctx.actor)
+        g = team.gladiator(c.gladiator)
+        value = g.characteristics[c.characteristic]
+        rules.check_increase(c.characteristic, value, g.exp, g.increases)
+        g.characteristics[c.characteristic] = value + 1
+        g.increases += 1
+        return Msg(
+            N_("{name} ({team}) gains 1 {characteristic}: {value}."),
+            {
+                "name": g.name,
+                "team": team.name,
+                "characteristic": c.characteristic,
+                "value": value + 1,
+            },
+        ), {}
+
+    def _reequip(self, state: LeagueState, c: Reequip, ctx: Context) -> Any:
+        team = self._own_team(state, c.team, ctx.actor)
+        g = team.gladiator(c.gladiator)
+        if g.equipment is not None and not g.may_reequip:
+            # 3.4: only after a match this gladiator played, and the new one is kept until the
+            # next match even if it is worse.
+            raise RuleError(
+                N_("{name} changes equipment only just after a match they played."),
+                field="equipment",
+                name=g.name,
+            )
+        if state.mode == "tournament" and c.equipment == "powers":
+            rules.check_tournament_powers(
+                [x.powers for x in team.gladiators if x.equipment == "powers" and x.id != g.id]
+                + [c.powers]
+            )
+        held = [p for x in team.gladiators if x.id != g.id for p in x.powers]
+        self._equip(state, g, c.equipment, c.powers, held, ctx.dice)
+        g.may_reequip = False
+        return Msg(
+            N_("{name} ({team}) gets new magic equipment."), {"name": g.name, "team": team.name}
+        ), {}
+
+    def _roll_armour(self, state: LeagueState, c: RollArmour, ctx: Context) -> Any:
+        team = state.team(c.team)
+        rolled = []
+        for g in team.gladiators:
+            if g.equipment == "armour" and g.armour is None:
+                g.armour = rules.MAGIC_ARMOUR_BASE + ctx.dice.roll(5, f"magic armour of {g.name}")
+                rolled.append(g.name)
+        if not rolled:
+            raise RuleError(N_("Every magic armour of {team} is rolled."), team=team.name)
+        return Msg(
+            N_("Magic armour rolled for {team}: {names}."),
+            {"team": team.name, "names": ", ".join(rolled)},
+        ), {}
+
+    def _points(self, state: LeagueState, c: SetPoints, ctx: Context) -> Any:
+        state.draw_points, state.surrender_points = c.draw_points, c.surrender_points
+        return Msg(
+            N_("Ranking points: draw {draw}, surrender {surrender}."),
+            {"draw": c.draw_points, "surrender": c.surrender_points},
+        ), {}
+
+    def _deck(self, state: LeagueState, c: SetDeck, ctx: Context) -> Any:
+        state.deck = c.deck
+        return Msg(
+            N_("New power deck: {count} cards, {bluff} bluff cards."),
+            {"count": len(c.deck.powers), "bluff": c.deck.bluff},
+        ), {}
+
+    # -- a finished match and the end-of-match operations (3.4, sequence 16)
+
+    def _match(self, state: LeagueState, c: RecordMatch, ctx: Context) -> Any:
+        if c.team_a == c.team_b:
+            raise RuleError(N_("A team does not play itself."), field="team_b")
+        teams = (state.team(c.team_a), state.team(c.team_b))
+        played = (c.played_a, c.played_b)
+        if c.surrendered and c.eliminated:
+            raise RuleError(
+                N_("A match ends by a surrender or an elimination, not both."),
+                field="surrendered",
+            )
+        for team, ids in zip(teams, played, strict=True):
+            if len(team.gladiators) != rules.TEAM_SIZE:
+                raise RuleError(
+                    N_("{team} must have 7 gladiators before playing."),
+                    field="team_a",
+                    team=team.name,
+                )
+            for gid in ids:
+                g = team.gladiator(gid)
+                if g.equipment is None:
+                    raise RuleError(
+                        N_("{name} has no magic equipment and cannot play."),
+                        field="played_a",
+                        name=g.name,
+                    )
+                if g.equipment == "armour" and g.armour is None:
+                    raise RuleError(
+                        N_("{name}'s magic armour is not rolled yet."),
+                        field="played_a",
+                        name=g.name,
+                    )
+            if len(set(ids)) != len(ids):
+                raise RuleError(N_("A gladiator is listed twice."), field="played_a")
+        side_of: dict[int, int] = {}
+        for side, ids in enumerate(played):
+            for gid in ids:
+                side_of[gid] = side
+        for gid, value in c.risk.items():
+            if gid not in side_of:
+                raise RuleError(
+                    N_("Gladiator {gladiator} did not play this match."),
+                    field="risk",
+                    gladiator=gid,
+                )
+            if value > -11:
+                raise RuleError(
+                    N_("Only a gladiator below -10 (coma) has a risk of death, not {value}."),
+                    field="risk",
+                    value=value,
+                )
+        for gid in c.lost_equipment:
+            if gid not in side_of:
+                raise RuleError(
+                    N_("Gladiator {gladiator} did not play this match."),
+                    field="lost_equipment",
+                    gladiator=gid,
+                )
+
+        # 3.2: power from the ranking and the EXP of those who play; TABLE 3: the margins.
+        powers = [t.power(ids) for t, ids in zip(teams, played, strict=True)]
+        margins = rules.targets(powers[0].power, powers[1].power)
+        outcomes = rules.result_of((c.score_a, c.score_b), margins, c.surrendered, c.eliminated)
+        championship = state.mode == "championship"
+        before = (teams[0].ranking, teams[1].ranking)
+        for i, team in enumerate(teams):
+            change = rules.ranking_change(
+                outcomes[i],
+                powers[i].division,
+                powers[1 - i].division,
+                state.draw_points,
+                state.surrender_points,
+            )
+            team.ranking = rules.new_ranking(team.ranking, change, championship)
+            team.played += 1
+            setattr(team, outcomes[i], getattr(team, outcomes[i]) + 1)
+        number = len(state.matches) + 1
+
+        # Sequence 16: risks of death (TABLE 8), experience (12), equipment lost and restored.
+        risks = []
+        for gid, value in sorted(c.risk.items()):
+            side = side_of[gid]
+            g = teams[side].gladiator(gid)
+            die = ctx.dice.roll(10, f"risk of death of {g.name}")
+            fate = rules.fate(die, value)
+            risks.append(
+                Risk(
+                    team="AB"[side],
+                    gladiator=gid,
+                    name=g.name,
+                    state=value,
+                    die=die,
+                    location=rules.location(die),
+                    fate=fate,
+                )
+            )
+        dead = {r.gladiator for r in risks if r.fate == "dead"}
+        for side, team in enumerate(teams):
+            for g in team.gladiators:
+                g.may_reequip = g.id in played[side]
+                if g.id in played[side]:
+                    g.exp += rules.EXP_PER_MATCH
+                    g.matches += 1
+                if g.id in c.lost_equipment:
+                    g.equipment, g.powers, g.armour = None, [], None
+            for g in [g for g in team.gladiators if g.id in dead]:
+                g.died_in = number
+                team.gladiators.remove(g)
+                team.fallen.append(g)
+        state.matches.append(
+            MatchRecord(
+                number=number,
+                at=ctx.now,
+                teams=(teams[0].id, teams[1].id),
+                names=(teams[0].name, teams[1].name),
+                powers=(powers[0].power, powers[1].power),
+                divisions=(powers[0].division, powers[1].division),
+                margins=margins,
+                score=(c.score_a, c.score_b),
+                surrendered=c.surrendered,
+                eliminated=c.eliminated,
+                outcomes=outcomes,
+                ranking_before=before,
+                ranking_after=(teams[0].ranking, teams[1].ranking),
+                played=(list(c.played_a), list(c.played_b)),
+                risks=risks,
+                lost_equipment=list(c.lost_equipment),
+                note=c.note.strip(),
+            )
+        )
+        pieces = [
+            Msg(
+                N_("Match {number}: {a} {sa} – {sb} {b}, {a} {oa}, {b} {ob}."),
+                {
+                    "number": number,
+                    "a": teams[0].name,
+                    "b": teams[1].name,
+                    "sa": c.score_a,
+                    "sb": c.score_b,
+                    "oa": Msg(OUTCOME_TITLES[outcomes[0]]),
+                    "ob": Msg(OUTCOME_TITLES[outcomes[1]]),
+                },
+            ),
+            Msg(
+                N_("Ranking points: {a} {ra}, {b} {rb}."),
+                {
+                    "a": teams[0].name,
+                    "b": teams[1].name,
+                    "ra": teams[0].ranking,
+                    "rb": teams[1].ranking,
+                },
+            ),
+        ]
+        for r in risks:
+            pieces.append(
+                Msg(
+                    N_("Risk of death for {name}: {location}, {fate}."),
+                    {
+                        "name": r.name,
+                        "location": Msg(LOCATION_TITLES[r.location]),
+                        "fate": Msg(FATE_TITLES[r.fate]),
+                    },
+                )
+            )
+        return joined(pieces), {"match": number, "outcomes": list(outcomes)}
+
+    # ------------------------------------------------------------------ platform questions
+
+    def status(self, state: LeagueState) -> str:
+        return "running"
+
+    def label(self, command: Any, state: LeagueState) -> Msg:
+        if isinstance(command, RecordMatch):
+            names = [state.teams.get(str(t)) for t in (command.team_a, command.team_b)]
+            return Msg(
+                N_("the match {a} – {b}"),
+                {"a": names[0].name if names[0] else "?", "b": names[1].name if names[1] else "?"},
+            )
+        labels = {
+            "team": N_("the team's creation"),
+            "replace": N_("the recruit"),
+            "improve": N_("the increase"),
+            "reequip": N_("the new equipment"),
+            "roll_armour": N_("the armour roll"),
+            "points": N_("the ranking settings"),
+            "deck": N_("the new power deck"),
+        }
+        return Msg(labels[command.type])
+
+    # ------------------------------------------------------------------ views
+
+    def page_for(self, viewer: Viewer) -> str:
+        if viewer.is_staff:
+            return "staff"
+        return "board" if viewer.role == "public" else "player"
+
+    def view(self, state: LeagueState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+        view = self.public(state)
+        if viewer.is_staff:
+            view["teams"] = [self.sheet(state, t) for t in self.sorted_teams(state)]
+            view["deck"] = state.deck.model_dump(mode="json")
+            view["coaches"] = dict(state.coaches)
+        elif viewer.role == "coach":
+            view["teams"] = [
+                self.sheet(state, t)
+                for t in self.sorted_teams(state)
+                if t.coach == viewer.person_id
+            ]
+            view["deck"] = state.deck.model_dump(mode="json")
+        return view
+
+    def sorted_teams(self, state: LeagueState) -> list[Team]:
+        """13.1: the team with the most ranking points first."""
+        return sorted(
+            state.teams.values(), key=lambda t: (-t.ranking, -t.won, -t.total_exp, t.name.lower())
+        )
+
+    def public(self, state: LeagueState) -> dict[str, Any]:
+        """What anyone may read: the table and the results, never a team's equipment."""
+        rows = []
+        for place, t in enumerate(self.sorted_teams(state), start=1):
+            power = t.power()
+            rows.append(
+                {
+                    "place": place,
+                    "id": t.id,
+                    "name": t.name,
+                    "coach": t.coach_name,
+                    "played": t.played,
+                    "won": t.won,
+                    "lost": t.lost,
+                    "drawn": t.drawn,
+                    "abandoned": t.abandoned,
+                    "ranking": t.ranking,
+                    "exp": t.total_exp,
+                    "power": power.power,
+                    "division": power.division,
+                    "complete": len(t.gladiators) == rules.TEAM_SIZE,
+                }
+            )
+        return {
+            "mode": state.mode,
+            "draw_points": state.draw_points,
+            "surrender_points": state.surrender_points,
+            "table": rows,
+            "matches": [
+                {
+                    "number": m.number,
+                    "at": m.at.isoformat(),
+                    "names": list(m.names),
+                    "teams": list(m.teams),
+                    "score": list(m.score),
+                    "powers": list(m.powers),
+                    "divisions": list(m.divisions),
+                    "margins": list(m.margins),
+                    "outcomes": list(m.outcomes),
+                    "surrendered": m.surrendered,
+                    "eliminated": m.eliminated,
+                    "ranking_before": list(m.ranking_before),
+                    "ranking_after": list(m.ranking_after),
+                    "risks": [r.model_dump() for r in m.risks],
+                    "note": m.note,
+                }
+                for m in reversed(state.matches)
+            ],
+            "deck_size": len(state.deck.powers),
+            "deck_sample": state.deck.sample,
+            "coach_count": len(state.coaches),
+        }
+
+    def sheet(self, state: LeagueState, team: Team) -> dict[str, Any]:
+        """A team sheet (2, LA FEUILLE D'EQUIPE): for its coach and the staff only."""
+        power = team.power()
+        names = {p.key: p.name for p in state.deck.powers}
+        return {
+            "id": team.id,
+            "name": team.name,
+            "coach": team.coach_name,
+            "coach_id": team.coach,
+            "ranking": team.ranking,
+            "played": team.played,
+            "won": team.won,
+            "lost": team.lost,
+            "drawn": team.drawn,
+            "abandoned": team.abandoned,
+            "exp": team.total_exp,
+            "power": power.power,
+            "division": power.division,
+            "power_explained": power.explain().render(),
+            "complete": len(team.gladiators) == rules.TEAM_SIZE,
+            "gladiators": [
+                {
+                    **g.model_dump(mode="json"),
+                    "shield": g.shield,
+                    "increases_left": g.increases_left,
+                    "power_names": [names.get(p, p) for p in g.powers],
+                }
+                for g in sorted(team.gladiators, key=lambda g: g.number)
+            ],
+            "fallen": [g.model_dump(mode="json") for g in team.fallen],
+            "history": [
+                {
+                    "number": m.number,
+                    "at": m.at.isoformat(),
+                    "other": m.names[1 - side],
+                    "score": [m.score[side], m.score[1 - side]],
+                    "outcome": m.outcomes[side],
+                    "ranking": [m.ranking_before[side], m.ranking_after[side]],
+                }
+                for m in state.matches
+                for side in (0, 1)
+                if m.teams[side] == team.id
+            ],
+        }
+
+    def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+        if viewer.is_staff:
+            return full_event(event)
+        if event.type not in ("command", "undo"):
+            return None
+        # Summaries never name a power card; commands and dice stay with the staff.
+        return {
+            "seq": event.seq,
+            "at": event.at.isoformat(),
+            "summary": event.summary.render(),
+            "undone": event.undone,
+        }
+
+    def template_globals(self) -> dict[str, Any]:
+        return {
+            "kpb_specializations": SPECIALIZATION_TITLES,
+            "kpb_equipment": EQUIPMENT_TITLES,
+            "kpb_outcomes": OUTCOME_TITLES,
+            "kpb_fates": FATE_TITLES,
+            "kpb_locations": LOCATION_TITLES,
+            "kpb_improvable": rules.IMPROVABLE,
+            "kpb_characteristics": rules.CHARACTERISTICS,
+            "kpb_team_size": rules.TEAM_SIZE,
+            "kpb_power_kinds": KIND_TITLES,
+        }
+
+    def router(self) -> Any:
+        from server.games.killpower.routes import router
+
+        return router
+
+
+KILLPOWER_LEAGUE = KillpowerLeague()

@@ -1,0 +1,105 @@
+"""Power cards as data (4.1 and 4.2): their faces are not in the rule book, so each league keeps its
+own deck, edited by its owner, imported and exported as JSON. A sample deck ships, marked as one."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, ValidationError, field_validator
+
+from server.errors import InvalidInput
+from server.platform.data_import import card_error, read_json, with_key
+from server.platform.i18n import N_
+
+ActivationKind = Literal["while_active", "if_activated", "automatic", "on_hit"]
+KIND_TITLES = {
+    "while_active": N_("while active"),  # « Tant que le pouvoir est actif »
+    "if_activated": N_("if activated"),  # « Si le pouvoir est activé »
+    "automatic": N_("automatic"),  # « Grâce au pouvoir… »
+    "on_hit": N_("if the bearer hits"),  # « Si le porteur touche… »
+}
+SAMPLE = Path(__file__).with_name("sample_powers.json")
+
+
+class Activation(BaseModel):
+    """Activation (XX/XX): the characteristic rolled (none for automatic and on-hit powers), its
+    cost in actions, and how the power works once activated."""
+
+    characteristic: Literal["", "DEP", "PHY", "HAB", "POU", "BAL", "VIE"] = ""
+    cost: Literal[0, 1] = 0
+    kind: ActivationKind = "automatic"
+
+
+class PowerCard(BaseModel):
+    key: str = Field(min_length=1, max_length=40, pattern=r"^[a-z0-9-]+$")
+    name: str = Field(min_length=1, max_length=60)
+    activation: Activation = Field(default_factory=Activation)
+    deactivation: str = Field(default="", max_length=300)
+    uses: int | None = Field(default=None, ge=1, le=20)  # per match; none: at will
+    text: str = Field(default="", max_length=2000)
+    read_aloud: str = Field(default="", max_length=600)  # the underlined part (4.3)
+    copies: int = Field(default=1, ge=1, le=7)
+
+    @field_validator("name", "text", "read_aloud", "deactivation")
+    @classmethod
+    def _strip(cls, value: str) -> str:
+        return value.strip()
+
+
+class PowerDeck(BaseModel):
+    powers: list[PowerCard] = Field(default_factory=list, max_length=200)
+    bluff: int = Field(default=6, ge=0, le=30)  # bluff cards in the league's box (4.4)
+    sample: bool = False
+
+    def card(self, key: str) -> PowerCard | None:
+        return next((p for p in self.powers if p.key == key), None)
+
+    def copies(self) -> list[str]:
+        return [p.key for p in self.powers for _ in range(p.copies)]
+
+
+@lru_cache(maxsize=1)
+def _sample_text() -> str:
+    return SAMPLE.read_text(encoding="utf-8")
+
+
+def sample_deck() -> PowerDeck:
+    return PowerDeck.model_validate_json(_sample_text())
+
+
+def parse_json_deck(text: str) -> PowerDeck:
+    """A deck from JSON: {"powers": [...], "bluff": n} or a bare list of cards. The first wrong
+    card is named with its number, and then nothing is imported."""
+    data = read_json(text, "deck")
+    if isinstance(data, list):
+        data = {"powers": data}
+    if not isinstance(data, dict) or not isinstance(data.get("powers"), list):
+        raise InvalidInput(
+            N_("Expected a list of power cards, or an object with “powers”."), field="deck"
+        )
+    cards = []
+    for index, item in enumerate(data["powers"], start=1):
+        item = with_key(item)
+        try:
+            cards.append(PowerCard.model_validate(item))
+        except ValidationError as error:
+            raise card_error(index, item, error, "deck") from None
+    if not cards:
+        raise InvalidInput(N_("A deck needs at least one card."), field="deck")
+    keys = [c.key for c in cards]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise InvalidInput(N_("Two cards have the key “{key}”."), field="deck", key=key)
+    try:
+        return PowerDeck(powers=cards, bluff=data.get("bluff", 6), sample=False)
+    except ValidationError:
+        raise InvalidInput(
+            N_("“bluff” is a number of bluff cards from 0 to 30."), field="deck"
+        ) from None
+
+
+def dump_json_deck(deck: PowerDeck) -> str:
+    return json.dumps(deck.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"

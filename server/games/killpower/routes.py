@@ -1,0 +1,116 @@
+"""Killpower Ball's own pages: the league's power deck (import, export) and printable team sheets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+
+from server.deps import ClockDep, PageViewerDep, ServiceDep, TemplatesDep
+from server.errors import ArbitreError, InvalidInput, NotAllowed, NotFound
+from server.games.killpower.league import KILLPOWER_LEAGUE
+from server.games.killpower.powers import dump_json_deck, parse_json_deck, sample_deck
+from server.platform.i18n import N_
+from server.web.pages import download, idem_of, int_field, page_context, uploaded_text
+from server.web.security import check_csrf
+
+router = APIRouter(include_in_schema=False)
+
+
+def league(service: Any, game_id: str) -> Any:
+    loaded = service.load(game_id)
+    if loaded.game.kind != KILLPOWER_LEAGUE.key:
+        raise InvalidInput(N_("This page belongs to Killpower Ball leagues."))
+    return loaded
+
+
+@router.get("/g/{game_id}/kpb/deck")
+def deck_page(
+    game_id: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+    clock: ClockDep,
+) -> Response:
+    """The power cards, for the owner and the coaches (the deck is the league's box, not a
+    secret; which gladiator holds which card is)."""
+    loaded = league(service, game_id)
+    if viewer.role == "public":
+        raise NotAllowed(N_("This page is not yours."))
+    page = KILLPOWER_LEAGUE.page_for(viewer)
+    context = page_context(service, clock, loaded, viewer, page, hx_block=None)
+    return templates.response(request, "kpb_league/deck.html", context)
+
+
+@router.post("/g/{game_id}/kpb/deck")
+async def import_deck(
+    game_id: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+    clock: ClockDep,
+) -> Response:
+    """Replaces the power deck by a JSON one (pasted or uploaded), or by the sample deck."""
+    if not viewer.is_organizer:
+        raise NotAllowed(N_("Only the organizer can open this page."))
+    await check_csrf(request)
+    form = await request.form()
+    loaded = league(service, game_id)
+    try:
+        deck = sample_deck() if form.get("sample") else parse_json_deck(await uploaded_text(form))
+        service.perform(
+            game_id,
+            viewer,
+            {"type": "deck", "deck": deck.model_dump(mode="json")},
+            idem_key=idem_of(form),
+            seen_seq=int_field(form, "seq"),
+        )
+    except ArbitreError as error:
+        context = page_context(
+            service,
+            clock,
+            loaded,
+            viewer,
+            "staff",
+            hx_block=None,
+            errors={"deck": error.message},
+            form={"text": form.get("text") or ""},
+        )
+        return templates.response(
+            request, "kpb_league/deck.html", context, status_code=error.status
+        )
+    return RedirectResponse(f"/g/{game_id}/kpb/deck", status_code=303)
+
+
+@router.get("/g/{game_id}/kpb/deck.json")
+def export_deck(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Response:
+    if viewer.role == "public":
+        raise NotAllowed(N_("This page is not yours."))
+    loaded = league(service, game_id)
+    return download(dump_json_deck(loaded.state.deck), "application/json", "powers.json")
+
+
+@router.get("/g/{game_id}/kpb/team/{team_id}")
+def team_sheet(
+    game_id: str,
+    team_id: int,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+    clock: ClockDep,
+) -> Response:
+    """The printable team sheet (A4): for its coach and the staff."""
+    loaded = league(service, game_id)
+    team = loaded.state.teams.get(str(team_id))
+    if team is None:
+        raise NotFound(N_("No such team."))
+    if not viewer.is_staff and team.coach != viewer.person_id:
+        raise NotAllowed(N_("This team belongs to another coach."))
+    page = KILLPOWER_LEAGUE.page_for(viewer)
+    context = page_context(service, clock, loaded, viewer, page, hx_block=None)
+    context["t"] = KILLPOWER_LEAGUE.sheet(loaded.state, team)
+    return templates.response(request, "kpb_league/sheet.html", context)

@@ -1,0 +1,262 @@
+"""A Killpower Ball championship through the service: four teams, six matches, the table and the
+team sheets checked after each; and what the league refuses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server.errors import ArbitreError, NotAllowed, RuleError
+from server.games.killpower.league import KILLPOWER_LEAGUE, LeagueState
+from server.platform.dice import ScriptedRolls
+from server.platform.kinds import Viewer
+from server.platform.service import GameService
+from tests.helpers import key, viewer_of
+
+SPECS = ["archer", "defender", "warrior", "mentor", "shooter", "warrior", "defender"]
+
+
+def team_command(name: str, equipment: list[str], coach: int | None = None) -> dict[str, Any]:
+    command: dict[str, Any] = {
+        "type": "team",
+        "name": name,
+        "gladiators": [
+            {
+                "name": f"{name[:3]}{i}",
+                "number": i,
+                "specialization": SPECS[i - 1],
+                "equipment": equipment[i - 1],
+            }
+            for i in range(1, 8)
+        ],
+    }
+    if coach is not None:
+        command["coach"] = coach
+    return command
+
+
+class League:
+    def __init__(self, service: GameService, rolls: ScriptedRolls, mode: str = "championship"):
+        self.service, self.rolls = service, rolls
+        game, owner = service.create_game(
+            "kpb_league", "Ligue du jeudi", "Camille", idem_key=key(), settings={"mode": mode}
+        )
+        self.id, self.owner = game.id, viewer_of(owner)
+        self.coaches: dict[str, Viewer] = {}
+
+    def coach(self, name: str) -> Viewer:
+        registered = self.service.register(self.id, self.owner, "coach", name, idem_key=key())
+        self.coaches[name] = viewer_of(registered)
+        return self.coaches[name]
+
+    def act(self, actor: Viewer, command: dict[str, Any], *dice: int) -> str:
+        self.rolls.push(*dice)
+        return self.service.perform(self.id, actor, command, idem_key=key()).summary.render()
+
+    @property
+    def state(self) -> LeagueState:
+        return self.service.load(self.id).state  # type: ignore[no-any-return]
+
+    def team(self, name: str) -> Any:
+        return next(t for t in self.state.teams.values() if t.name == name)
+
+    def ids(self, name: str) -> list[int]:
+        return [g.id for g in self.team(name).gladiators]
+
+    def match(self, a: str, b: str, score: tuple[int, int], *dice: int, **extra: Any) -> str:
+        command = {
+            "type": "match",
+            "team_a": self.team(a).id,
+            "team_b": self.team(b).id,
+            "played_a": self.ids(a),
+            "played_b": self.ids(b),
+            "score_a": score[0],
+            "score_b": score[1],
+            **extra,
+        }
+        return self.act(self.owner, command, *dice)
+
+    def table(self) -> list[tuple[str, int, int, int, int, int, int]]:
+        view = KILLPOWER_LEAGUE.public(self.state)
+        return [
+            (r["name"], r["ranking"], r["played"], r["won"], r["lost"], r["drawn"], r["abandoned"])
+            for r in view["table"]
+        ]
+
+
+def test_a_championship_of_four_teams_over_six_matches(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    league = League(service, rolls)
+    coaches = [league.coach(n) for n in ("Alix", "Basile", "Chloé", "Dany")]
+    gloves = ["gloves"] * 7
+    # Alix's team: two magic armours (1D5 = 3 and 5: Tom's armour 9, and 11) and a pair of power
+    # cards drawn from the 12-card sample deck (dice 1 then 1: the 1st card, then the 1st left).
+    said = league.act(
+        coaches[0],
+        team_command("Nabos", ["armour", "armour", "powers", *gloves[:4]]),
+        3,
+        5,
+        1,
+        1,
+    )
+    assert "Nabos" in said
+    nabos = league.team("Nabos")
+    assert nabos.coach == coaches[0].person_id and nabos.coach_name == "Alix"
+    assert [g.shield for g in nabos.gladiators[:3]] == [9, 11, 1]
+    assert nabos.gladiators[2].powers == ["fantome", "rayon-laser"]
+    assert nabos.gladiators[0].characteristics["HAB"] == 5  # an archer
+    for name, coach in (("Titanos", 1), ("Viking", 2), ("Zorgs", 3)):
+        league.act(coaches[coach], team_command(name, gloves))
+    assert [row[0] for row in league.table()] == ["Nabos", "Titanos", "Viking", "Zorgs"]
+
+    # 1. Nabos 2 - 0 Titanos: both at power 0, a margin of 1 each. Nabos +3, Titanos -2 -> 0.
+    said = league.match("Nabos", "Titanos", (2, 0))
+    assert "Nabos" in said and league.team("Nabos").ranking == 3
+    assert league.team("Titanos").ranking == 0  # never below 0 in a championship
+    assert all(g.exp == 5 for g in league.team("Nabos").gladiators)
+    # 2. Viking 1 - 1 Zorgs: a draw, +1 each (the league's setting).
+    league.match("Viking", "Zorgs", (1, 1))
+    assert (league.team("Viking").ranking, league.team("Zorgs").ranking) == (1, 1)
+    # 3. Nabos (ranking 3 + 35 EXP / 10 rounded up = power 7, division 1) against Viking
+    # (1 + 4 = 5, division 1): difference 2, a margin of 1 each. 3 - 3 is a draw.
+    league.match("Nabos", "Viking", (3, 3))
+    record = league.state.matches[-1]
+    assert record.powers == (7, 5) and record.divisions == (1, 1) and record.margins == (1, 1)
+    assert record.outcomes == ("drawn", "drawn")
+    # 4. Titanos surrenders against Zorgs: -3 for Titanos (kept at 0), +3 for Zorgs; a Zorgs
+    # gladiator carried off at -12 rolls the head (1): dead; one at -13 rolls an arm (5): coma.
+    zorgs = league.ids("Zorgs")
+    said = league.match(
+        "Titanos",
+        "Zorgs",
+        (0, 0),
+        1,
+        5,
+        ending="surrendered:A",
+        risk={zorgs[0]: -12, zorgs[1]: -13},
+    )
+    record = league.state.matches[-1]
+    assert record.outcomes == ("abandoned", "won")
+    assert [(r.location, r.fate) for r in record.risks] == [("head", "dead"), ("left_arm", "coma")]
+    zorgs_team = league.team("Zorgs")
+    assert len(zorgs_team.gladiators) == 6 and zorgs_team.fallen[0].id == zorgs[0]
+    assert zorgs_team.ranking == 1 + 3 and league.team("Titanos").abandoned == 1
+    # A team of six cannot play: the coach recruits through the wizard first.
+    with pytest.raises(RuleError, match="7"):
+        league.match("Zorgs", "Nabos", (0, 0))
+    league.act(
+        coaches[3],
+        {
+            "type": "replace",
+            "team": zorgs_team.id,
+            "recruit": {
+                "name": "Zor8",
+                "number": 8,
+                "specialization": "shooter",
+                "equipment": "gloves",
+            },
+        },
+    )
+    assert len(league.team("Zorgs").gladiators) == 7
+    # 5. Zorgs eliminated by Nabos: a win for Nabos whatever the score.
+    league.match("Nabos", "Zorgs", (0, 4), ending="eliminated:B")
+    assert league.state.matches[-1].outcomes == ("won", "lost")
+    # 6. Viking 5 - 0 Titanos.
+    league.match("Viking", "Titanos", (5, 0))
+
+    assert league.table() == [
+        # name, ranking, played, won, lost, drawn, abandoned
+        ("Nabos", 3 + 1 + 3, 3, 2, 0, 1, 0),
+        ("Viking", 1 + 1 + 3, 3, 1, 0, 2, 0),
+        ("Zorgs", 1 + 3 - 2, 3, 1, 1, 1, 0),
+        ("Titanos", 0, 3, 0, 2, 0, 1),
+    ]
+    sheet = KILLPOWER_LEAGUE.sheet(league.state, league.team("Nabos"))
+    assert [h["outcome"] for h in sheet["history"]] == ["won", "drawn", "won"]
+    assert sheet["exp"] == 7 * 15 and "105" in sheet["power_explained"]
+    # 15 EXP: one increase each, within the race maxima.
+    first = league.team("Nabos").gladiators[0]
+    league.act(
+        coaches[0],
+        {
+            "type": "improve",
+            "team": league.team("Nabos").id,
+            "gladiator": first.id,
+            "characteristic": "PHY",
+        },
+    )
+    assert league.team("Nabos").gladiators[0].characteristics["PHY"] == 5
+    with pytest.raises(RuleError, match="10"):
+        league.act(
+            coaches[0],
+            {
+                "type": "improve",
+                "team": league.team("Nabos").id,
+                "gladiator": first.id,
+                "characteristic": "PHY",
+            },
+        )
+
+
+def test_what_the_league_refuses(service: GameService, rolls: ScriptedRolls) -> None:
+    league = League(service, rolls)
+    alix, basile = league.coach("Alix"), league.coach("Basile")
+    league.act(alix, team_command("Nabos", ["gloves"] * 7))
+    nabos = league.team("Nabos")
+    before = league.state.model_dump()
+    eighth = team_command("Titanos", ["gloves"] * 7)
+    eighth["gladiators"].append({**eighth["gladiators"][0], "number": 8})
+    attempts: list[tuple[Viewer, dict[str, Any], type[ArbitreError], str]] = [
+        (basile, eighth, RuleError, "7"),  # an eighth gladiator
+        (basile, team_command("nabos", ["gloves"] * 7), RuleError, "Nabos"),  # the name is taken
+        (
+            basile,
+            {
+                "type": "improve",
+                "team": nabos.id,
+                "gladiator": nabos.gladiators[0].id,
+                "characteristic": "PHY",
+            },
+            NotAllowed,
+            "",
+        ),  # another coach's team
+        (
+            alix,
+            {
+                "type": "improve",
+                "team": nabos.id,
+                "gladiator": nabos.gladiators[0].id,
+                "characteristic": "PHY",
+            },
+            RuleError,
+            "10",
+        ),  # an increase without 10 EXP
+    ]
+    for actor, command, error, message in attempts:
+        with pytest.raises(error, match=message or None):
+            league.act(actor, command)
+        assert league.state.model_dump() == before
+
+
+def test_tournament_teams_choose_their_powers(service: GameService, rolls: ScriptedRolls) -> None:
+    league = League(service, rolls, mode="tournament")
+    alix = league.coach("Alix")
+    command = team_command("Nabos", ["powers"] * 4 + ["armour"] + ["gloves"] * 2)
+    for i, g in enumerate(command["gladiators"][:4]):
+        g["powers"] = ["fantome", ["sommeil", "peur", "aimant", "sprint-eclair"][i]]
+    with pytest.raises(RuleError, match="3"):  # Fantôme four times
+        league.act(alix, command)
+    command["gladiators"][3]["powers"] = ["aimant", "peur"]
+    league.act(alix, command)
+    nabos = league.team("Nabos")
+    assert nabos.gladiators[0].powers == ["fantome", "sommeil"]
+    assert nabos.gladiators[4].armour is None  # rolled with the referee at the first match
+    league.act(league.coach("Basile"), team_command("Titanos", ["gloves"] * 7))
+    with pytest.raises(RuleError, match="armure"):
+        league.match("Nabos", "Titanos", (1, 0))
+    league.act(league.owner, {"type": "roll_armour", "team": nabos.id}, 2)
+    assert league.team("Nabos").gladiators[4].armour == 8
+    league.match("Nabos", "Titanos", (0, 3))
+    assert league.team("Nabos").ranking == -2  # a tournament does not stop at 0

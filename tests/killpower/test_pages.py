@@ -1,0 +1,196 @@
+"""Killpower Ball league pages through the app: who may open what, the wizard and the match form
+as a phone sends them, and no coach ever reads another team's power cards."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from server.platform.dice import ScriptedRolls
+from server.platform.service import GameService
+from tests.helpers import csrf_of, key, viewer_of
+
+ROLES = ("org", "ref", "alix", "basile", "other_coach", "stranger")
+STAFF = {"org", "ref"}
+COACHES = {"alix", "basile"}
+
+# (method, route, concrete path, form, who may)
+KPB_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
+    ("GET", "/g/{game_id}/kpb/deck", "/g/{g}/kpb/deck", None, STAFF | COACHES),
+    ("GET", "/g/{game_id}/kpb/deck.json", "/g/{g}/kpb/deck.json", None, STAFF | COACHES),
+    ("POST", "/g/{game_id}/kpb/deck", "/g/{g}/kpb/deck", {"sample": "1"}, {"org"}),
+    ("GET", "/g/{game_id}/kpb/team/{team_id}", "/g/{g}/kpb/team/{nabos}", None, STAFF | {"alix"}),
+]
+HTMX = {"HX-Request": "true"}  # the answer a phone's htmx gets (without it: a redirect)
+
+
+def wizard_form(name: str, powers: int = 0) -> dict[str, str]:
+    """The wizard as a phone sends it: the first `powers` gladiators take two power cards."""
+    form = {"type": "team", "name": name}
+    for i in range(1, 8):
+        form |= {
+            f"name_{i}": f"{name[:3]} {i}",
+            f"number_{i}": str(i),
+            f"specialization_{i}": "warrior",
+            f"equipment_{i}": "powers" if i <= powers else "gloves",
+        }
+    return form
+
+
+@pytest.fixture
+def kpb(client: TestClient, rolls: ScriptedRolls) -> dict[str, Any]:
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    game, organizer = service.create_game("kpb_league", "Ligue", "Camille", idem_key=key())
+    org = viewer_of(organizer)
+    people = {
+        "org": org,
+        "ref": viewer_of(service.register(game.id, org, "referee", "Réf", idem_key=key())),
+        "alix": viewer_of(service.register(game.id, org, "coach", "Alix", idem_key=key())),
+        "basile": viewer_of(service.register(game.id, org, "coach", "Basile", idem_key=key())),
+    }
+    other, other_org = service.create_game("kpb_league", "Autre", "X", idem_key=key())
+    people["other_coach"] = viewer_of(
+        service.register(other.id, viewer_of(other_org), "coach", "Zed", idem_key=key())
+    )
+    phones = {}
+    for role in ROLES:
+        phone = TestClient(client.app, base_url="http://testserver", follow_redirects=False)
+        if role in people:
+            game_id = other.id if role == "other_coach" else game.id
+            person = service.person(game_id, people[role].person_id)  # type: ignore[arg-type]
+            assert phone.get(f"/t/{service.link_of(person).token}").status_code == 303
+        phone.headers["X-CSRF-Token"] = csrf_of(phone.get("/").text)
+        phones[role] = phone
+    # Alix builds Nabos on her phone with the wizard, five gladiators with two power cards each
+    # (a team draws from its own pack of the 12 sample cards, without putting any back).
+    rolls.push(*[1] * 10)
+    answer = phones["alix"].post(
+        f"/g/{game.id}/act", data={**wizard_form("Nabos", powers=5), "idem": key()}, headers=HTMX
+    )
+    assert answer.status_code == 200, answer.text
+    assert "Nabos" in answer.text
+    answer = phones["basile"].post(
+        f"/g/{game.id}/act", data={**wizard_form("Titanos"), "idem": key()}, headers=HTMX
+    )
+    assert answer.status_code == 200
+    state = service.load(game.id).state
+    teams = {t.name: t for t in state.teams.values()}
+    return {
+        "game": game.id,
+        "people": people,
+        "phones": phones,
+        "service": service,
+        "teams": teams,
+        "rolls": rolls,
+    }
+
+
+@pytest.mark.parametrize("entry", KPB_MATRIX, ids=lambda e: f"{e[0]} {e[2]}")
+def test_league_pages_give_each_role_exactly_what_it_may(kpb: dict[str, Any], entry: Any) -> None:
+    method, _route, path, form, allowed = entry
+    url = path.replace("{g}", kpb["game"]).replace("{nabos}", str(kpb["teams"]["Nabos"].id))
+    for role in ROLES:
+        phone = kpb["phones"][role]
+        if method == "GET":
+            response = phone.get(url)
+        else:
+            response = phone.post(url, data={**(form or {}), "idem": key()})
+        assert (200 <= response.status_code < 400) == (role in allowed), (
+            role,
+            url,
+            response.status_code,
+        )
+
+
+def test_the_wizard_built_seven_gladiators_with_their_powers(kpb: dict[str, Any]) -> None:
+    nabos = kpb["teams"]["Nabos"]
+    assert nabos.coach == kpb["people"]["alix"].person_id
+    assert [g.number for g in nabos.gladiators] == list(range(1, 8))
+    assert [len(g.powers) for g in nabos.gladiators] == [2] * 5 + [0] * 2
+    assert len({p for g in nabos.gladiators for p in g.powers}) == 10  # never the same card twice
+    assert all(g.characteristics["PHY"] == 5 for g in nabos.gladiators)  # warriors
+    # A broken wizard comes back with the message and what was typed.
+    form = wizard_form("Zorgs")
+    del form["name_7"], form["number_7"], form["specialization_7"], form["equipment_7"]
+    answer = kpb["phones"]["basile"].post(f"/g/{kpb['game']}/act", data={**form, "idem": key()})
+    assert answer.status_code == 422
+    assert "exactement 7 gladiateurs" in answer.text and 'value="Zor 6"' in answer.text
+
+
+def test_a_match_recorded_from_the_form_updates_the_table(kpb: dict[str, Any]) -> None:
+    nabos, titanos = kpb["teams"]["Nabos"], kpb["teams"]["Titanos"]
+    ref = kpb["phones"]["ref"]
+    page = ref.get(f"/g/{kpb['game']}?a={nabos.id}&b={titanos.id}").text
+    assert "Enregistrer un match terminé" in page
+    data: dict[str, Any] = {
+        "type": "match",
+        "team_a": nabos.id,
+        "team_b": titanos.id,
+        "played_a[]": [g.id for g in nabos.gladiators],
+        "played_b[]": [g.id for g in titanos.gladiators],
+        "score_a": "0",
+        "score_b": "3",
+        f"risk_{nabos.gladiators[0].id}": "-20",
+        "ending": "",
+        "idem": key(),
+    }
+    # A state above -11 is not a risk of death: refused, nothing recorded.
+    wrong = {**data, f"risk_{nabos.gladiators[1].id}": "-5", "idem": key()}
+    answer = ref.post(f"/g/{kpb['game']}/act", data=wrong, headers=HTMX)
+    assert answer.status_code == 422 and "risque de mort" in answer.text
+    assert kpb["service"].load(kpb["game"]).state.matches == []
+
+    kpb["rolls"].push(4)  # TABLE 8: 4 is the trunk; at -20, dead
+    answer = ref.post(f"/g/{kpb['game']}/act", data=data, headers=HTMX)
+    assert answer.status_code == 200, answer.text
+    assert "Titanos : gagné" in answer.text
+    board = kpb["phones"]["stranger"].get(f"/g/{kpb['game']}/board").text
+    rows = re.findall(r"<th scope=\"row\">(\w+)", board)
+    assert rows == ["Titanos", "Nabos"]
+    assert "Risque de mort : Nab 1, -20, tronc : mort" in board
+    # Nabos now has six gladiators: Alix's page asks her to recruit.
+    assert "recrutez pour revenir à 7" in kpb["phones"]["alix"].get(f"/g/{kpb['game']}").text
+
+
+def test_no_coach_reads_another_teams_sheet(kpb: dict[str, Any]) -> None:
+    """Which gladiator holds which power card (and their armour, their characteristics) is on the
+    team sheet, seen by its coach and the staff only. The league's deck itself is no secret."""
+    game = kpb["game"]
+    service: GameService = kpb["service"]
+    nabos = kpb["teams"]["Nabos"]
+    private = [g.name for g in nabos.gladiators]
+    alix_page = kpb["phones"]["alix"].get(f"/g/{game}").text
+    assert all(name in alix_page for name in private)  # her own sheet shows them
+    for role in ("basile", "stranger", "other_coach"):
+        phone: TestClient = kpb["phones"][role]
+        bearer = {}
+        if role == "basile":
+            record = service.person(game, kpb["people"][role].person_id)
+            bearer = {"Authorization": f"Bearer {service.link_of(record).token}"}
+        answers = [
+            phone.get(f"/g/{game}").text,
+            phone.get(f"/g/{game}/live/player").text,
+            phone.get(f"/g/{game}/board").text,
+            phone.get(f"/g/{game}/log").text,
+            phone.get(f"/g/{game}/log.json").text,
+            phone.get(f"/g/{game}/log.csv").text,
+            phone.get(f"/g/{game}/kpb/team/{nabos.id}").text,
+            phone.get(f"/api/v1/games/{game}").text,
+            phone.get(f"/api/v1/games/{game}/state", headers=bearer).text,
+            phone.get(f"/api/v1/games/{game}/log", headers=bearer).text,
+        ]
+        for text in answers:
+            for name in private:
+                assert name not in text, (role, name)
+    state = kpb["phones"]["basile"].get(
+        f"/api/v1/games/{game}/state",
+        headers={
+            "Authorization": "Bearer "
+            + service.link_of(service.person(game, kpb["people"]["basile"].person_id)).token
+        },
+    )
+    assert state.status_code == 200
+    assert [t["name"] for t in state.json()["state"]["teams"]] == ["Titanos"]
