@@ -4,3 +4,5 @@ from server.games.killpower.league import KILLPOWER_LEAGUE
 from server.platform.kinds import register
 
 register(KILLPOWER_LEAGUE)
+
+from server.games.killpower import demo  # noqa: E402, F401  (registers the demo)
