@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.games.demo import demo
+from server.games.killpower.league import LeagueState
 from server.models import Game
 from server.platform.kinds import Viewer
 from server.platform.service import GameService, Registered
@@ -44,6 +45,7 @@ def league_demo(service: GameService, key: str) -> tuple[Game, Registered]:
         done = service.perform(game.id, coach_viewer, wizard(team), idem_key=f"{key}-w-{team}")
         teams[team] = done.result["team"]
     state = service.load(game.id).state
+    assert isinstance(state, LeagueState)
 
     def match(a: str, b: str, score: tuple[int, int], number: int) -> None:
         ids = [[g.id for g in state.teams[str(teams[t])].gladiators] for t in (a, b)]
