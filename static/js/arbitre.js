@@ -65,6 +65,10 @@
     var seq = ctx && ctx.response && ctx.response.headers.get("X-Game-Seq");
     var s = stream();
     if (seq && s && parseInt(seq, 10) > seqOf(s)) s.dataset.seq = seq;
+    // An action applied: its form goes back to a blank sheet, so a second tap is a new action
+    // on purpose, not the last one's values sent again.
+    var form = ctx && ctx.sourceElement;
+    if (form && form.tagName === "FORM" && ctx.request.method === "POST" && ctx.response.status < 300) form.reset();
   });
 
   // The stream says "hello" (its sequence number and the server time) and "changed".
