@@ -258,5 +258,52 @@ def test_tournament_teams_choose_their_powers(service: GameService, rolls: Scrip
         league.match("Nabos", "Titanos", (1, 0))
     league.act(league.owner, {"type": "roll_armour", "team": nabos.id}, 2)
     assert league.team("Nabos").gladiators[4].armour == 8
+    league.act(league.owner, {"type": "bracket"}, 1)
     league.match("Nabos", "Titanos", (0, 3))
-    assert league.team("Nabos").ranking == -2  # a tournament does not stop at 0
+    assert league.state.champion == league.team("Titanos").id
+    assert league.team("Nabos").gladiators[4].armour == 8  # kept for the whole tournament
+
+
+def test_a_tournament_bracket_with_a_bye_free_throws_and_a_champion(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    league = League(service, rolls, mode="tournament")
+    for coach, team in (("Alix", "Titanos"), ("Basile", "Viking"), ("Chloé", "Zorgs")):
+        league.act(league.coach(coach), team_command(team, ["gloves"] * 7))
+    ids = {name: league.team(name).id for name in ("Titanos", "Viking", "Zorgs")}
+    # Three teams: a bracket of four with one bye. The draw takes Titanos (1st of 3), then Zorgs
+    # (2nd of the 2 left), then Viking: Titanos - bye, Zorgs - Viking.
+    said = league.act(league.owner, {"type": "bracket"}, 1, 2)
+    assert "Titanos – —" in said
+    first = league.state.bracket[0]
+    assert [(p.a, p.b, p.winner) for p in first] == [
+        (ids["Titanos"], None, ids["Titanos"]),
+        (ids["Zorgs"], ids["Viking"], None),
+    ]
+    with pytest.raises(RuleError, match="Titanos"):  # they do not meet in this round
+        league.match("Titanos", "Viking", (1, 0))
+    # Zorgs 0 - 0 Viking after 20 turns: free throws, still tied, then Viking 2 + 11 = 13 to 12.
+    with pytest.raises(RuleError, match="lancers francs"):
+        league.match("Zorgs", "Viking", (0, 0))
+    with pytest.raises(RuleError, match="égalité"):
+        league.match("Zorgs", "Viking", (0, 0), throws_a=[2, 2], throws_b=[2, 2])
+    viking_before = [g.model_dump() for g in league.team("Viking").gladiators]
+    said = league.match(
+        "Zorgs",
+        "Viking",
+        (0, 0),
+        throws_a=[0, 12],
+        throws_b=[2, 11],
+        risk={league.ids("Viking")[0]: -30},
+    )
+    assert "Viking" in said and league.state.matches[-1].outcomes == ("lost", "won")
+    assert league.state.matches[-1].free_throws == ([0, 12], [2, 11])
+    # The winner goes on with its team as it came: nobody died, no EXP.
+    assert [g.model_dump() for g in league.team("Viking").gladiators] == viking_before
+    assert [(p.a, p.b) for p in league.state.bracket[1]] == [(ids["Titanos"], ids["Viking"])]
+    with pytest.raises(RuleError, match="tournoi"):
+        league.act(league.owner, {"type": "bracket"}, 1, 1)  # it has begun
+    said = league.match("Titanos", "Viking", (3, 0))
+    assert league.state.champion == ids["Titanos"] and "Titanos" in said
+    view = KILLPOWER_LEAGUE.public(league.state)
+    assert view["champion"] == "Titanos" and len(view["bracket"]) == 2

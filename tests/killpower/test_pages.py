@@ -194,3 +194,46 @@ def test_no_coach_reads_another_teams_sheet(kpb: dict[str, Any]) -> None:
     )
     assert state.status_code == 200
     assert [t["name"] for t in state.json()["state"]["teams"]] == ["Titanos"]
+
+
+def test_a_tournament_from_the_owners_phone(client: TestClient, rolls: ScriptedRolls) -> None:
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    game, owner = service.create_game(
+        "kpb_league", "Coupe", "Camille", idem_key=key(), settings={"mode": "tournament"}
+    )
+    org = viewer_of(owner)
+    for coach, team in (("Alix", "Nabos"), ("Basile", "Titanos")):
+        person = viewer_of(service.register(game.id, org, "coach", coach, idem_key=key()))
+        form = wizard_form(team)
+        command: dict[str, Any] = {"type": "team", "name": team, "gladiators": []}
+        for i in range(1, 8):
+            command["gladiators"].append(
+                {
+                    "name": form[f"name_{i}"],
+                    "number": i,
+                    "specialization": "archer",
+                    "equipment": "armour" if i == 1 else "gloves",
+                }
+            )
+        service.perform(game.id, person, command, idem_key=key())
+    phone = TestClient(client.app, base_url="http://testserver", follow_redirects=False)
+    assert phone.get(f"/t/{service.link_of(owner.person).token}").status_code == 303
+    phone.headers["X-CSRF-Token"] = csrf_of(phone.get("/").text)
+    page = phone.get(f"/g/{game.id}").text
+    assert "Tirer les armures magiques" in page and "Tirer le tableau" in page
+    assert "Enregistrer un match terminé" not in page  # no bracket yet
+    for team in service.load(game.id).state.teams.values():
+        rolls.push(3)
+        answer = phone.post(
+            f"/g/{game.id}/act",
+            data={"type": "roll_armour", "team": team.id, "idem": key()},
+            headers=HTMX,
+        )
+        assert answer.status_code == 200
+    rolls.push(1)
+    answer = phone.post(f"/g/{game.id}/act", data={"type": "bracket", "idem": key()}, headers=HTMX)
+    assert answer.status_code == 200 and "Tableau tiré" in answer.text
+    page = phone.get(f"/g/{game.id}").text
+    assert "Enregistrer un match terminé" in page and "Lancers francs après une égalité" in page
+    board = TestClient(client.app, base_url="http://testserver").get(f"/g/{game.id}/board").text
+    assert "Tableau" in board and "Nabos" in board and "Titanos" in board

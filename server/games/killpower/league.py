@@ -156,6 +156,7 @@ class MatchRecord(BaseModel):
     played: tuple[list[int], list[int]]
     risks: list[Risk] = Field(default_factory=list)
     lost_equipment: list[int] = Field(default_factory=list)
+    free_throws: tuple[list[int], list[int]] | None = None
     note: str = ""
 
 
@@ -163,6 +164,13 @@ class LeagueSettings(BaseModel):
     mode: Mode = "championship"
     draw_points: int = Field(default=1, ge=-5, le=5)
     surrender_points: int = Field(default=-3, ge=-10, le=0)
+
+
+class Pairing(BaseModel):
+    a: int | None  # a team id; none: a bye
+    b: int | None
+    winner: int | None = None
+    match: int | None = None
 
 
 class LeagueState(BaseModel):
@@ -174,6 +182,11 @@ class LeagueState(BaseModel):
     teams: dict[str, Team] = Field(default_factory=dict)
     matches: list[MatchRecord] = Field(default_factory=list)
     next_id: int = 1
+    # Tournament (13.2): the direct-elimination bracket, round by round, and each team as it came
+    # to the tournament (after its armour roll): a team is given back that way after each match.
+    bracket: list[list[Pairing]] = Field(default_factory=list)
+    entered: dict[str, list[Gladiator]] = Field(default_factory=dict)
+    champion: int | None = None
 
     def team(self, team_id: int) -> Team:
         team = self.teams.get(str(team_id))
@@ -280,6 +293,12 @@ class RollArmour(BaseModel):
     team: int
 
 
+class DrawBracket(BaseModel):
+    """Tournament (13.2): a direct-elimination bracket drawn by Arbitre among the complete teams."""
+
+    type: Literal["bracket"]
+
+
 class SetPoints(BaseModel):
     type: Literal["points"]
     draw_points: int = Field(ge=-5, le=5)
@@ -307,6 +326,9 @@ class RecordMatch(BaseModel):
     eliminated: Side = ""
     risk: dict[int, int] = Field(default_factory=dict)  # gladiator -> state (-11 or less)
     lost_equipment: list[int] = Field(default_factory=list, max_length=14)
+    # Tournament draws (13.2): the points of each free throw, 0 for a miss, every try in order.
+    throws_a: list[int] = Field(default_factory=list, max_length=20)
+    throws_b: list[int] = Field(default_factory=list, max_length=20)
     note: str = Field(default="", max_length=500)
 
     @model_validator(mode="before")
@@ -329,7 +351,15 @@ class RecordMatch(BaseModel):
 
 
 Command = Annotated[
-    CreateTeam | Replace | Improve | Reequip | RollArmour | SetPoints | SetDeck | RecordMatch,
+    CreateTeam
+    | Replace
+    | Improve
+    | Reequip
+    | RollArmour
+    | DrawBracket
+    | SetPoints
+    | SetDeck
+    | RecordMatch,
     Field(discriminator="type"),
 ]
 COACH_COMMANDS = (CreateTeam, Replace, Improve, Reequip)
@@ -645,24 +675,34 @@ class KillpowerLeague(GameKind[LeagueState]):
                     gladiator=gid,
                 )
 
+        championship = state.mode == "championship"
+        pairing = None if championship else self._pairing(state, teams)
         # 3.2: power from the ranking and the EXP of those who play; TABLE 3: the margins.
         powers = [t.power(ids) for t, ids in zip(teams, played, strict=True)]
         margins = rules.targets(powers[0].power, powers[1].power)
         outcomes = rules.result_of((c.score_a, c.score_b), margins, c.surrendered, c.eliminated)
-        championship = state.mode == "championship"
+        free_throws = None
+        if pairing is not None and outcomes == ("drawn", "drawn"):
+            outcomes = self._free_throws(c)
+            free_throws = (list(c.throws_a), list(c.throws_b))
         before = (teams[0].ranking, teams[1].ranking)
         for i, team in enumerate(teams):
-            change = rules.ranking_change(
-                outcomes[i],
-                powers[i].division,
-                powers[1 - i].division,
-                state.draw_points,
-                state.surrender_points,
-            )
-            team.ranking = rules.new_ranking(team.ranking, change, championship)
+            if championship:
+                change = rules.ranking_change(
+                    outcomes[i],
+                    powers[i].division,
+                    powers[1 - i].division,
+                    state.draw_points,
+                    state.surrender_points,
+                )
+                team.ranking = rules.new_ranking(team.ranking, change, championship)
             team.played += 1
             setattr(team, outcomes[i], getattr(team, outcomes[i]) + 1)
         number = len(state.matches) + 1
+        if pairing is not None:
+            return self._tournament_match(
+                state, c, teams, pairing, powers, margins, outcomes, free_throws, number, ctx
+            )
 
         # Sequence 16: risks of death (TABLE 8), experience (12), equipment lost and restored.
         risks = []
@@ -752,6 +792,146 @@ class KillpowerLeague(GameKind[LeagueState]):
             )
         return joined(pieces), {"match": number, "outcomes": list(outcomes)}
 
+    # -- tournaments (13.2)
+
+    def _bracket(self, state: LeagueState, c: DrawBracket, ctx: Context) -> Any:
+        if state.mode != "tournament":
+            raise RuleError(N_("A bracket is drawn in a tournament only."))
+        if any(p.match is not None for r in state.bracket for p in r):
+            raise RuleError(N_("The tournament has begun: its bracket no longer changes."))
+        teams = [t.id for t in state.teams.values() if len(t.gladiators) == rules.TEAM_SIZE]
+        if len(teams) < 2:
+            raise RuleError(N_("A tournament needs at least two teams of 7 gladiators."))
+        order: list[int] = []
+        pool = sorted(teams)
+        while pool:  # drawn one by one, every draw a die in the log
+            order.append(
+                pool.pop(ctx.dice.roll(len(pool), "bracket draw") - 1)
+                if len(pool) > 1
+                else pool.pop()
+            )
+        size = 1
+        while size < len(order):
+            size *= 2
+        half = size // 2
+        first = [
+            Pairing(a=order[i], b=order[size - 1 - i] if size - 1 - i < len(order) else None)
+            for i in range(half)
+        ]
+        for p in first:
+            if p.b is None:
+                p.winner = p.a  # a bye
+        state.bracket = [first]
+        state.champion = None
+        self._advance(state)
+        names = [
+            f"{state.team(p.a).name if p.a else '—'} – {state.team(p.b).name if p.b else '—'}"
+            for p in first
+        ]
+        return Msg(N_("Bracket drawn: {pairs}."), {"pairs": ", ".join(names)}), {}
+
+    def _pairing(self, state: LeagueState, teams: tuple[Team, Team]) -> Pairing:
+        if not state.bracket:
+            raise RuleError(N_("Draw the tournament bracket first."), field="team_a")
+        ids = {teams[0].id, teams[1].id}
+        for p in state.bracket[-1]:
+            if p.winner is None and {p.a, p.b} == ids:
+                return p
+        raise RuleError(
+            N_("{a} and {b} do not meet in this round of the bracket."),
+            field="team_a",
+            a=teams[0].name,
+            b=teams[1].name,
+        )
+
+    def _free_throws(self, c: RecordMatch) -> tuple[Outcome, Outcome]:
+        """13.2, LANCERS FRANCS: a draw after 20 turns is decided by free throws."""
+        if not c.throws_a and not c.throws_b:
+            raise RuleError(
+                N_("A draw in a tournament is decided by free throws: enter each try's points."),
+                field="throws_a",
+            )
+        winner = rules.free_throw_winner((c.score_a, c.score_b), c.throws_a, c.throws_b)
+        if not winner:
+            raise RuleError(
+                N_("Still tied after the free throws: two new tries with the same gladiators."),
+                field="throws_a",
+            )
+        return ("won", "lost") if winner == "A" else ("lost", "won")
+
+    def _tournament_match(
+        self,
+        state: LeagueState,
+        c: RecordMatch,
+        teams: tuple[Team, Team],
+        pairing: Pairing,
+        powers: list[rules.Power],
+        margins: tuple[int, int],
+        outcomes: tuple[Outcome, Outcome],
+        free_throws: tuple[list[int], list[int]] | None,
+        number: int,
+        ctx: Context,
+    ) -> Any:
+        """13.2: only the winner goes on, with its team as it came to the tournament (the armour
+        rolled at its first match kept; RAP is rolled again at every match)."""
+        for team in teams:
+            entered = state.entered.setdefault(
+                str(team.id), [g.model_copy(deep=True) for g in team.gladiators]
+            )
+            team.gladiators = [g.model_copy(deep=True) for g in entered]
+        winner = teams[0] if outcomes[0] == "won" else teams[1]
+        pairing.winner, pairing.match = winner.id, number
+        state.matches.append(
+            MatchRecord(
+                number=number,
+                at=ctx.now,
+                teams=(teams[0].id, teams[1].id),
+                names=(teams[0].name, teams[1].name),
+                powers=(powers[0].power, powers[1].power),
+                divisions=(powers[0].division, powers[1].division),
+                margins=margins,
+                score=(c.score_a, c.score_b),
+                surrendered=c.surrendered,
+                eliminated=c.eliminated,
+                outcomes=outcomes,
+                ranking_before=(teams[0].ranking, teams[1].ranking),
+                ranking_after=(teams[0].ranking, teams[1].ranking),
+                played=(list(c.played_a), list(c.played_b)),
+                free_throws=free_throws,
+                note=c.note.strip(),
+            )
+        )
+        self._advance(state)
+        pieces = [
+            Msg(
+                N_("Match {number}: {a} {sa} – {sb} {b}; {winner} goes on."),
+                {
+                    "number": number,
+                    "a": teams[0].name,
+                    "b": teams[1].name,
+                    "sa": c.score_a + sum(c.throws_a),
+                    "sb": c.score_b + sum(c.throws_b),
+                    "winner": winner.name,
+                },
+            )
+        ]
+        if state.champion is not None:
+            pieces.append(
+                Msg(N_("{team} wins the tournament!"), {"team": state.team(state.champion).name})
+            )
+        return joined(pieces), {"match": number, "outcomes": list(outcomes)}
+
+    def _advance(self, state: LeagueState) -> None:
+        """When a round is over, its winners meet in the next; the last one left is champion."""
+        while state.bracket and all(p.winner is not None for p in state.bracket[-1]):
+            winners = [p.winner for p in state.bracket[-1]]
+            if len(winners) == 1:
+                state.champion = winners[0]
+                return
+            state.bracket.append(
+                [Pairing(a=winners[i], b=winners[i + 1]) for i in range(0, len(winners), 2)]
+            )
+
     # ------------------------------------------------------------------ platform questions
 
     def status(self, state: LeagueState) -> str:
@@ -770,6 +950,7 @@ class KillpowerLeague(GameKind[LeagueState]):
             "improve": N_("the increase"),
             "reequip": N_("the new equipment"),
             "roll_armour": N_("the armour roll"),
+            "bracket": N_("the bracket draw"),
             "points": N_("the ranking settings"),
             "deck": N_("the new power deck"),
         }
@@ -847,10 +1028,26 @@ class KillpowerLeague(GameKind[LeagueState]):
                     "ranking_before": list(m.ranking_before),
                     "ranking_after": list(m.ranking_after),
                     "risks": [r.model_dump() for r in m.risks],
+                    "free_throws": [list(t) for t in m.free_throws] if m.free_throws else None,
                     "note": m.note,
                 }
                 for m in reversed(state.matches)
             ],
+            "bracket": [
+                [
+                    {
+                        "a": state.teams[str(p.a)].name if p.a else None,
+                        "b": state.teams[str(p.b)].name if p.b else None,
+                        "a_id": p.a,
+                        "b_id": p.b,
+                        "winner": state.teams[str(p.winner)].name if p.winner else None,
+                        "match": p.match,
+                    }
+                    for p in round_
+                ]
+                for round_ in state.bracket
+            ],
+            "champion": state.teams[str(state.champion)].name if state.champion else None,
             "deck_size": len(state.deck.powers),
             "deck_sample": state.deck.sample,
             "coach_count": len(state.coaches),
