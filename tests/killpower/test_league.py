@@ -116,15 +116,28 @@ def test_a_championship_of_four_teams_over_six_matches(
     assert "Nabos" in said and league.team("Nabos").ranking == 3
     assert league.team("Titanos").ranking == 0  # never below 0 in a championship
     assert all(g.exp == 5 for g in league.team("Nabos").gladiators)
+    assert league.table() == [
+        ("Nabos", 3, 1, 1, 0, 0, 0),
+        ("Titanos", 0, 1, 0, 1, 0, 0),  # ties: most wins, then most EXP, then the name
+        ("Viking", 0, 0, 0, 0, 0, 0),
+        ("Zorgs", 0, 0, 0, 0, 0, 0),
+    ]
     # 2. Viking 1 - 1 Zorgs: a draw, +1 each (the league's setting).
     league.match("Viking", "Zorgs", (1, 1))
     assert (league.team("Viking").ranking, league.team("Zorgs").ranking) == (1, 1)
+    assert [row[:2] for row in league.table()] == [
+        ("Nabos", 3),
+        ("Viking", 1),
+        ("Zorgs", 1),
+        ("Titanos", 0),
+    ]
     # 3. Nabos (ranking 3 + 35 EXP / 10 rounded up = power 7, division 1) against Viking
     # (1 + 4 = 5, division 1): difference 2, a margin of 1 each. 3 - 3 is a draw.
     league.match("Nabos", "Viking", (3, 3))
     record = league.state.matches[-1]
     assert record.powers == (7, 5) and record.divisions == (1, 1) and record.margins == (1, 1)
     assert record.outcomes == ("drawn", "drawn")
+    assert league.table()[:2] == [("Nabos", 4, 2, 1, 0, 1, 0), ("Viking", 2, 2, 0, 0, 2, 0)]
     # 4. Titanos surrenders against Zorgs: -3 for Titanos (kept at 0), +3 for Zorgs; a Zorgs
     # gladiator carried off at -12 rolls the head (1): dead; one at -13 rolls an arm (5): coma.
     zorgs = league.ids("Zorgs")
@@ -143,6 +156,13 @@ def test_a_championship_of_four_teams_over_six_matches(
     zorgs_team = league.team("Zorgs")
     assert len(zorgs_team.gladiators) == 6 and zorgs_team.fallen[0].id == zorgs[0]
     assert zorgs_team.ranking == 1 + 3 and league.team("Titanos").abandoned == 1
+    # Nabos and Zorgs at 4 points and one win each: Nabos has more EXP (70 against 60).
+    assert league.table() == [
+        ("Nabos", 4, 2, 1, 0, 1, 0),
+        ("Zorgs", 4, 2, 1, 0, 1, 0),
+        ("Viking", 2, 2, 0, 0, 2, 0),
+        ("Titanos", 0, 2, 0, 1, 0, 1),
+    ]
     # A team of six cannot play: the coach recruits through the wizard first.
     with pytest.raises(RuleError, match="7"):
         league.match("Zorgs", "Nabos", (0, 0))
@@ -163,6 +183,12 @@ def test_a_championship_of_four_teams_over_six_matches(
     # 5. Zorgs eliminated by Nabos: a win for Nabos whatever the score.
     league.match("Nabos", "Zorgs", (0, 4), ending="eliminated:B")
     assert league.state.matches[-1].outcomes == ("won", "lost")
+    assert [row[:2] for row in league.table()] == [
+        ("Nabos", 7),
+        ("Zorgs", 2),  # more wins than Viking
+        ("Viking", 2),
+        ("Titanos", 0),
+    ]
     # 6. Viking 5 - 0 Titanos.
     league.match("Viking", "Titanos", (5, 0))
 
