@@ -29,7 +29,7 @@ from server.platform.i18n import N_, Msg
 from server.platform.kinds import KINDS
 from server.platform.live import Broker
 from server.platform.service import GameService
-from server.web import api, pages, stream
+from server.web import api, invitation, pages, stream
 from server.web.security import RequestLocale, SecurityHeaders
 from server.web.templating import STATIC_DIR, Templates, make_environment
 
@@ -115,6 +115,7 @@ def create_app(
     app.include_router(api.router)
     app.include_router(stream.router)
     app.include_router(pages.router)
+    app.include_router(invitation.router)
     for kind in KINDS.values():
         router = kind.router()
         if router is not None:

@@ -166,6 +166,8 @@ EXEMPT = {
     ("GET", "/t/{token}"): "the token is the credential: tests/test_pages.py",
     ("POST", "/join"): "the code is the credential, rate limited: tests/test_pages.py",
     ("GET", "/g/{game_id}/events"): "an endless stream: tests/test_pages.py and test_stream_ends_*",
+    ("GET", "/g/{game_id}/join/{token}"): "the invitation is the credential: tests/killpower",
+    ("POST", "/g/{game_id}/join/{token}"): "the invitation is the credential: tests/killpower",
 }
 
 

@@ -45,6 +45,16 @@ def derive_link(secret: str, person_id: int, version: int, nonce: str) -> Link:
     return Link(token=token, code=f"{code[:4]}-{code[4:]}")
 
 
+def derive_invitation(secret: str, game_id: str, nonce: str) -> str:
+    """A game's shared invitation token (192 bits), renewed by drawing a new nonce."""
+    mac = hmac.new(secret.encode(), f"invite:{game_id}:{nonce}".encode(), hashlib.sha256)
+    return base64.urlsafe_b64encode(mac.digest()[:24]).decode().rstrip("=")
+
+
+def same_token(a: str, b: str) -> bool:
+    return hmac.compare_digest(a.encode(), b.encode())
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 

@@ -91,6 +91,9 @@ class GameKind(ABC, Generic[S]):
     # Roles the organizer may register, referees excluded (always there).
     roles: ClassVar[tuple[str, ...]] = ("player",)
     allows_referees: ClassVar[bool] = True
+    # The role people may take by themselves through the game's shared invitation link (a
+    # league's coaches); None: only the organizer registers people.
+    open_role: ClassVar[str | None] = None
     role_titles: ClassVar[Mapping[str, str]] = {}
     state_model: type[S]
     settings_model: type[BaseModel]

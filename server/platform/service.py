@@ -32,8 +32,10 @@ from server.models import Event, Game, Person
 from server.platform.access import (
     Link,
     code_hash,
+    derive_invitation,
     derive_link,
     new_nonce,
+    same_token,
     token_hash,
 )
 from server.platform.clock import Clock
@@ -179,16 +181,75 @@ class GameService:
             kind = get_kind(game.kind)
             if role not in kind.registrable_roles():
                 raise InvalidInput(N_("Unknown role: “{role}”."), field="role", role=role)
-            taken = s.exec(
-                select(Person.id).where(
-                    Person.game_id == game_id, func.lower(Person.name) == name.lower()
-                )
-            ).first()
-            if taken is not None:
-                raise InvalidInput(
-                    N_("Someone named “{name}” is already registered."), field="name", name=name
-                )
+            self._check_name_free(s, game_id, name)
             registered = self._add_person(s, game, kind, actor, role, name, idem_key)
+        self.broker.publish(game_id, game.seq)
+        return registered
+
+    def _check_name_free(self, s: Session, game_id: str, name: str) -> None:
+        taken = s.exec(
+            select(Person.id).where(
+                Person.game_id == game_id, func.lower(Person.name) == name.lower()
+            )
+        ).first()
+        if taken is not None:
+            raise InvalidInput(
+                N_("Someone named “{name}” is already registered."), field="name", name=name
+            )
+
+    # -- an open invitation: one shared link by which people register themselves (a league's
+    # coaches), in the role the kind opens; the organizer opens, renews or closes it.
+
+    def invitation(self, game: Game) -> str | None:
+        """The invitation token (192 bits from the server secret and a nonce kept with the game),
+        or None when the invitation is closed."""
+        nonce = game.settings.get("invite")
+        if not nonce or get_kind(game.kind).open_role is None:
+            return None
+        return derive_invitation(self.secret, game.id, str(nonce))
+
+    def set_invitation(self, game_id: str, actor: Viewer, *, open_it: bool) -> Game:
+        if not actor.is_organizer:
+            raise NotAllowed(N_("Only the organizer registers people."))
+        with self.db.write() as s:
+            game = self._lock(s, game_id)
+            if get_kind(game.kind).open_role is None:
+                raise InvalidInput(N_("This game has no invitation link."))
+            game.settings = {**game.settings, "invite": new_nonce() if open_it else None}
+            s.add(game)
+            return game
+
+    def game_by_invitation(self, game_id: str, token: str) -> Game:
+        with self.db.read() as s:
+            game = s.get(Game, game_id)
+            if game is None or not self._invited(game, token):
+                raise LinkInvalid(N_("This invitation is closed or was renewed."))
+            return game
+
+    def _invited(self, game: Game, token: str) -> bool:
+        expected = self.invitation(game)
+        return expected is not None and same_token(expected, token)
+
+    def join_by_invitation(
+        self, game_id: str, token: str, name: str, *, idem_key: str
+    ) -> Registered:
+        name = clean_name(name)
+        with self.db.write() as s:
+            game = self._lock(s, game_id)
+            prior = self._by_idem(s, game_id, idem_key)
+            if prior is not None:
+                person = s.get(Person, prior.command["id"])
+                assert person is not None
+                return Registered(person, self.link_of(person))
+            if not self._invited(game, token):
+                raise LinkInvalid(N_("This invitation is closed or was renewed."))
+            kind = get_kind(game.kind)
+            role = kind.open_role
+            assert role is not None
+            self._check_name_free(s, game_id, name)
+            registered = self._add_person(
+                s, game, kind, Viewer(role, None, name), role, name, idem_key
+            )
         self.broker.publish(game_id, game.seq)
         return registered
 

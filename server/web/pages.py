@@ -461,6 +461,12 @@ def people_context(
         "people": people,
         "roles": loaded.kind.registrable_roles(),
         "join_url": f"{base}/join",
+        "open_role": loaded.kind.open_role,
+        "invite_url": (
+            f"{base}/g/{game_id}/join/{token}"
+            if (token := service.invitation(loaded.game))
+            else None
+        ),
         "new_key": new_key,
         "errors": {},
         "form": {},

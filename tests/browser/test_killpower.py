@@ -1,4 +1,4 @@
-"""Killpower Ball leagues on phones: a coach builds a team with the wizard, the owner records a
+"""Killpower Ball leagues on phones: a coach joins by the invitation link, builds a team with the wizard, the owner records a
 match, and the public ranking page shows it live; no page fails an accessibility check."""
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ def test_a_coach_creates_a_team_and_the_ranking_shows_a_match(
     service: GameService = live_server.app.state.service
     game, owner = service.create_game("kpb_league", "Ligue du jeudi", "Camille", idem_key=key())
     org = viewer_of(owner)
-    alix = service.register(game.id, org, "coach", "Alix", idem_key=key())
+    service.set_invitation(game.id, org, open_it=True)
+    invitation = service.invitation(service.load(game.id).game)
     basile = viewer_of(service.register(game.id, org, "coach", "Basile", idem_key=key()))
     service.perform(game.id, basile, wizard("Titanos"), idem_key=key())
 
@@ -39,7 +40,11 @@ def test_a_coach_creates_a_team_and_the_ranking_shows_a_match(
         page.goto(url)
         return page
 
-    coach = phone(f"{live_server.url}/t/{service.link_of(alix.person).token}")
+    # Alix joins by the league's invitation link, and lands on the wizard.
+    coach = phone(f"{live_server.url}/g/{game.id}/join/{invitation}")
+    assert_accessible(coach)
+    coach.get_by_label("Votre nom").fill("Alix")
+    coach.get_by_role("button", name="Rejoindre").tap()
     expect(coach.get_by_role("heading", name="Créer une équipe")).to_be_visible()
     assert_accessible(coach)
     coach.get_by_label("Nom de l’équipe").fill("Nabos")

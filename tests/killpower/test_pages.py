@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from server.errors import ArbitreError
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
 from tests.helpers import csrf_of, key, viewer_of
@@ -23,6 +24,8 @@ KPB_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
     ("GET", "/g/{game_id}/kpb/deck.json", "/g/{g}/kpb/deck.json", None, STAFF | COACHES),
     ("POST", "/g/{game_id}/kpb/deck", "/g/{g}/kpb/deck", {"sample": "1"}, {"org"}),
     ("GET", "/g/{game_id}/kpb/team/{team_id}", "/g/{g}/kpb/team/{nabos}", None, STAFF | {"alix"}),
+    ("GET", "/g/{game_id}/invitation/qr.svg", "/g/{g}/invitation/qr.svg", None, {"org"}),
+    ("POST", "/g/{game_id}/invitation/{action}", "/g/{g}/invitation/open", {}, {"org"}),
 ]
 HTMX = {"HX-Request": "true"}  # the answer a phone's htmx gets (without it: a redirect)
 
@@ -76,6 +79,7 @@ def kpb(client: TestClient, rolls: ScriptedRolls) -> dict[str, Any]:
         f"/g/{game.id}/act", data={**wizard_form("Titanos"), "idem": key()}, headers=HTMX
     )
     assert answer.status_code == 200
+    service.set_invitation(game.id, org, open_it=True)
     state = service.load(game.id).state
     teams = {t.name: t for t in state.teams.values()}
     return {
@@ -237,3 +241,45 @@ def test_a_tournament_from_the_owners_phone(client: TestClient, rolls: ScriptedR
     assert "Enregistrer un match terminé" in page and "Lancers francs après une égalité" in page
     board = TestClient(client.app, base_url="http://testserver").get(f"/g/{game.id}/board").text
     assert "Tableau" in board and "Nabos" in board and "Titanos" in board
+
+
+def test_coaches_join_the_league_by_its_invitation_link(kpb: dict[str, Any]) -> None:
+    game, service = kpb["game"], kpb["service"]
+    org = kpb["phones"]["org"]
+    people = org.get(f"/g/{game}/people").text
+    url = re.search(r'value="(http://testserver/g/[^"]+/join/[^"]+)"', people)
+    assert url is not None
+    path = url.group(1).removeprefix("http://testserver")
+    newcomer = TestClient(
+        kpb["phones"]["org"].app, base_url="http://testserver", follow_redirects=False
+    )
+    page = newcomer.get(path)
+    assert page.status_code == 200 and "entraîneur" in page.text
+    newcomer.headers["X-CSRF-Token"] = csrf_of(page.text)
+    answer = newcomer.post(path, data={"name": "Chloé", "idem": key()})
+    assert answer.status_code == 303 and answer.headers["location"] == f"/g/{game}"
+    home = newcomer.get(f"/g/{game}").text
+    assert "Créer une équipe" in home  # a coach, on their own page
+    chloe = next(p for p in service.people(game) if p.name == "Chloé")
+    assert chloe.role == "coach"
+    # A taken name is said so, and nothing is registered.
+    again = newcomer.post(path, data={"name": "chloé", "idem": key()})
+    assert again.status_code == 422 and "déjà inscrit" in again.text
+    # A renewed invitation kills the old link; a closed one too; only the organizer decides.
+    assert (
+        kpb["phones"]["alix"].post(f"/g/{game}/invitation/open", data={"idem": key()}).status_code
+        == 403
+    )
+    assert org.post(f"/g/{game}/invitation/open", data={"idem": key()}).status_code < 400
+    assert newcomer.get(path).status_code == 404
+    assert org.post(f"/g/{game}/invitation/close", data={"idem": key()}).status_code < 400
+    assert "Ouvrir un lien d’invitation" in org.get(f"/g/{game}/people").text
+    assert newcomer.post(path, data={"name": "Dany", "idem": key()}).status_code == 404
+
+
+def test_games_without_an_open_role_have_no_invitation(client: TestClient) -> None:
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    game, organizer = service.create_game("rcb", "Soirée", "MJ", idem_key=key())
+    with pytest.raises(ArbitreError):
+        service.set_invitation(game.id, viewer_of(organizer), open_it=True)
+    assert service.invitation(service.load(game.id).game) is None

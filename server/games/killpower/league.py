@@ -373,6 +373,7 @@ class KillpowerLeague(GameKind[LeagueState]):
     title = N_("Killpower Ball league")
     tagline = N_("Teams, power cards, match results and the championship table.")
     roles = ("coach",)
+    open_role = "coach"  # coaches join the league by its invitation link
     role_titles: ClassVar[dict[str, str]] = {
         "coach": N_("coach"),
         "organizer": N_("league owner"),

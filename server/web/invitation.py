@@ -1,0 +1,122 @@
+"""A game's shared invitation link: the organizer opens, renews or closes it; whoever has it
+registers themselves in the role the game's kind opens (a league's coaches) and gets their own
+personal link at once. Guessing is pointless (192 bits) and rate limited anyway."""
+
+from __future__ import annotations
+
+import io
+from typing import Annotated, Any
+
+import segno
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import RedirectResponse, Response
+
+from server.deps import JoinLimiterDep, PageViewerDep, ServiceDep, TemplatesDep
+from server.errors import ArbitreError, InvalidInput, LinkInvalid, TooManyAttempts
+from server.models import Game
+from server.platform.i18n import N_, Msg
+from server.platform.kinds import get_kind
+from server.platform.service import GameService
+from server.web.pages import Csrf, organizer_only, people_answer, remember
+
+router = APIRouter(include_in_schema=False)
+
+
+def invitation_url(request: Request, service: GameService, game_id: str) -> str | None:
+    token = service.invitation(service.load(game_id).game)
+    if token is None:
+        return None
+    return f"{str(request.base_url).rstrip('/')}/g/{game_id}/join/{token}"
+
+
+@router.post("/g/{game_id}/invitation/{action}", dependencies=[Csrf])
+async def change_invitation(
+    game_id: str,
+    action: str,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+) -> Response:
+    organizer_only(viewer)
+    if action not in ("open", "close"):
+        raise InvalidInput(N_("Unknown action."))
+    try:
+        service.set_invitation(game_id, viewer, open_it=action == "open")
+    except ArbitreError as error:
+        return people_answer(request, templates, service, game_id, viewer, error=error)
+    flash = Msg(
+        N_("The invitation link is open: anyone who has it may join.")
+        if action == "open"
+        else N_("The invitation link is closed.")
+    )
+    return people_answer(request, templates, service, game_id, viewer, flash=flash)
+
+
+@router.get("/g/{game_id}/invitation/qr.svg")
+def invitation_qr(
+    game_id: str, request: Request, viewer: PageViewerDep, service: ServiceDep
+) -> Response:
+    organizer_only(viewer)
+    url = invitation_url(request, service, game_id)
+    if url is None:
+        raise LinkInvalid(N_("This invitation is closed or was renewed."))
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
+    return Response(
+        buffer.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
+    )
+
+
+@router.get("/g/{game_id}/join/{token}")
+def invitation_page(
+    game_id: str, token: str, request: Request, service: ServiceDep, templates: TemplatesDep
+) -> Response:
+    game = service.game_by_invitation(game_id, token)
+    return templates.response(
+        request, "platform/invitation.html", invitation_context(service, game, token)
+    )
+
+
+@router.post("/g/{game_id}/join/{token}", dependencies=[Csrf])
+def join_by_invitation(
+    game_id: str,
+    token: str,
+    request: Request,
+    name: Annotated[str, Form(max_length=200)],
+    idem: Annotated[str, Form(max_length=64)],
+    service: ServiceDep,
+    templates: TemplatesDep,
+    limiter: JoinLimiterDep,
+) -> Response:
+    game = service.game_by_invitation(game_id, token)
+    client = request.client.host if request.client else "?"
+    try:
+        wait = limiter.check(client)
+        if wait:
+            raise TooManyAttempts(
+                N_("Too many tries. Wait {seconds} s and try again."),
+                field="name",
+                seconds=int(wait) + 1,
+            )
+        registered = service.join_by_invitation(game_id, token, name, idem_key=idem)
+    except (InvalidInput, TooManyAttempts) as error:
+        context = invitation_context(service, game, token)
+        context |= {"errors": {"name": error.message}, "form": {"name": name}}
+        return templates.response(
+            request, "platform/invitation.html", context, status_code=error.status
+        )
+    remember(request, registered.person)
+    return RedirectResponse(f"/g/{game_id}", status_code=303)
+
+
+def invitation_context(service: GameService, game: Game, token: str) -> dict[str, Any]:
+    kind = get_kind(game.kind)
+    return {
+        "game": game,
+        "kind": kind,
+        "role_title": kind.role_title(kind.open_role or ""),
+        "token": token,
+        "errors": {},
+        "form": {},
+    }
