@@ -333,3 +333,16 @@ def test_a_tournament_bracket_with_a_bye_free_throws_and_a_champion(
     assert league.state.champion == ids["Titanos"] and "Titanos" in said
     view = KILLPOWER_LEAGUE.public(league.state)
     assert view["champion"] == "Titanos" and len(view["bracket"]) == 2
+
+
+def test_the_mode_is_chosen_before_the_first_team(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    league = League(service, rolls)
+    assert "tournoi" in league.act(league.owner, {"type": "mode", "mode": "tournament"})
+    assert league.state.mode == "tournament"
+    league.act(league.coach("Alix"), team_command("Nabos", ["gloves"] * 7))
+    with pytest.raises(RuleError, match="avant"):
+        league.act(league.owner, {"type": "mode", "mode": "championship"})
+    with pytest.raises(NotAllowed):
+        league.act(league.coaches["Alix"], {"type": "mode", "mode": "championship"})

@@ -283,3 +283,20 @@ def test_games_without_an_open_role_have_no_invitation(client: TestClient) -> No
     with pytest.raises(ArbitreError):
         service.set_invitation(game.id, viewer_of(organizer), open_it=True)
     assert service.invitation(service.load(game.id).game) is None
+
+
+def test_the_owner_chooses_the_mode_on_a_new_league(client: TestClient) -> None:
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    game, owner = service.create_game("kpb_league", "Coupe", "Camille", idem_key=key())
+    phone = TestClient(client.app, base_url="http://testserver", follow_redirects=False)
+    assert phone.get(f"/t/{service.link_of(owner.person).token}").status_code == 303
+    phone.headers["X-CSRF-Token"] = csrf_of(phone.get("/").text)
+    page = phone.get(f"/g/{game.id}").text
+    assert 'name="mode" value="tournament"' in page
+    answer = phone.post(
+        f"/g/{game.id}/act",
+        data={"type": "mode", "mode": "tournament", "idem": key()},
+        headers=HTMX,
+    )
+    assert answer.status_code == 200 and "La ligue joue en tournoi" in answer.text
+    assert "Tirer le tableau" in phone.get(f"/g/{game.id}").text

@@ -299,6 +299,11 @@ class DrawBracket(BaseModel):
     type: Literal["bracket"]
 
 
+class SetMode(BaseModel):
+    type: Literal["mode"]
+    mode: Mode
+
+
 class SetPoints(BaseModel):
     type: Literal["points"]
     draw_points: int = Field(ge=-5, le=5)
@@ -357,6 +362,7 @@ Command = Annotated[
     | Reequip
     | RollArmour
     | DrawBracket
+    | SetMode
     | SetPoints
     | SetDeck
     | RecordMatch,
@@ -600,6 +606,19 @@ class KillpowerLeague(GameKind[LeagueState]):
         return Msg(
             N_("Magic armour rolled for {team}: {names}."),
             {"team": team.name, "names": ", ".join(rolled)},
+        ), {}
+
+    def _mode(self, state: LeagueState, c: SetMode, ctx: Context) -> Any:
+        """Championship or tournament (13): chosen before the first team, since a tournament's
+        teams choose their powers and roll their armour at the first match."""
+        if state.teams:
+            raise RuleError(
+                N_("The mode is chosen before the first team is created."), field="mode"
+            )
+        state.mode = c.mode
+        return Msg(
+            N_("The league plays a {mode}."),
+            {"mode": Msg(N_("championship") if c.mode == "championship" else N_("tournament"))},
         ), {}
 
     def _points(self, state: LeagueState, c: SetPoints, ctx: Context) -> Any:
@@ -953,6 +972,7 @@ class KillpowerLeague(GameKind[LeagueState]):
             "roll_armour": N_("the armour roll"),
             "bracket": N_("the bracket draw"),
             "points": N_("the ranking settings"),
+            "mode": N_("the choice of mode"),
             "deck": N_("the new power deck"),
         }
         return Msg(labels[command.type])
