@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test lint i18n demo clean
+.PHONY: run test lint bench i18n demo clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,9 +21,14 @@ test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check server tests migrations
-	$(BIN)/ruff format --check server tests migrations
+	$(BIN)/ruff check server tests migrations bench
+	$(BIN)/ruff format --check server tests migrations bench
 	$(BIN)/mypy server
+
+# The benchmarks of bench/ against a real server on loopback; prints a table. BENCH_ARGS to vary
+# (e.g. BENCH_ARGS="--games 1,10 --seconds 10").
+bench: $(STAMP)
+	$(BIN)/python -m bench.run $(BENCH_ARGS)
 
 demo: $(STAMP)
 	$(BIN)/python -m server demo $(KIND)

@@ -1,7 +1,8 @@
 """Engines and sessions.
 
 SQLite: WAL, foreign keys, a busy timeout, and write transactions begun IMMEDIATE so that two
-referees writing at once queue up instead of failing with "database is locked". Reads use a
+referees writing at once queue up instead of failing with "database is locked" (and, within the
+process, queue on a lock first). Reads use a
 second engine whose transactions stay DEFERRED, so a phone reading its page never waits for a
 writer. PostgreSQL: one engine; writers serialize on the game row (`SELECT ... FOR UPDATE`).
 """
@@ -10,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from threading import Lock
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
@@ -68,6 +70,9 @@ class Database:
     url: str
     writer: Engine
     reader: Engine
+    # SQLite has one writer at a time: the threads of this process queue here, in Python,
+    # instead of in SQLite's busy handler, which sleeps in steps of up to 100 ms.
+    _write_turn: Lock = field(default_factory=Lock, repr=False)
 
     @classmethod
     def connect(cls, settings: Settings) -> Database:
@@ -86,6 +91,13 @@ class Database:
     @contextmanager
     def write(self) -> Iterator[Session]:
         """A session for one write transaction: commits on success, rolls back on any error."""
+        if not self.is_sqlite:
+            yield from self._transaction()
+            return
+        with self._write_turn:
+            yield from self._transaction()
+
+    def _transaction(self) -> Iterator[Session]:
         with Session(self.writer, expire_on_commit=False) as session:
             try:
                 yield session

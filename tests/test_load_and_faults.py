@@ -6,15 +6,10 @@ cut off complete once. Bounded in count and time; loopback only."""
 from __future__ import annotations
 
 import asyncio
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
-import time
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,59 +17,22 @@ import httpx
 import pytest
 from sqlmodel import select
 
-from server.config import ROOT, Settings
+from server.config import Settings
 from server.db import Database
 from server.models import Event
 from server.platform.clock import SystemClock
 from server.platform.dice import secret_roll
 from server.platform.live import Broker
 from server.platform.service import GameService
+from tests.server_process import SECRET, Server
 
-SECRET = "load-test-secret"
 GAMES, REFEREES, PLAYERS = 3, 6, 12
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Server:
-    """`python -m server serve` in its own process, so that it can be killed for real."""
-
-    def __init__(self, db_url: str) -> None:
-        self.db_url, self.port = db_url, free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        env = {**os.environ, "DATABASE_URL": self.db_url, "SECRET_KEY": SECRET}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "server", "serve", "--port", str(self.port)],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
+def run_async(coroutine: Any) -> Any:
+    """asyncio.run in a thread of its own: Playwright's sync API may hold this thread's loop."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture
@@ -250,7 +208,7 @@ def check_the_log(db_url: str, games: list[Game], tally: Tally) -> None:
 @pytest.mark.slow
 def test_many_referees_at_once_lose_nothing(server: Server, db_url: str) -> None:
     tally = Tally()
-    games = asyncio.run(load(server, tally, actions=25))
+    games = run_async(load(server, tally, actions=25))
     assert tally.server_errors == []
     assert len(tally.acknowledged) > GAMES * REFEREES * 5 and tally.refused > 0
     check_the_log(db_url, games, tally)
@@ -263,7 +221,7 @@ def test_many_referees_at_once_lose_nothing(server: Server, db_url: str) -> None
 @pytest.mark.slow
 def test_a_killed_server_loses_no_acknowledged_action(server: Server, db_url: str) -> None:
     tally = Tally()
-    games = asyncio.run(load(server, tally, actions=400, kill_after=2.5))
+    games = run_async(load(server, tally, actions=400, kill_after=2.5))
     assert tally.server_errors == []
     assert tally.cut_off, "the kill happened after the load ended"
     server.start()  # the same database, a new process
@@ -279,7 +237,7 @@ def test_a_killed_server_loses_no_acknowledged_action(server: Server, db_url: st
                     assert again.json()["seq"] == first.json()["seq"]  # applied once
                     tally.acknowledged[headers["Idempotency-Key"]] = first.json()["seq"]
 
-    asyncio.run(retry())
+    run_async(retry())
     check_the_log(db_url, games, tally)
     print(
         f"\nfault: killed mid-load with {len(tally.cut_off)} requests cut off; "

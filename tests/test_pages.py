@@ -347,3 +347,22 @@ def test_a_revoked_link_ends_its_open_event_stream(client: TestClient) -> None:
             lines.extend(iterator)  # the server closes the stream: the loop ends
     assert "event: revoked" in lines
     assert lea_phone.get(f"/g/{game_id}/events").status_code == 404  # and it cannot reopen
+
+
+def test_every_form_of_a_page_has_its_own_idempotency_key(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    from server.games.demo import DEMOS
+
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    keys: list[str] = []
+    for _ in range(2):  # two renders of the same page
+        rolls.push(*[1] * 200)  # the deal
+        game, organizer = DEMOS["serial_battle"](service, key())
+        phone = TestClient(client.app, base_url="http://testserver", follow_redirects=False)
+        assert phone.get(f"/t/{service.link_of(organizer.person).token}").status_code == 303
+        page = phone.get(f"/g/{game.id}").text
+        found = re.findall(r'name="idem" value="([^"]+)"', page)
+        assert len(found) > 10
+        keys += found
+    assert len(set(keys)) == len(keys)

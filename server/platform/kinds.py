@@ -109,7 +109,8 @@ class GameKind(ABC, Generic[S]):
 
     @abstractmethod
     def apply(self, state: S, command: Any, ctx: Context) -> Outcome[S]:
-        """The rules: the new state and what happened, or a RuleError and nothing changed."""
+        """The rules: the new state and what happened, or a RuleError and nothing changed.
+        Never changes `state` itself (copy it first): the platform keeps it in its cache."""
 
     def status(self, state: S) -> str:
         """ "setup", "running" or "finished"."""

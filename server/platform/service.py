@@ -370,7 +370,7 @@ class GameService:
                 raise invalid_from(error) from None
             if not kind.may_send(actor, command):
                 raise NotAllowed(N_("You may not do that in this game."))
-            state = self._state(game, kind)
+            state = self._state(game, kind, copy=False)  # apply copies before it changes
             if seen_seq is not None:
                 self._check_fresh(s, game, seen_seq, kind.subjects(state, command))
             now = self.clock.now()
@@ -394,6 +394,8 @@ class GameService:
                 at=now,
             )
             self._store(game, kind, outcome.state)
+        # Committed: the next action on this game starts from this state without parsing it.
+        self._remember(game_id, event.seq, outcome.state)
         self.broker.publish(game_id, event.seq)
         return Performed.of(event)
 
@@ -507,6 +509,14 @@ class GameService:
                 raise NotFound(N_("No such game."))
             kind = get_kind(game.kind)
             return Loaded(game, kind, self._state(game, kind))
+
+    def seq_of(self, game_id: str) -> int:
+        """A game's sequence number alone, without reading its state (a stream opening)."""
+        with self.db.read() as s:
+            seq = s.exec(select(Game.seq).where(Game.id == game_id)).first()
+        if seq is None:
+            raise NotFound(N_("No such game."))
+        return seq
 
     def person_by_token(self, token: str) -> Person:
         with self.db.read() as s:
@@ -714,18 +724,24 @@ class GameService:
         s.add(game)
         return event
 
-    def _state(self, game: Game, kind: GameKind[Any]) -> BaseModel:
-        """The game's state as its kind's model, parsed once per sequence number."""
+    def _state(self, game: Game, kind: GameKind[Any], *, copy: bool = True) -> BaseModel:
+        """The game's state as its kind's model, parsed once per sequence number. Without
+        `copy`, the cached object itself: for the rules, which never change their input."""
         with self._cache_lock:
             cached = self._cache.get(game.id)
         if cached is not None and cached[0] == game.seq:
-            return cached[1].model_copy(deep=True)
+            return cached[1].model_copy(deep=True) if copy else cached[1]
         state = kind.state_model.model_validate(game.state)
+        self._remember(game.id, game.seq, state)
+        return state.model_copy(deep=True) if copy else state
+
+    def _remember(self, game_id: str, seq: int, state: BaseModel) -> None:
+        """Only ever called with a committed sequence number: a rolled-back one could come
+        again with another state."""
         with self._cache_lock:
             if len(self._cache) > 2000:
                 self._cache.clear()
-            self._cache[game.id] = (game.seq, state)
-        return state.model_copy(deep=True)
+            self._cache[game_id] = (seq, state)
 
     def _store(self, game: Game, kind: GameKind[Any], state: BaseModel) -> None:
         game.state = state.model_dump(mode="json")

@@ -257,7 +257,6 @@ def page_context(
         "view": loaded.kind.view(loaded.state, viewer, now),
         "seq": game.seq,
         "now_ms": int(now.timestamp() * 1000),
-        "new_key": new_key,
         "live_url": f"/g/{game.id}/live/{page}",
         "stream_url": f"/g/{game.id}/events",
         "hx_block": "live",
@@ -467,7 +466,6 @@ def people_context(
             if (token := service.invitation(loaded.game))
             else None
         ),
-        "new_key": new_key,
         "errors": {},
         "form": {},
         "seq": loaded.game.seq,

@@ -32,10 +32,9 @@ async def events(
     game_id: str, request: Request, service: ServiceDep, settings: SettingsDep
 ) -> EventSourceResponse:
     viewer = await asyncio.to_thread(stream_viewer, request, game_id, service)
-    loaded = await asyncio.to_thread(service.load, game_id)
+    current = await asyncio.to_thread(service.seq_of, game_id)
     broker: Broker = request.app.state.broker
     clock = request.app.state.clock
-    current = loaded.game.seq
     subscription = broker.subscribe(game_id, current)
 
     opened_version = (

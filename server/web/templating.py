@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
+import secrets
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -127,9 +129,19 @@ def is_htmx(request: Request) -> bool:
     return request.headers.get("hx-request") == "true"
 
 
+def key_factory() -> Callable[[], str]:
+    """Idempotency keys for the forms of one page: a random base (96 bits) and a counter, so
+    keys are unique across pages and within one, and a page of many forms still compresses
+    (one random key per form made an action's answer a third bigger)."""
+    base = secrets.token_hex(12)
+    counter = itertools.count(1)
+    return lambda: f"{base}-{next(counter)}"
+
+
 def base_context(request: Request) -> dict[str, Any]:
     session = request.scope.get("session") or {}
     return {
+        "new_key": key_factory(),
         "lang": i18n.current_language.get(),
         "csrf_token": session.get("csrf", ""),
         # Where the language switch comes back to; never a secret link's address.

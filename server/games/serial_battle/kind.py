@@ -87,6 +87,16 @@ NEEDS_PLAY = (
 )
 
 
+def copy_but_deck(state: SBState) -> SBState:
+    """A deep copy to change, sharing the deck: cards are never changed in place (a new deck
+    replaces the old one whole), and copying them was most of an action's cost."""
+    deck = state.deck
+    hollow = state.model_copy(update={"deck": []})
+    copied = hollow.model_copy(deep=True)
+    copied.deck = deck
+    return copied
+
+
 class SerialBattle(GameKind[SBState]):
     key = "serial_battle"
     title = N_("Serial Battle")
@@ -118,7 +128,7 @@ class SerialBattle(GameKind[SBState]):
         return state
 
     def apply(self, state: SBState, command: Any, ctx: Context) -> Outcome[SBState]:
-        state = state.model_copy(deep=True)
+        state = copy_but_deck(state)
         if isinstance(command, SETUP_ONLY) and state.phase != "setup":
             raise RuleError(N_("This is settled before the game starts."))
         if isinstance(command, NEEDS_PLAY) and state.phase in ("setup", "finished"):

@@ -1,0 +1,96 @@
+"""Size budgets (sizes, not times): the first load of each game's staff page in Chromium, and the
+answer to an htmx action. Figures are printed (`-s`)."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Request
+
+from server.games.demo import DEMOS
+from server.platform.service import GameService
+from tests.browser.test_platform_flow import PHONE
+from tests.helpers import key
+
+FIRST_LOAD_BYTES = 40 * 1024  # compressed, htmx included
+FIRST_LOAD_REQUESTS = 4
+ACTION_BYTES = 4 * 1024
+LONG_LIVED = ("/events",)  # the live stream stays open: not part of a load
+
+
+def body_size(request: Request) -> int:
+    """Bytes on the wire (compressed), headers included; Chromium says -1 when it does not know,
+    and then the body as decoded counts (an upper bound)."""
+    sizes = request.sizes()
+    body = sizes["responseBodySize"]
+    if body < 0:
+        response = request.response()
+        body = len(response.body()) if response else 0
+    return body + max(0, sizes["responseHeadersSize"])
+
+
+@pytest.mark.parametrize("kind", ["serial_battle", "rcb", "kpb_league"])
+def test_first_load_of_a_staff_page_fits_the_budget(
+    browser: Browser, live_server: Any, kind: str
+) -> None:
+    service: GameService = live_server.app.state.service
+    game, organizer = DEMOS[kind](service, key())
+    signing_in = browser.new_context(**PHONE)
+    signing_in.new_page().goto(f"{live_server.url}/t/{service.link_of(organizer.person).token}")
+    cookies = signing_in.cookies()
+    signing_in.close()
+
+    context = browser.new_context(**PHONE)  # an empty cache: a first load
+    context.add_cookies(cookies)  # type: ignore[arg-type]
+    page = context.new_page()
+    seen: list[Request] = []
+    page.on("requestfinished", lambda request: seen.append(request))
+    page.goto(f"{live_server.url}/g/{game.id}", wait_until="load")
+    page.wait_for_timeout(500)
+    loaded = [r for r in seen if not any(part in r.url for part in LONG_LIVED)]
+    sizes = {r.url.split("?")[0].removeprefix(live_server.url): body_size(r) for r in loaded}
+    total = sum(sizes.values())
+    print(
+        f"\nbudget: {kind} staff page, {len(loaded)} requests, {total / 1024:.1f} KB compressed: "
+        + ", ".join(f"{url} {size / 1024:.1f} KB" for url, size in sizes.items())
+    )
+    origin = urlsplit(live_server.url).netloc
+    assert all(urlsplit(r.url).netloc == origin for r in seen), "a request to another host"
+    assert len(loaded) <= FIRST_LOAD_REQUESTS, list(sizes)
+    assert total <= FIRST_LOAD_BYTES
+
+
+def test_an_htmx_action_answer_fits_the_budget(live_server: Any) -> None:
+    import httpx
+
+    from tests.helpers import csrf_of
+
+    service: GameService = live_server.app.state.service
+    game, organizer = DEMOS["serial_battle"](service, key())
+    state = service.load(game.id).state
+    a, b = list(state.players)[:2]  # type: ignore[attr-defined]
+    with httpx.Client(base_url=live_server.url, headers={"Accept-Encoding": "gzip"}) as phone:
+        phone.get(f"/t/{service.link_of(organizer.person).token}", follow_redirects=True)
+        token = csrf_of(phone.get(f"/g/{game.id}").text)
+        answer = phone.post(
+            f"/g/{game.id}/act",
+            data={
+                "type": "assault",
+                "attacker": a,
+                "defenders[]": b,
+                "card": "bare",
+                "roll_damage": "3",
+                "roll_location": "2",
+                "roll_answer_damage": "1",
+                "roll_answer_location": "1",
+                "idem": key(),
+            },
+            headers={"HX-Request": "true", "X-CSRF-Token": token},
+        )
+        assert answer.status_code == 200, answer.text[:500]
+        size = answer.num_bytes_downloaded
+    print(f"\nbudget: an assault's htmx answer, {size / 1024:.1f} KB compressed")
+    assert answer.headers.get("content-encoding") == "gzip"
+    assert size <= ACTION_BYTES

@@ -1,0 +1,70 @@
+"""The real server in its own process on loopback, for the load and fault tests and the benchmarks:
+it can be killed for real (SIGKILL) and its memory read."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+
+from server.config import ROOT
+
+SECRET = "load-test-secret"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """`python -m server serve` in its own process, so that it can be killed for real."""
+
+    def __init__(self, db_url: str, extra_env: dict[str, str] | None = None) -> None:
+        self.db_url, self.port = db_url, free_port()
+        self.extra_env = extra_env or {}
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {**os.environ, "DATABASE_URL": self.db_url, "SECRET_KEY": SECRET, **self.extra_env}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "server", "serve", "--port", str(self.port)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+    def rss_mib(self) -> float:
+        """The server's resident memory, from /proc."""
+        assert self.process is not None
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        return 0.0
