@@ -95,3 +95,9 @@ class Event(SQLModel, table=True):
     idem_key: str | None = Field(default=None, max_length=64)
     undoes: int | None = None
     undone_by: int | None = None
+    # Every SNAPSHOT_EVERY events, the game's state after this one: an undo replays the log from
+    # the last snapshot before its target instead of from the game's creation. Cleared when an
+    # undo reaches back before it.
+    snapshot: dict[str, Any] | None = Field(
+        default=None, sa_column=Column(JSON(none_as_null=True), nullable=True)
+    )

@@ -7,9 +7,11 @@ import contextlib
 import threading
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import server.platform.service as service_module
 from server.config import Settings
 from server.db import Database
 from server.errors import ArbitreError
@@ -38,7 +40,13 @@ STEP = st.one_of(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(steps=st.lists(STEP, max_size=25))
-def test_any_sequence_replays_to_the_stored_state(db_url: str, steps: list[Any]) -> None:
+@pytest.mark.parametrize("snapshot_every", [100, 2])
+def test_any_sequence_replays_to_the_stored_state(
+    db_url: str, steps: list[Any], snapshot_every: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With snapshots every 2 events, undos start from them: the stored state must still be
+    what a replay from the creation gives."""
+    monkeypatch.setattr(service_module, "SNAPSHOT_EVERY", snapshot_every)
     db = Database.connect(Settings(database_url=db_url, secret_key=SECRET))
     clock, rolls = FakeClock(), ScriptedRolls()
     service = GameService(db, SECRET, clock, rolls, Broker())

@@ -104,6 +104,9 @@ def clean_name(name: str, *, limit: int = 80, what: str = "name") -> str:
     return name
 
 
+SNAPSHOT_EVERY = 100  # events between two snapshots of a game's state
+
+
 class GameService:
     def __init__(
         self, db: Database, secret: str, clock: Clock, dice: DiceSource, broker: Broker
@@ -286,7 +289,7 @@ class GameService:
             idem_key=idem_key,
             at=now,
         )
-        self._store(game, kind, state)
+        self._store(s, game, kind, state)
         return Registered(person, link)
 
     def reissue(self, game_id: str, actor: Viewer, person_id: int, *, idem_key: str) -> Registered:
@@ -393,7 +396,7 @@ class GameService:
                 idem_key=idem_key,
                 at=now,
             )
-            self._store(game, kind, outcome.state)
+            self._store(s, game, kind, outcome.state)
         # Committed: the next action on this game starts from this state without parsing it.
         self._remember(game_id, event.seq, outcome.state)
         self.broker.publish(game_id, event.seq)
@@ -431,9 +434,21 @@ class GameService:
                     label=Msg.from_json(target.label),
                 )
             kind = get_kind(game.kind)
-            events = self._events(s, game_id)
+            # From the last snapshot before the target; the snapshots at or after it no longer
+            # hold (they include what is being undone).
+            start = s.exec(
+                select(Event)
+                .where(
+                    Event.game_id == game_id,
+                    Event.seq < target.seq,
+                    col(Event.snapshot).is_not(None),
+                )
+                .order_by(col(Event.seq).desc())
+                .limit(1)
+            ).first()
+            events = self._events(s, game_id, after=start.seq if start else 0)
             try:
-                state = self.rebuild(game, events, skip={target.seq})
+                state = self.rebuild(game, events, skip={target.seq}, start=start)
             except (RuleError, ReplayDiverged):
                 raise RuleError(
                     N_("“{label}” cannot be undone: later actions depend on it."),
@@ -455,7 +470,16 @@ class GameService:
             )
             target.undone_by = event.seq
             s.add(target)
-            self._store(game, kind, state)
+            for stale in s.exec(
+                select(Event).where(
+                    Event.game_id == game_id,
+                    Event.seq >= target.seq,
+                    col(Event.snapshot).is_not(None),
+                )
+            ):
+                stale.snapshot = None
+                s.add(stale)
+            self._store(s, game, kind, state)
         self.broker.publish(game_id, event.seq)
         return Performed.of(event)
 
@@ -495,7 +519,7 @@ class GameService:
                 )
                 state = outcome.state
                 applied += 1
-            self._store(game, kind, state)
+            self._store(s, game, kind, state)
         if applied:
             self.broker.publish(game_id, game.seq)
         return applied
@@ -596,10 +620,23 @@ class GameService:
 
     # ------------------------------------------------------------------ replay
 
-    def rebuild(self, game: Game, events: Sequence[Event], skip: Iterable[int] = ()) -> BaseModel:
-        """The state the log gives, from the game's creation settings and its events alone."""
+    def rebuild(
+        self,
+        game: Game,
+        events: Sequence[Event],
+        skip: Iterable[int] = (),
+        start: Event | None = None,
+    ) -> BaseModel:
+        """The state the log gives, from the game's creation settings and its events alone, or
+        from a snapshot (`start`, an event that holds one) and the events after it."""
         kind = get_kind(game.kind)
-        state = kind.new_state(kind.settings_model.model_validate(game.settings.get("kind", {})))
+        if start is not None and start.snapshot is not None:
+            state = kind.state_model.model_validate(start.snapshot)
+            events = [e for e in events if e.seq > start.seq]
+        else:
+            state = kind.new_state(
+                kind.settings_model.model_validate(game.settings.get("kind", {}))
+            )
         undone = {e.undoes for e in events if e.type == "undo"} | set(skip)
         for event in events:
             if event.type == "person":
@@ -722,6 +759,7 @@ class GameService:
         )
         s.add(event)
         s.add(game)
+        s.info["appended"] = event
         return event
 
     def _state(self, game: Game, kind: GameKind[Any], *, copy: bool = True) -> BaseModel:
@@ -743,8 +781,11 @@ class GameService:
                 self._cache.clear()
             self._cache[game_id] = (seq, state)
 
-    def _store(self, game: Game, kind: GameKind[Any], state: BaseModel) -> None:
+    def _store(self, s: Session, game: Game, kind: GameKind[Any], state: BaseModel) -> None:
         game.state = state.model_dump(mode="json")
+        appended: Event | None = s.info.get("appended")
+        if appended is not None and appended.seq == game.seq and game.seq % SNAPSHOT_EVERY == 0:
+            appended.snapshot = game.state
         game.status = kind.status(state)
         game.next_deadline = kind.next_deadline(state)
 
