@@ -123,6 +123,13 @@ class GameKind(ABC, Generic[S]):
         """Commands the clock triggers by itself (a zone shrinking, a countdown ending)."""
         return []
 
+    def followups(
+        self, game_id: str, state: S, result: Mapping[str, Any]
+    ) -> list[tuple[str, dict[str, Any]]]:
+        """Commands this change sends to other games once committed (a finished match to its
+        league): (game id, command), performed by Arbitre itself."""
+        return []
+
     # --- access and views ---
     def may_send(self, viewer: Viewer, command: Any) -> bool:
         return viewer.is_staff

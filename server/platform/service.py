@@ -7,6 +7,7 @@ can never disagree. Live phones are nudged only after the commit.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from sqlmodel import Session, col, select
 
 from server.db import Database
 from server.errors import (
+    ArbitreError,
     InvalidInput,
     LinkInvalid,
     NotAllowed,
@@ -104,6 +106,7 @@ def clean_name(name: str, *, limit: int = 80, what: str = "name") -> str:
     return name
 
 
+log = logging.getLogger("arbitre.service")
 SNAPSHOT_EVERY = 100  # events between two snapshots of a game's state
 
 
@@ -400,7 +403,40 @@ class GameService:
         # Committed: the next action on this game starts from this state without parsing it.
         self._remember(game_id, event.seq, outcome.state)
         self.broker.publish(game_id, event.seq)
+        self._follow(game_id, event.seq, kind.followups(game_id, outcome.state, outcome.result))
         return Performed.of(event)
+
+    def _follow(self, game_id: str, seq: int, followups: list[tuple[str, dict[str, Any]]]) -> None:
+        """Each follow-up is its own transaction, keyed by the event that caused it: sent again
+        (`resend_followups`), it is applied once. A refusal is logged and left for a resend."""
+        for index, (target, payload) in enumerate(followups):
+            try:
+                self.perform(target, SYSTEM, payload, idem_key=f"follow:{game_id}:{seq}:{index}")
+            except ArbitreError as error:
+                log.warning("follow-up of %s/%s refused by %s: %s", game_id, seq, target, error)
+
+    def resend_followups(self, game_id: str, actor: Viewer) -> int:
+        """Sends again what the game's last change sent to other games (a league that refused a
+        match result, then was corrected)."""
+        if not actor.is_staff:
+            raise NotAllowed(N_("You may not do that in this game."))
+        with self.db.read() as s:
+            game = s.get(Game, game_id)
+            if game is None:
+                raise NotFound(N_("No such game."))
+            event = s.exec(
+                select(Event)
+                .where(Event.game_id == game_id, Event.type == "command")
+                .order_by(col(Event.seq).desc())
+                .limit(1)
+            ).first()
+        if event is None:
+            return 0
+        kind = get_kind(game.kind)
+        state = self._state(game, kind)
+        followups = kind.followups(game_id, state, event.result)
+        self._follow(game_id, event.seq, followups)
+        return len(followups)
 
     def undo(
         self,

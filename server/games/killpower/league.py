@@ -173,6 +173,18 @@ class Pairing(BaseModel):
     match: int | None = None
 
 
+class LiveMatch(BaseModel):
+    """A match played with Arbitre's referee sheet (its own game), opened from the league."""
+
+    game: str
+    teams: tuple[int, int]
+    names: tuple[str, str]
+    mode: Literal["referee", "self"]
+    coaches: tuple[int, int]  # the coaches' person ids in the match game
+    organizer: int  # the match game's organizer (the league's staff open it with that link)
+    recorded: int | None = None  # the league's match number once the result came back
+
+
 class LeagueState(BaseModel):
     mode: Mode = "championship"
     draw_points: int = 1
@@ -187,6 +199,7 @@ class LeagueState(BaseModel):
     bracket: list[list[Pairing]] = Field(default_factory=list)
     entered: dict[str, list[Gladiator]] = Field(default_factory=dict)
     champion: int | None = None
+    live: list[LiveMatch] = Field(default_factory=list)
 
     def team(self, team_id: int) -> Team:
         team = self.teams.get(str(team_id))
@@ -335,6 +348,7 @@ class RecordMatch(BaseModel):
     throws_a: list[int] = Field(default_factory=list, max_length=20)
     throws_b: list[int] = Field(default_factory=list, max_length=20)
     note: str = Field(default="", max_length=500)
+    match_game: str = Field(default="", max_length=40)  # the match played with the live sheet
 
     @model_validator(mode="before")
     @classmethod
@@ -355,8 +369,22 @@ class RecordMatch(BaseModel):
         return data
 
 
+class OpenMatch(BaseModel):
+    """A match opened with the live referee sheet: its game, created just before."""
+
+    type: Literal["open_match"]
+    game: str = Field(min_length=1, max_length=40)
+    team_a: int
+    team_b: int
+    mode: Literal["referee", "self"] = "self"
+    coach_a: int
+    coach_b: int
+    organizer: int
+
+
 Command = Annotated[
-    CreateTeam
+    OpenMatch
+    | CreateTeam
     | Replace
     | Improve
     | Reequip
@@ -368,7 +396,7 @@ Command = Annotated[
     | RecordMatch,
     Field(discriminator="type"),
 ]
-COACH_COMMANDS = (CreateTeam, Replace, Improve, Reequip)
+COACH_COMMANDS = (CreateTeam, Replace, Improve, Reequip, OpenMatch)
 
 
 # ---------------------------------------------------------------------------- the kind
@@ -404,6 +432,8 @@ class KillpowerLeague(GameKind[LeagueState]):
         return state
 
     def may_send(self, viewer: Viewer, command: Any) -> bool:
+        if viewer.role == "system":  # a finished match's result, sent by its game (3.4)
+            return isinstance(command, RecordMatch)
         if viewer.is_staff:
             return viewer.is_organizer or isinstance(command, RecordMatch | RollArmour)
         return viewer.role == "coach" and isinstance(command, COACH_COMMANDS)
@@ -637,7 +667,49 @@ class KillpowerLeague(GameKind[LeagueState]):
 
     # -- a finished match and the end-of-match operations (3.4, sequence 16)
 
+    def check_pairing(self, state: LeagueState, team_a: int, team_b: int, actor: Viewer) -> None:
+        """Whether these two teams may meet now: two complete teams, one of the coach's own,
+        and in a tournament, a pairing of the current round."""
+        if team_a == team_b:
+            raise RuleError(N_("A team does not play itself."), field="team_b")
+        teams = (state.team(team_a), state.team(team_b))
+        if actor.role == "coach" and teams[0].coach != actor.person_id:
+            raise NotAllowed(N_("This team belongs to another coach."))
+        for team in teams:
+            if len(team.gladiators) != rules.TEAM_SIZE:
+                raise RuleError(
+                    N_("{team} must have 7 gladiators before playing."),
+                    field="team_a",
+                    team=team.name,
+                )
+        if state.mode == "tournament":
+            self._pairing(state, teams)
+
+    def _open_match(self, state: LeagueState, c: OpenMatch, ctx: Context) -> Any:
+        self.check_pairing(state, c.team_a, c.team_b, ctx.actor)
+        if any(m.game == c.game for m in state.live):
+            raise RuleError(N_("This match is already open."))
+        teams = (state.team(c.team_a), state.team(c.team_b))
+        state.live.append(
+            LiveMatch(
+                game=c.game,
+                teams=(c.team_a, c.team_b),
+                names=(teams[0].name, teams[1].name),
+                mode=c.mode,
+                coaches=(c.coach_a, c.coach_b),
+                organizer=c.organizer,
+            )
+        )
+        return Msg(N_("Match opened: {a} – {b}."), {"a": teams[0].name, "b": teams[1].name}), {
+            "game": c.game
+        }
+
     def _match(self, state: LeagueState, c: RecordMatch, ctx: Context) -> Any:
+        live = None
+        if c.match_game:
+            live = next((m for m in state.live if m.game == c.match_game), None)
+            if live is None or live.recorded is not None:
+                raise RuleError(N_("This match is not open in the league, or already recorded."))
         if c.team_a == c.team_b:
             raise RuleError(N_("A team does not play itself."), field="team_b")
         teams = (state.team(c.team_a), state.team(c.team_b))
@@ -719,6 +791,8 @@ class KillpowerLeague(GameKind[LeagueState]):
             team.played += 1
             setattr(team, outcomes[i], getattr(team, outcomes[i]) + 1)
         number = len(state.matches) + 1
+        if live is not None:
+            live.recorded = number
         if pairing is not None:
             return self._tournament_match(
                 state, c, teams, pairing, powers, margins, outcomes, free_throws, number, ctx
@@ -974,6 +1048,7 @@ class KillpowerLeague(GameKind[LeagueState]):
             "points": N_("the ranking settings"),
             "mode": N_("the choice of mode"),
             "deck": N_("the new power deck"),
+            "open_match": N_("the opening of the match"),
         }
         return Msg(labels[command.type])
 
@@ -1072,6 +1147,16 @@ class KillpowerLeague(GameKind[LeagueState]):
             "deck_size": len(state.deck.powers),
             "deck_sample": state.deck.sample,
             "coach_count": len(state.coaches),
+            "live": [
+                {
+                    "game": m.game,
+                    "names": list(m.names),
+                    "teams": list(m.teams),
+                    "mode": m.mode,
+                    "recorded": m.recorded,
+                }
+                for m in reversed(state.live)
+            ],
         }
 
     def sheet(self, state: LeagueState, team: Team) -> dict[str, Any]:

@@ -1,0 +1,343 @@
+"""A self-refereed Killpower Ball match through the service: two coach viewers, scripted dice, all
+20 turns, and at every step a check that neither coach's view nor log carries the other's RAP
+values or power cards before the rules reveal them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from server.errors import ArbitreError, NotAllowed, RuleError
+from server.games.killpower.match import KILLPOWER_MATCH, MatchState
+from server.games.killpower.routes import start_match
+from server.platform.dice import ScriptedRolls
+from server.platform.kinds import Viewer
+from server.platform.service import GameService
+from tests.helpers import key
+from tests.killpower.test_league import League, team_command
+
+NABOS = ["powers", "armour", "gloves", "gloves", "gloves", "gloves", "gloves"]
+TITANOS = ["powers", "gloves", "gloves", "gloves", "gloves", "gloves", "gloves"]
+
+
+class Match:
+    """A league of two teams and a match between them, played by the two coaches."""
+
+    def __init__(self, service: GameService, rolls: ScriptedRolls, mode: str = "self") -> None:
+        self.service, self.rolls = service, rolls
+        self.league = League(service, rolls)
+        nadia, tomas = self.league.coach("Nadia"), self.league.coach("Tomas")
+        # Nabos no. 1 draws Sommeil (5) and Fantôme (1), no. 2 rolls armour 6 + 3; Titanos no. 1
+        # draws Peur (6) and Fantôme (1).
+        self.league.act(nadia, team_command("Nabos", NABOS), 5, 1, 3)
+        self.league.act(tomas, team_command("Titanos", TITANOS), 6, 1)
+        self.ids = {
+            "A": self.league.ids("Nabos"),
+            "B": self.league.ids("Titanos"),
+        }
+        self.id = start_match(
+            service,
+            self.league.id,
+            nadia,
+            self.league.team("Nabos").id,
+            self.league.team("Titanos").id,
+            mode,
+            key(),
+        )
+        live = self.league.state.live[0]
+        self.coach = {
+            "A": Viewer("coach", live.coaches[0], "Nadia (Nabos)"),
+            "B": Viewer("coach", live.coaches[1], "Tomas (Titanos)"),
+        }
+        self.organizer = Viewer("organizer", live.organizer, "Nadia")
+        self.seen: dict[str, list[str]] = {"A": [], "B": []}
+
+    def g(self, side: str, number: int) -> int:
+        return self.ids[side][number - 1]
+
+    def act(self, side: str, command: dict[str, Any], *dice: int) -> str:
+        self.rolls.push(*dice)
+        summary = self.service.perform(
+            self.id, self.coach[side], command, idem_key=key()
+        ).summary.render()
+        self.check_secrets()
+        return summary
+
+    def fails(self, side: str, command: dict[str, Any], error: type[ArbitreError]) -> str:
+        before = self.service.load(self.id).game.seq
+        with pytest.raises(error) as caught:
+            self.service.perform(self.id, self.coach[side], command, idem_key=key())
+        assert self.service.load(self.id).game.seq == before  # nothing changed
+        return caught.value.message
+
+    @property
+    def state(self) -> MatchState:
+        return self.service.load(self.id).state  # type: ignore[no-any-return]
+
+    def view(self, side: str) -> dict[str, Any]:
+        return KILLPOWER_MATCH.view(self.state, self.coach[side], self.service.clock.now())
+
+    def fighter(self, side: str, number: int) -> Any:
+        return self.state.fighter(self.g(side, number))
+
+    def check_secrets(self) -> None:
+        """What each coach can read: their view and their log. The other side's RAP values and
+        card names never appear; their fighters carry no RAP, characteristics or powers."""
+        state = self.state
+        for me, them, hidden in (("A", "B", ["Peur", "peur"]), ("B", "A", ["Sommeil", "sommeil"])):
+            view = self.view(me)
+            for f in view["teams"][them]["fighters"]:
+                assert "rap" not in f and "powers" not in f and "characteristics" not in f
+            assert "roster" not in view["teams"][them] and "bluff" not in view["teams"][them]
+            for entry in view["order"]:
+                if entry["side"] == them:
+                    assert entry["rap"] is None
+            log = self.service.log(self.id, self.coach[me])
+            text = json.dumps([view, log], ensure_ascii=False)
+            for word in hidden:
+                assert word not in text, text[max(0, text.find(word) - 300) : text.find(word) + 100]
+            for f in state.side_fighters(them):
+                assert f"RAP of {f.name}" not in text and f"RAP de {f.name}" not in text
+            assert all("rolls" not in e and "command" not in e for e in log)
+
+    def end_phase(self, side: str | None = None) -> None:
+        """Phases 1 and 2: the moving coach ends; phase 3: both coaches let the rest pass."""
+        state = self.state
+        if state.phase in (1, 2):
+            self.act(state.moving, {"type": "end_phase"})
+        else:
+            for s in (side,) if side else ("A", "B"):
+                if self.state.phase == 3 and self.state.turn == state.turn:
+                    self.act(s, {"type": "end_phase"})
+
+    def quiet_turn(self) -> None:
+        turn = self.state.turn
+        while self.state.turn == turn and self.state.stage == "running":
+            self.end_phase()
+
+
+@pytest.fixture
+def match(service: GameService, rolls: ScriptedRolls) -> Match:
+    return Match(service, rolls)
+
+
+def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
+    A, B = "A", "B"
+    # Sequences 1-8: lineups told secretly (Nabos six gladiators, Titanos two), RAP rolled and
+    # hidden, powers 0 and 0 (one point more wins), placement by total RAP.
+    match.act(A, {"type": "lineup", "gladiators": match.ids[A][:6], "bluff": 2})
+    assert match.view(B)["teams"][A]["ready"] and "lineup" not in match.view(B)["teams"][A]
+    summary = match.act(
+        B, {"type": "lineup", "gladiators": match.ids[B][:2], "bluff": 1}, 10, 8, 6, 4, 2, 1, 9, 7
+    )
+    assert "must score 1 more" in summary
+    s = match.state
+    assert (s.stage, s.turn, s.phase, s.first, s.hand, s.token) == ("running", 20, 1, A, B, B)
+    assert [f["rap"] for f in match.view(A)["teams"][A]["fighters"]] == [10, 8, 6, 4, 2, 1]
+    assert s.ball == "zt:B"
+
+    # Turn 20, phase 1 (Titanos has the hand): the ball to no. 1, both enter, a 6-square shot
+    # (BAL 4 - malus 1 = 3, rolled 2): nobody of Nabos is on the field to intercept.
+    match.fails(B, {"type": "end_phase"}, RuleError)  # the ball must be given first
+    match.act(B, {"type": "give_ball", "gladiator": match.g(B, 1)})
+    for n in (1, 2):
+        match.act(B, {"type": "enter", "gladiator": match.g(B, n)})
+    match.fails(A, {"type": "enter", "gladiator": match.g(A, 1)}, RuleError)  # not A's phase
+    match.act(B, {"type": "shot", "gladiator": match.g(B, 1), "distance": 6}, 2)
+    s = match.state
+    # 3.4: the scorer places first, Nabos gets the ball, the hand and the token; next turn.
+    assert (s.team(B).score, s.turn, s.phase, s.hand, s.token, s.first) == (6, 19, 1, A, A, B)
+    assert all(f.where == "zt" for f in s.fighters.values())
+
+    # Turn 19: six Nabos on the field; the sixth is expelled at the end of the phase (1D5+5:
+    # 10 on the d10 gives 5, so 10 turns: back at phase 1 of turn 9).
+    match.act(A, {"type": "give_ball", "gladiator": match.g(A, 1)})
+    for n in range(1, 7):
+        match.act(A, {"type": "enter", "gladiator": match.g(A, n)})
+    match.act(A, {"type": "end_phase"}, 10)
+    a6 = match.fighter(A, 6)
+    assert (a6.where, a6.back.turn, a6.back.phase) == ("expelled", 9, 1)
+    assert match.view(B)["teams"][A]["fighters"][5]["expelled_left"] == 10
+    for n in (1, 2):
+        match.act(B, {"type": "enter", "gladiator": match.g(B, n)})
+    match.act(B, {"type": "end_phase"})
+    assert match.state.phase == 3
+    # Phase 3 by decreasing RAP: A1 10, B1 9, A2 8, B2 7, A3 6, A4 4, A5 2.
+    assert [o["id"] for o in match.view(A)["order"]] == [
+        match.g(A, 1),
+        match.g(B, 1),
+        match.g(A, 2),
+        match.g(B, 2),
+        match.g(A, 3),
+        match.g(A, 4),
+        match.g(A, 5),
+    ]
+    match.fails(A, {"type": "act", "gladiator": match.g(A, 2), "action": "pass"}, RuleError)
+    # A1 passes to A2 (BAL 4 + 5 - 1 = 8, rolled 3); Titanos tries to intercept with B1 (7:
+    # missed), then lets it go: A2 catches.
+    match.act(
+        A, {"type": "throw", "gladiator": match.g(A, 1), "distance": 5, "to": match.g(A, 2)}, 3
+    )
+    assert match.view(B)["pending"]["kind"] == "intercept"
+    match.fails(A, {"type": "act", "gladiator": match.g(A, 2), "action": "wait"}, RuleError)
+    match.act(B, {"type": "answer", "yes": True, "gladiator": match.g(B, 1)}, 7)
+    match.act(B, {"type": "answer", "yes": False})
+    assert match.state.carrier.id == match.g(A, 2)
+    # A2 waits; B2 hits A2 (1 always hits), A2 does not evade: PHY 4 + gloves 10 = 14 against
+    # VIE 5 + armour 9: 0, nothing (9.1).
+    match.act(A, {"type": "act", "gladiator": match.g(A, 2), "action": "wait"})
+    match.act(B, {"type": "attack", "attackers": [match.g(B, 2)], "target": match.g(A, 2)}, 1)
+    assert match.view(A)["pending"] == {
+        "kind": "evade",
+        "side": A,
+        "mine": True,
+        "target": match.fighter(A, 2).label,
+        "hits": [{"id": match.g(B, 2), "label": match.fighter(B, 2).label}],
+    }
+    assert "no effect" in match.act(A, {"type": "answer", "yes": False}, 10)
+    # A3 and A4 put both Titanos badly wounded: case IV, a point given at the end of phase 3.
+    match.act(A, {"type": "attack", "attackers": [match.g(A, 3)], "target": match.g(B, 1)}, 2, 7)
+    match.act(A, {"type": "attack", "attackers": [match.g(A, 4)], "target": match.g(B, 2)}, 2, 9)
+    s = match.state
+    assert (s.fighter(match.g(B, 1)).where, s.fighter(match.g(B, 2)).where) == ("bg", "bg")
+    assert (s.team(B).case, s.gift) == ("IV", B)
+    assert s.ball == "ground" or s.carrier is not None
+    match.act(A, {"type": "act", "gladiator": match.g(A, 5), "action": "pass"})
+    match.act(A, {"type": "act", "gladiator": match.g(A, 2), "action": "pass"})
+    s = match.state
+    assert (s.team(A).score, s.team(B).score, s.turn, s.hand, s.first) == (1, 6, 18, B, A)
+    assert all(f.where in ("zt", "expelled") for f in s.fighters.values())  # the BG came back
+
+    # Turn 18: A1 puts Sommeil down (POU 4, rolled 2): its underlined part is read to Titanos,
+    # never its name. Coach Nadia then puts B2 to sleep for 2 turns at phase 3 of turn 18.
+    match.act(B, {"type": "give_ball", "gladiator": match.g(B, 1)})
+    for n in (1, 2):
+        match.act(B, {"type": "enter", "gladiator": match.g(B, n)})
+    match.end_phase()
+    for n in range(1, 6):
+        match.act(A, {"type": "enter", "gladiator": match.g(A, n)})
+    match.end_phase()
+    summary = match.act(A, {"type": "power", "gladiator": match.g(A, 1), "card": "sommeil"}, 2)
+    assert "places a power card face down" in summary
+    assert match.view(B)["reveals"][0]["text"] == "La cible s'endort pour 2 tours."
+    match.act(
+        A, {"type": "condition", "gladiator": match.g(B, 2), "condition": "asleep", "turns": 2}
+    )
+    assert match.view(A)["teams"][B]["fighters"][1]["conditions"] == [{"key": "asleep", "left": 2}]
+    match.fails(B, {"type": "act", "gladiator": match.g(B, 2), "action": "pass"}, RuleError)
+    # A bluff looks the same from the other side.
+    match.act(B, {"type": "power", "gladiator": match.g(B, 1), "card": "bluff"})
+    match.end_phase()
+    match.quiet_turn()  # turn 17
+    # Turn 16: B2 sleeps through phases 1 and 2 and wakes at the start of phase 3 (3.3).
+    match.end_phase()
+    assert match.fighter(B, 2).has("asleep")
+    # In phase 2, A5 stays in its own basket zone: expelled 1D5 (4 -> 2 turns), back at turn 14.
+    match.act(A, {"type": "expel", "gladiator": match.g(A, 5), "offence": "basket_zone"}, 4)
+    match.end_phase()
+    assert (match.state.phase, match.fighter(B, 2).has("asleep")) == (3, False)
+    match.end_phase()
+    match.rolls.push(1, 3)  # A5's re-entry square at the start of turn 14
+    match.quiet_turn()  # 15 ends: A5 comes back at the start of turn 14
+    assert match.state.turn == 14
+    a5 = match.fighter(A, 5)
+    assert (a5.where, a5.square) == ("zt", (1, 3))
+    match.act(A, {"type": "reentry", "gladiator": match.g(A, 5), "outcome": "taken"}, 2, 5)
+    assert match.fighter(A, 5).square == (2, 5)
+    while match.state.turn > 10:
+        match.quiet_turn()
+    # Turn 10: a power's 20 wound points put B1 in a coma: off for the match, a risk of death.
+    match.act(A, {"type": "hurt", "gladiator": match.g(B, 1), "points": 20, "wound_points": True})
+    assert (match.fighter(B, 1).where, match.fighter(B, 1).state) == ("coma", -16)
+    match.rolls.push(1, 4)  # A6 back from expulsion at the start of turn 9
+    match.quiet_turn()
+    assert (match.fighter(A, 6).where, match.fighter(A, 6).square) == ("zt", (1, 4))
+    match.fails(B, {"type": "surrender"}, RuleError)  # not at the start of B's movement
+    # After turn 1: 1 - 6, Titanos wins by its margin; the league runs the end-of-match
+    # operations (B1's risk of death: location die 5, left arm, -16 or less: dead).
+    match.rolls.push(5)
+    while match.state.stage == "running":
+        match.quiet_turn()
+    s = match.state
+    assert (s.stage, s.turn, s.outcomes) == ("finished", 1, ("lost", "won"))
+    assert match.rolls.values == []
+    league = match.league.state
+    record = league.matches[-1]
+    assert (record.score, record.outcomes, record.played[1]) == (
+        (1, 6),
+        ("lost", "won"),
+        match.ids[B][:2],
+    )
+    assert [(r.gladiator, r.state, r.fate) for r in record.risks] == [
+        (match.g(B, 1), -16, "dead")
+    ]
+    assert match.league.team("Titanos").ranking == 3
+
+
+def test_the_result_goes_to_the_league(match: Match, service: GameService) -> None:
+    A, B = "A", "B"
+    match.act(A, {"type": "lineup", "gladiators": match.ids[A][:1]})
+    match.act(B, {"type": "lineup", "gladiators": match.ids[B][:1]}, 3, 5)
+    # Nabos (RAP 3) has the ball and the hand; its coach surrenders at the start of phase 1.
+    assert match.state.hand == A
+    match.act(A, {"type": "surrender"})
+    assert match.state.outcomes == ("abandoned", "won")
+    league = match.league.state
+    record = league.matches[-1]
+    assert (record.outcomes, record.score, league.live[0].recorded) == (
+        ("abandoned", "won"),
+        (0, 0),
+        record.number,
+    )
+    assert match.league.team("Titanos").ranking == 3
+    # Sent again, it is applied once.
+    service.resend_followups(match.id, match.organizer)
+    assert len(match.league.state.matches) == 1
+
+
+def test_what_the_rules_refuse(match: Match) -> None:
+    A, B = "A", "B"
+    assert "is not in Nabos" in match.fails(
+        A, {"type": "lineup", "gladiators": [match.g(B, 1)]}, RuleError
+    )
+    match.act(A, {"type": "lineup", "gladiators": match.ids[A][:2]})
+    match.act(B, {"type": "lineup", "gladiators": match.ids[B][:2]}, 9, 9, 1, 1)
+    # Nabos RAP 18 places first; Titanos moves first with the ball.
+    match.act(B, {"type": "give_ball", "gladiator": match.g(B, 1)})
+    match.act(B, {"type": "enter", "gladiator": match.g(B, 1)})
+    # Too late to surrender: Titanos already moved this phase (3.4).
+    assert "start of its own movement phase" in match.fails(B, {"type": "surrender"}, RuleError)
+    # Another coach's gladiator, a gladiator already on the field.
+    match.fails(B, {"type": "enter", "gladiator": match.g(A, 1)}, NotAllowed)
+    match.fails(B, {"type": "enter", "gladiator": match.g(B, 1)}, RuleError)
+    match.end_phase()
+    for n in (1, 2):
+        match.act(A, {"type": "enter", "gladiator": match.g(A, n)})
+    match.end_phase()
+    # Phase 3: A1 (9) acts first; the token is Titanos's, not Nabos's.
+    message = match.fails(
+        A,
+        {"type": "attack", "attackers": [match.g(A, 1)], "target": match.g(B, 1), "token": True},
+        RuleError,
+    )
+    assert "token" in message
+    match.act(A, {"type": "act", "gladiator": match.g(A, 1), "action": "pass"})
+    # An action by a gladiator who already acted.
+    assert "already used" in match.fails(
+        A, {"type": "act", "gladiator": match.g(A, 1), "action": "pass"}, RuleError
+    )
+    # A group attack acts at its slowest member's RAP: A2 (9) with A1 who acted is refused.
+    match.fails(
+        A,
+        {"type": "attack", "attackers": [match.g(A, 2), match.g(A, 1)], "target": match.g(B, 1)},
+        RuleError,
+    )
+    # The mandatory-success token: Titanos uses it once, then it is gone.
+    match.act(A, {"type": "act", "gladiator": match.g(A, 2), "action": "pass"})
+    match.act(
+        B,
+        {"type": "attack", "attackers": [match.g(B, 1)], "target": match.g(A, 1), "token": True},
+    )
+    assert match.state.token is None
