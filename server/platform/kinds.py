@@ -94,6 +94,9 @@ class GameKind(ABC, Generic[S]):
     # The role people may take by themselves through the game's shared invitation link (a
     # league's coaches); None: only the organizer registers people.
     open_role: ClassVar[str | None] = None
+    # How many of the latest log entries a personal page shows, read through `log_view` (a
+    # self-refereed match shows each coach the story with their own private notes).
+    page_log: ClassVar[int] = 0
     role_titles: ClassVar[Mapping[str, str]] = {}
     state_model: type[S]
     settings_model: type[BaseModel]

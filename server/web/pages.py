@@ -268,6 +268,10 @@ def page_context(
     if viewer.is_staff:
         context["undoable"] = service.last_undoable(game.id)
         context["recent"] = service.recent_summaries(game.id)
+    elif loaded.kind.page_log and viewer.role != "public":
+        context["match_log"] = service.log(
+            game.id, viewer, after=max(0, game.seq - loaded.kind.page_log)
+        )
     context.update(extra)
     return context
 

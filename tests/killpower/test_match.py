@@ -132,7 +132,7 @@ def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
     summary = match.act(
         B, {"type": "lineup", "gladiators": match.ids[B][:2], "bluff": 1}, 10, 8, 6, 4, 2, 1, 9, 7
     )
-    assert "must score 1 more" in summary
+    assert "doit marquer 1 de plus" in summary
     s = match.state
     assert (s.stage, s.turn, s.phase, s.first, s.hand, s.token) == ("running", 20, 1, A, B, B)
     assert [f["rap"] for f in match.view(A)["teams"][A]["fighters"]] == [10, 8, 6, 4, 2, 1]
@@ -196,7 +196,7 @@ def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
         "target": match.fighter(A, 2).label,
         "hits": [{"id": match.g(B, 2), "label": match.fighter(B, 2).label}],
     }
-    assert "no effect" in match.act(A, {"type": "answer", "yes": False}, 10)
+    assert "sans effet" in match.act(A, {"type": "answer", "yes": False}, 10)
     # A3 and A4 put both Titanos badly wounded: case IV, a point given at the end of phase 3.
     match.act(A, {"type": "attack", "attackers": [match.g(A, 3)], "target": match.g(B, 1)}, 2, 7)
     match.act(A, {"type": "attack", "attackers": [match.g(A, 4)], "target": match.g(B, 2)}, 2, 9)
@@ -220,7 +220,7 @@ def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
         match.act(A, {"type": "enter", "gladiator": match.g(A, n)})
     match.end_phase()
     summary = match.act(A, {"type": "power", "gladiator": match.g(A, 1), "card": "sommeil"}, 2)
-    assert "places a power card face down" in summary
+    assert "pose une carte pouvoir face cachée" in summary
     assert match.view(B)["reveals"][0]["text"] == "La cible s'endort pour 2 tours."
     match.act(
         A, {"type": "condition", "gladiator": match.g(B, 2), "condition": "asleep", "turns": 2}
@@ -299,7 +299,7 @@ def test_the_result_goes_to_the_league(match: Match, service: GameService) -> No
 
 def test_what_the_rules_refuse(match: Match) -> None:
     A, B = "A", "B"
-    assert "is not in Nabos" in match.fails(
+    assert "n’est pas dans Nabos" in match.fails(
         A, {"type": "lineup", "gladiators": [match.g(B, 1)]}, RuleError
     )
     match.act(A, {"type": "lineup", "gladiators": match.ids[A][:2]})
@@ -308,7 +308,7 @@ def test_what_the_rules_refuse(match: Match) -> None:
     match.act(B, {"type": "give_ball", "gladiator": match.g(B, 1)})
     match.act(B, {"type": "enter", "gladiator": match.g(B, 1)})
     # Too late to surrender: Titanos already moved this phase (3.4).
-    assert "start of its own movement phase" in match.fails(B, {"type": "surrender"}, RuleError)
+    assert "au début de sa propre phase de déplacement" in match.fails(B, {"type": "surrender"}, RuleError)
     # Another coach's gladiator, a gladiator already on the field.
     match.fails(B, {"type": "enter", "gladiator": match.g(A, 1)}, NotAllowed)
     match.fails(B, {"type": "enter", "gladiator": match.g(B, 1)}, RuleError)
@@ -322,10 +322,10 @@ def test_what_the_rules_refuse(match: Match) -> None:
         {"type": "attack", "attackers": [match.g(A, 1)], "target": match.g(B, 1), "token": True},
         RuleError,
     )
-    assert "token" in message
+    assert "pion réussite obligatoire" in message
     match.act(A, {"type": "act", "gladiator": match.g(A, 1), "action": "pass"})
     # An action by a gladiator who already acted.
-    assert "already used" in match.fails(
+    assert "déjà utilisé" in match.fails(
         A, {"type": "act", "gladiator": match.g(A, 1), "action": "pass"}, RuleError
     )
     # A group attack acts at its slowest member's RAP: A2 (9) with A1 who acted is refused.

@@ -881,6 +881,7 @@ class KillpowerMatch(GameKind[MatchState]):
     tagline = N_("The referee sheet, live: turns, phases, rolls, timers and the score.")
     roles = ("coach",)
     role_titles: ClassVar[dict[str, str]] = {"coach": N_("coach")}
+    page_log = 40
     state_model = MatchState
     settings_model = MatchSettings
     commands: TypeAdapter[Any] = TypeAdapter(Command)

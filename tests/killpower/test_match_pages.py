@@ -1,0 +1,120 @@
+"""A Killpower Ball match through the app, as two coaches' phones send it: opened from the league,
+lineups, the first turn, and the pages and fragments each coach gets never carrying the other's
+RAP values or power cards."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from server.platform.dice import ScriptedRolls
+from server.platform.service import GameService
+from tests.helpers import csrf_of, key
+from tests.killpower.test_pages import HTMX, kpb  # noqa: F401  (the league fixture)
+
+
+@pytest.fixture
+def live(kpb: dict[str, Any]) -> dict[str, Any]:  # noqa: F811
+    """Alix opens a self-refereed match Nabos – Titanos from the league page."""
+    alix = kpb["phones"]["alix"]
+    nabos, titanos = kpb["teams"]["Nabos"], kpb["teams"]["Titanos"]
+    opened = alix.post(
+        f"/g/{kpb['game']}/kpb/match",
+        data={"team_a": nabos.id, "team_b": titanos.id, "mode": "self", "idem": key()},
+    )
+    assert opened.status_code == 303, opened.text
+    service: GameService = kpb["service"]
+    match_id = service.load(kpb["game"]).state.live[0].game
+    assert opened.headers["location"] == f"/g/{kpb['game']}/kpb/matches/{match_id}"
+    phones = {}
+    for name in ("alix", "basile", "org", "stranger"):
+        phone = kpb["phones"][name]
+        hop = phone.get(f"/g/{kpb['game']}/kpb/matches/{match_id}")
+        assert hop.status_code == 303
+        phones[name] = phone
+    return {**kpb, "match": match_id, "match_phones": phones}
+
+
+def test_each_role_arrives_where_it_belongs(live: dict[str, Any]) -> None:
+    m = live["match"]
+    league = live["game"]
+    expected = {"alix": f"/g/{m}", "basile": f"/g/{m}", "org": f"/g/{m}", "stranger": f"/g/{m}/board"}
+    for name, target in expected.items():
+        hop = live["phones"][name].get(f"/g/{league}/kpb/matches/{m}")
+        assert hop.headers["location"] == target, name
+    # Basile may not open a match for Alix's team; a stranger none at all.
+    nabos, titanos = live["teams"]["Nabos"], live["teams"]["Titanos"]
+    data = {"team_a": nabos.id, "team_b": titanos.id, "idem": key()}
+    assert live["phones"]["basile"].post(f"/g/{league}/kpb/match", data=data).status_code == 403
+    assert live["phones"]["stranger"].post(f"/g/{league}/kpb/match", data=data).status_code == 403
+    # The resend and the sheet: staff only, and each viewer's own sheet.
+    assert live["phones"]["alix"].post(f"/g/{m}/kpbm/resend", data={}).status_code == 403
+    assert live["phones"]["org"].post(f"/g/{m}/kpbm/resend", data={}).status_code == 303
+    for name in ("alix", "basile", "org", "stranger"):
+        assert live["phones"][name].get(f"/g/{m}/kpbm/sheet").status_code == 200
+
+
+def own_cards(service: GameService, league: str, team: str) -> set[str]:
+    state = service.load(league).state
+    names = {p.key: p.name for p in state.deck.powers}
+    t = next(t for t in state.teams.values() if t.name == team)
+    return {names[k] for g in t.gladiators for k in g.powers}
+
+
+def test_two_coaches_play_the_first_turn_and_keep_their_secrets(
+    live: dict[str, Any], rolls: ScriptedRolls
+) -> None:
+    m, service = live["match"], live["service"]
+    alix, basile = live["phones"]["alix"], live["phones"]["basile"]
+    nabos, titanos = live["teams"]["Nabos"], live["teams"]["Titanos"]
+    a_ids = [g.id for g in nabos.gladiators]
+    b_ids = [g.id for g in titanos.gladiators]
+
+    def post(phone: TestClient, data: dict[str, Any], *dice: int, status: int = 200) -> str:
+        rolls.push(*dice)
+        answer = phone.post(f"/g/{m}/act", data={**data, "idem": key()}, headers=HTMX)
+        assert answer.status_code == status, answer.text
+        return answer.text
+
+    page = alix.get(f"/g/{m}").text
+    assert "Composition de Nabos" in page and "Titanos" in page
+    post(alix, {"type": "lineup", "gladiators[]": a_ids[:3], "bluff": "2"})
+    # Basile's page says Nabos is ready, never who plays.
+    page = basile.get(f"/g/{m}").text
+    assert "Nabos · prêt" in page and f'value="{a_ids[0]}"' not in page
+    page = post(basile, {"type": "lineup", "gladiators[]": b_ids[:3], "bluff": "1"}, 9, 8, 7, 3, 2, 1)
+    assert "Tour 20" in page
+    # Nabos (RAP 24) places first; Titanos has the ball, the hand and the token.
+    post(basile, {"type": "give_ball", "gladiator": b_ids[0]})
+    for gid in b_ids[:3]:
+        post(basile, {"type": "enter", "gladiator": gid})
+    post(alix, {"type": "enter", "gladiator": a_ids[0]}, status=422)  # not Nabos's phase
+    post(basile, {"type": "end_phase"})
+    for gid in a_ids[:3]:
+        post(alix, {"type": "enter", "gladiator": gid})
+    page = post(alix, {"type": "end_phase"})
+    assert "Phase 3" in page or "phase 3" in page
+    # Nabos no. 1 (RAP 9) acts first: Alix's page offers its actions, Basile's does not.
+    assert f'data-actor="{a_ids[0]}"' in page
+    assert f'data-actor="{a_ids[0]}"' not in basile.get(f"/g/{m}").text
+    post(alix, {"type": "act", "gladiator": a_ids[0], "action": "pass"})
+
+    # What each phone can read, pages and live fragments: its own RAP chips only, never the
+    # other team's card names.
+    secrets = {"alix": own_cards(service, live["game"], "Nabos"), "basile": set()}
+    for who, phone, other_cards in (
+        ("alix", alix, secrets["basile"]),
+        ("basile", basile, secrets["alix"]),
+    ):
+        for url in (f"/g/{m}", f"/g/{m}/live/player", f"/g/{m}/kpbm/sheet", f"/g/{m}/log"):
+            text = phone.get(url).text
+            for card in other_cards:
+                assert card not in text, (who, url, card)
+            assert len(re.findall(r"RAP \d", text)) in (0, 3), (who, url)
+    board = live["phones"]["stranger"].get(f"/g/{m}/board").text
+    assert not re.findall(r"RAP \d", board)
+    for card in secrets["alix"]:
+        assert card not in board
