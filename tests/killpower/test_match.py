@@ -86,7 +86,10 @@ class Match:
         """What each coach can read: their view and their log. The other side's RAP values and
         card names never appear; their fighters carry no RAP, characteristics or powers."""
         state = self.state
-        for me, them, hidden in (("A", "B", ["Peur", "peur"]), ("B", "A", ["Sommeil", "sommeil"])):
+        for me, them, hidden in (
+            ("A", "B", ["Peur", '"peur"']),
+            ("B", "A", ["Sommeil", '"sommeil"']),
+        ):
             view = self.view(me)
             for f in view["teams"][them]["fighters"]:
                 assert "rap" not in f and "powers" not in f and "characteristics" not in f
@@ -270,9 +273,7 @@ def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
         ("lost", "won"),
         match.ids[B][:2],
     )
-    assert [(r.gladiator, r.state, r.fate) for r in record.risks] == [
-        (match.g(B, 1), -16, "dead")
-    ]
+    assert [(r.gladiator, r.state, r.fate) for r in record.risks] == [(match.g(B, 1), -16, "dead")]
     assert match.league.team("Titanos").ranking == 3
 
 
@@ -308,7 +309,9 @@ def test_what_the_rules_refuse(match: Match) -> None:
     match.act(B, {"type": "give_ball", "gladiator": match.g(B, 1)})
     match.act(B, {"type": "enter", "gladiator": match.g(B, 1)})
     # Too late to surrender: Titanos already moved this phase (3.4).
-    assert "au début de sa propre phase de déplacement" in match.fails(B, {"type": "surrender"}, RuleError)
+    assert "au début de sa propre phase de déplacement" in match.fails(
+        B, {"type": "surrender"}, RuleError
+    )
     # Another coach's gladiator, a gladiator already on the field.
     match.fails(B, {"type": "enter", "gladiator": match.g(A, 1)}, NotAllowed)
     match.fails(B, {"type": "enter", "gladiator": match.g(B, 1)}, RuleError)
@@ -341,3 +344,93 @@ def test_what_the_rules_refuse(match: Match) -> None:
         {"type": "attack", "attackers": [match.g(B, 1)], "target": match.g(A, 1), "token": True},
     )
     assert match.state.token is None
+
+
+def test_an_afraid_gladiator_expelled_serves_the_expulsion_then_the_fear(match: Match) -> None:
+    A, B = "A", "B"
+    match.act(A, {"type": "lineup", "gladiators": match.ids[A][:1]})
+    match.act(B, {"type": "lineup", "gladiators": match.ids[B][:1]}, 3, 5)
+    match.act(A, {"type": "give_ball", "gladiator": match.g(A, 1)})
+    match.act(A, {"type": "enter", "gladiator": match.g(A, 1)})
+    # 3.3, CAS PARTICULIER: afraid for 12 turns, then expelled 5 turns (1D5: 9 gives 5).
+    match.act(
+        A, {"type": "condition", "gladiator": match.g(A, 1), "condition": "afraid", "turns": 12}
+    )
+    match.act(A, {"type": "expel", "gladiator": match.g(A, 1), "offence": "basket_zone"}, 9)
+    a1 = match.fighter(A, 1)
+    assert (a1.where, a1.back.turn, a1.after, a1.has("afraid")) == (
+        "expelled",
+        15,
+        {"afraid": 12},
+        False,
+    )
+    assert match.state.ball == "ground"
+    assert match.state.team(A).case == "III"  # Titanos plays alone
+    match.end_phase()
+    match.act(B, {"type": "enter", "gladiator": match.g(B, 1)})
+    match.end_phase()
+    match.end_phase()
+    match.rolls.push(2, 6)  # the re-entry square at the start of turn 15
+    while match.state.turn > 15:
+        match.quiet_turn()
+    a1 = match.fighter(A, 1)
+    # Back in the side-line zone, it now serves its 12 turns of fear there: case V.
+    assert (a1.where, a1.square, a1.conditions["afraid"].turn) == ("zt", (2, 6), 3)
+    assert match.state.team(A).case == "V"
+    match.fails(A, {"type": "enter", "gladiator": match.g(A, 1)}, RuleError)
+
+
+def test_a_tournament_draw_goes_to_free_throws(service: GameService, rolls: ScriptedRolls) -> None:
+    league = League(service, rolls, mode="tournament")
+    titanos, viking = league.coach("Titanos"), league.coach("Viking")
+    league.act(titanos, team_command("Titanos", ["gloves"] * 7))
+    league.act(viking, team_command("Viking", ["gloves"] * 7))
+    league.act(league.owner, {"type": "bracket"}, 1)
+    match_id = start_match(
+        service,
+        league.id,
+        league.owner,
+        league.team("Titanos").id,
+        league.team("Viking").id,
+        "self",
+        key(),
+    )
+    live = league.state.live[0]
+    coach = {"A": Viewer("coach", live.coaches[0], "T"), "B": Viewer("coach", live.coaches[1], "V")}
+
+    def act(side: str, command: dict[str, Any], *dice: int) -> None:
+        rolls.push(*dice)
+        service.perform(match_id, coach[side], command, idem_key=key())
+
+    ids = {"A": league.ids("Titanos"), "B": league.ids("Viking")}
+    act("A", {"type": "lineup", "gladiators": ids["A"][:2]})
+    act("B", {"type": "lineup", "gladiators": ids["B"][:2]}, 5, 5, 2, 2)
+    state: MatchState = service.load(match_id).state  # type: ignore[assignment]
+    while state.stage == "running":  # 20 turns, nobody scores
+        if state.phase == 3:
+            for side in ("A", "B"):
+                if service.load(match_id).state.phase == 3:
+                    act(side, {"type": "end_phase"})
+        else:
+            side = state.moving
+            if state.ball == f"zt:{side}":
+                act(side, {"type": "give_ball", "gladiator": ids[side][0]})
+            if state.team(side).case == "II":
+                act(side, {"type": "enter", "gladiator": ids[side][0]})
+            act(side, {"type": "end_phase"})
+        state = service.load(match_id).state  # type: ignore[assignment]
+    assert state.stage == "free_throws"
+    # 13.2, the rule book's example: Titanos (first, as strong) misses from 10, Viking scores 2,
+    # Titanos 12, Viking 11: Viking wins 13 to 12.
+    act("A", {"type": "free_throw", "gladiator": ids["A"][0], "distance": 10}, 5)
+    with pytest.raises(NotAllowed):
+        act("A", {"type": "free_throw", "gladiator": ids["A"][1], "distance": 12}, 1)
+    rolls.values.clear()
+    act("B", {"type": "free_throw", "gladiator": ids["B"][0], "distance": 2}, 1)
+    act("A", {"type": "free_throw", "gladiator": ids["A"][1], "distance": 12}, 1)
+    act("B", {"type": "free_throw", "gladiator": ids["B"][1], "distance": 11}, 1)
+    state = service.load(match_id).state  # type: ignore[assignment]
+    assert (state.stage, state.outcomes) == ("finished", ("lost", "won"))
+    record = league.state.matches[-1]
+    assert record.free_throws == ([0, 12], [2, 11])
+    assert league.state.champion == league.team("Viking").id

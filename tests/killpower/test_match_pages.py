@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import csrf_of, key
+from tests.helpers import key
 from tests.killpower.test_pages import HTMX, kpb  # noqa: F401  (the league fixture)
 
 

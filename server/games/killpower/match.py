@@ -940,6 +940,7 @@ class KillpowerMatch(GameKind[MatchState]):
         getattr(self, f"_{command.type}")(play, command)
         play.check_teams()
         play.maybe_end_phase3()
+        play.check_teams()  # a new turn may have brought gladiators back (or not)
         if not play.public:
             play.say(N_("Done."))
         result: dict[str, Any] = {
