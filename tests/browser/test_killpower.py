@@ -80,3 +80,67 @@ def test_a_coach_creates_a_team_and_the_ranking_shows_a_match(
     expect(board.get_by_text("Nabos 3 – 1 Titanos")).to_be_visible()
     assert_accessible(board)
     shot(board, "kpb-board")
+
+
+def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_server: Any) -> None:
+    """A self-refereed match: each coach on their own phone, each sees the other's moves live."""
+    from server.games.killpower.routes import start_match
+
+    service: GameService = live_server.app.state.service
+    game, owner = service.create_game("kpb_league", "Ligue", "Camille", idem_key=key())
+    org = viewer_of(owner)
+    coaches = {
+        name: service.register(game.id, org, "coach", name, idem_key=key())
+        for name in ("Alix", "Basile")
+    }
+    for name, team in (("Alix", "Nabos"), ("Basile", "Titanos")):
+        service.perform(game.id, viewer_of(coaches[name]), wizard(team), idem_key=key())
+    teams = {t.name: t.id for t in service.load(game.id).state.teams.values()}
+    match_id = start_match(
+        service, game.id, viewer_of(coaches["Alix"]), teams["Nabos"], teams["Titanos"], "self", key()
+    )
+    phones: dict[str, Page] = {}
+    for name in ("Alix", "Basile"):
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(f"{live_server.url}/t/{coaches[name].link.token}")
+        page.goto(f"{live_server.url}/g/{game.id}/kpb/matches/{match_id}")
+        expect(page.get_by_role("heading", name="Nabos – Titanos")).to_be_visible()
+        phones[name] = page
+    alix, basile = phones["Alix"], phones["Basile"]
+    assert_accessible(alix)
+    alix.get_by_role("button", name="Donner la composition").tap()
+    expect(basile.get_by_text("Nabos · prêt")).to_be_visible(timeout=5000)
+    basile.get_by_role("button", name="Donner la composition").tap()
+    for page in (alix, basile):
+        expect(page.locator("[data-turn]")).to_have_text("Tour 20", timeout=5000)
+    side_of = {"A": alix, "B": basile}
+    own_team = {"A": "Nabos", "B": "Titanos"}
+    for turn in (20, 19, 18):
+        state = service.load(match_id).state
+        for phase in (1, 2):
+            side = state.hand if phase == 1 else ("B" if state.hand == "A" else "A")
+            mover, watcher = side_of[side], side_of["B" if side == "A" else "A"]
+            expect(mover.get_by_text("Votre phase de déplacement")).to_be_visible(timeout=5000)
+            if mover.get_by_role("button", name="Donner le ballon").count():
+                mover.get_by_role("button", name="Donner le ballon").tap()
+                expect(mover.locator(".chip.ball").first).to_have_text("ballon")
+            if turn == 20:
+                mover.get_by_role("button", name="Entrer").first.tap()
+                # The other phone sees the gladiator on the field, live.
+                team = watcher.locator(f"section:has(h2:has-text('{own_team[side]}'))").last
+                expect(team.get_by_text("sur le terrain").first).to_be_visible(timeout=5000)
+            mover.get_by_role("button", name="Fin de la phase de déplacement").tap()
+            state = service.load(match_id).state
+        for page in (alix, basile):
+            expect(page.locator(".kpm-now")).to_contain_text("phase 3", timeout=5000)
+        if turn == 20:
+            assert_accessible(alix)
+            shot(alix, "kpb-match")
+        for page in (alix, basile):  # both have a gladiator on the field: both let it pass
+            button = page.get_by_role("button", name="Nos autres gladiateurs ne font rien")
+            expect(button).to_be_visible(timeout=5000)
+            button.tap()
+            expect(button).to_be_hidden(timeout=5000)
+        for page in (alix, basile):
+            expect(page.locator("[data-turn]")).to_have_text(f"Tour {turn - 1}", timeout=5000)
+    assert service.load(match_id).state.turn == 17

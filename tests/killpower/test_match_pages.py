@@ -41,7 +41,12 @@ def live(kpb: dict[str, Any]) -> dict[str, Any]:  # noqa: F811
 def test_each_role_arrives_where_it_belongs(live: dict[str, Any]) -> None:
     m = live["match"]
     league = live["game"]
-    expected = {"alix": f"/g/{m}", "basile": f"/g/{m}", "org": f"/g/{m}", "stranger": f"/g/{m}/board"}
+    expected = {
+        "alix": f"/g/{m}",
+        "basile": f"/g/{m}",
+        "org": f"/g/{m}",
+        "stranger": f"/g/{m}/board",
+    }
     for name, target in expected.items():
         hop = live["phones"][name].get(f"/g/{league}/kpb/matches/{m}")
         assert hop.headers["location"] == target, name
@@ -85,7 +90,9 @@ def test_two_coaches_play_the_first_turn_and_keep_their_secrets(
     # Basile's page says Nabos is ready, never who plays.
     page = basile.get(f"/g/{m}").text
     assert "Nabos · prêt" in page and f'value="{a_ids[0]}"' not in page
-    page = post(basile, {"type": "lineup", "gladiators[]": b_ids[:3], "bluff": "1"}, 9, 8, 7, 3, 2, 1)
+    page = post(
+        basile, {"type": "lineup", "gladiators[]": b_ids[:3], "bluff": "1"}, 9, 8, 7, 3, 2, 1
+    )
     assert "Tour 20" in page
     # Nabos (RAP 24) places first; Titanos has the ball, the hand and the token.
     post(basile, {"type": "give_ball", "gladiator": b_ids[0]})

@@ -1687,9 +1687,7 @@ class KillpowerMatch(GameKind[MatchState]):
         if card.activation.kind in ("while_active", "on_hit", "automatic"):
             f.active.append(card.key)
         if card.read_aloud:
-            s.reveals.append(
-                Reveal(side=f.side, fighter=f.id, text=card.read_aloud, turn=s.turn)
-            )
+            s.reveals.append(Reveal(side=f.side, fighter=f.id, text=card.read_aloud, turn=s.turn))
             p.say(N_("Read to the other coach: “{text}”"), text=card.read_aloud)
 
     def _check(self, p: Play, c: Check) -> None:
