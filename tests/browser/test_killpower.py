@@ -97,7 +97,13 @@ def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_serv
         service.perform(game.id, viewer_of(coaches[name]), wizard(team), idem_key=key())
     teams = {t.name: t.id for t in service.load(game.id).state.teams.values()}
     match_id = start_match(
-        service, game.id, viewer_of(coaches["Alix"]), teams["Nabos"], teams["Titanos"], "self", key()
+        service,
+        game.id,
+        viewer_of(coaches["Alix"]),
+        teams["Nabos"],
+        teams["Titanos"],
+        "self",
+        key(),
     )
     phones: dict[str, Page] = {}
     for name in ("Alix", "Basile"):

@@ -431,8 +431,6 @@ Command = Annotated[
     | FreeShot,
     Field(discriminator="type"),
 ]
-# What a referee-less coach may send: everything about their own side (the staff may send all).
-REFEREE_ONLY = (Hurt, SetCondition, Expel)
 
 
 class Refused(RuleError):
@@ -1335,10 +1333,8 @@ class KillpowerMatch(GameKind[MatchState]):
             return
         if s.ball not in ("ground", "basket", "center"):
             raise Refused(N_("The ball is not on the ground."), field="gladiator")
-        if s.phase in (1, 2) and f.side != s.moving:
-            pass  # TABLE 10: the team that is not moving may pick the ball up too
-        else:
-            p.ready_to_act(f)
+        if not (s.phase in (1, 2) and f.side != s.moving):
+            p.ready_to_act(f)  # TABLE 10: the team that is not moving may pick the ball up too
         if f.where != "field" or f.acted or not Play.can_act(f) or f.has("on_ground"):
             raise Refused(
                 N_("{name} cannot pick the ball up now."), field="gladiator", name=f.label
