@@ -29,6 +29,9 @@ lint: $(STAMP)
 # (e.g. BENCH_ARGS="--games 1,10 --seconds 10").
 bench: $(STAMP)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
+	$(BIN)/python -m bench.log_growth
+	cd bench && { [ -x node_modules/.bin/lighthouse ] || npm install --no-audit --no-fund --no-save lighthouse@12; }
+	$(BIN)/python -m bench.lighthouse
 
 demo: $(STAMP)
 	$(BIN)/python -m server demo $(KIND)

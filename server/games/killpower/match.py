@@ -749,6 +749,7 @@ class Play:
             for c in ("on_ground", "immobile", "ko"):
                 f.conditions.pop(c, None)
         s.first = scorer
+        s.gift = None  # the badly wounded are back: a point still owed lapses
         s.token = receiver
         s.ball = f"zt:{receiver}"
         s.ball_note = ""

@@ -1,0 +1,143 @@
+"""Lighthouse (mobile) on the referee, player and public pages of each game, against a real server
+on loopback with Debian's Chromium: scores and LCP / TBT / CLS.
+
+    python -m bench.lighthouse        (needs `npm install lighthouse@12` in bench/node_modules)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import uuid
+from pathlib import Path
+
+from sqlmodel import col, select
+
+import server.games  # noqa: F401  (registers the kinds and their demos)
+from server.config import Settings
+from server.db import Database
+from server.games.demo import DEMOS
+from server.games.killpower.routes import start_match
+from server.migrate import upgrade
+from server.models import Person
+from server.platform.clock import SystemClock
+from server.platform.dice import secret_roll
+from server.platform.kinds import Viewer
+from server.platform.live import Broker
+from server.platform.service import GameService, Registered
+from tests.server_process import SECRET, Server
+
+HERE = Path(__file__).parent
+LIGHTHOUSE = HERE / "node_modules" / ".bin" / "lighthouse"
+FLAGS = (
+    "--headless=new --no-sandbox --disable-gpu --disable-background-networking"
+    " --disable-component-update --disable-sync --no-first-run"
+)
+
+
+def pages(db_url: str) -> list[tuple[str, str, str]]:
+    """(game, page, path) for each demo: the organizer's console, a player's page, the board."""
+    upgrade(db_url)
+    db = Database.connect(Settings(database_url=db_url))
+    service = GameService(db, SECRET, SystemClock(), secret_roll, Broker())
+    found = []
+    for kind, make in DEMOS.items():
+        game, organizer = make(service, uuid.uuid4().hex)
+        found.append((kind, "staff", f"/t/{organizer.link.token}"))
+        with db.read() as s:
+            player = s.exec(
+                select(Person)
+                .where(Person.game_id == game.id, Person.role != "organizer")
+                .where(Person.role != "referee")
+                .order_by(col(Person.id))
+            ).first()
+        if player is not None:
+            found.append((kind, "player", f"/t/{service.link_of(player).token}"))
+        found.append((kind, "board", f"/g/{game.id}/board"))
+        if kind == "kpb_league":
+            found += match_pages(service, db, game.id, organizer)
+    db.dispose()
+    return found
+
+
+def match_pages(
+    service: GameService, db: Database, league_id: str, owner: Registered
+) -> list[tuple[str, str, str]]:
+    """A self-refereed match between the demo league's first two teams, lineups given."""
+    org = Viewer(owner.person.role, owner.person.id, owner.person.name)
+    teams = sorted(service.load(league_id).state.teams.values(), key=lambda t: t.id)[:2]
+    match_id = start_match(service, league_id, org, teams[0].id, teams[1].id, "self", "bench")
+    with db.read() as s:
+        people = list(
+            s.exec(select(Person).where(Person.game_id == match_id).order_by(col(Person.id)))
+        )
+    host = next(p for p in people if p.role == "organizer")
+    coaches = [p for p in people if p.role == "coach"]
+    for coach, team in zip(coaches, teams, strict=True):
+        viewer = Viewer("coach", coach.id, coach.name)
+        lineup = {"type": "lineup", "gladiators": [g.id for g in team.gladiators]}
+        service.perform(match_id, viewer, lineup, idem_key=f"bench-{coach.id}")
+    return [
+        ("kpb_match", "staff", f"/t/{service.link_of(host).token}"),
+        ("kpb_match", "player", f"/t/{service.link_of(coaches[0]).token}"),
+        ("kpb_match", "board", f"/g/{match_id}/board"),
+    ]
+
+
+def audit(url: str, out: Path) -> dict[str, float]:
+    subprocess.run(
+        [
+            str(LIGHTHOUSE),
+            url,
+            f"--chrome-flags={FLAGS}",
+            "--only-categories=performance,accessibility,best-practices",
+            "--output=json",
+            f"--output-path={out}",
+            "--quiet",
+        ],
+        env={**os.environ, "CHROME_PATH": shutil.which("chromium") or "/usr/bin/chromium"},
+        check=True,
+        timeout=180,
+    )
+    report = json.loads(out.read_text())
+    score = {k: round(v["score"] * 100) for k, v in report["categories"].items()}
+    audits = report["audits"]
+    return {
+        "performance": score["performance"],
+        "accessibility": score["accessibility"],
+        "best-practices": score["best-practices"],
+        "LCP ms": audits["largest-contentful-paint"]["numericValue"],
+        "TBT ms": audits["total-blocking-time"]["numericValue"],
+        "CLS": audits["cumulative-layout-shift"]["numericValue"],
+    }
+
+
+def main() -> None:
+    if not LIGHTHOUSE.exists():
+        raise SystemExit("Lighthouse is missing: cd bench && npm install lighthouse@12")
+    with tempfile.TemporaryDirectory() as folder:
+        db_url = f"sqlite:///{Path(folder) / 'lighthouse.db'}"
+        targets = pages(db_url)
+        server = Server(db_url)
+        server.start()
+        try:
+            print(
+                f"{'game':<14} {'page':<7} {'perf':>5} {'a11y':>5} {'best':>5} {'LCP ms':>8} {'TBT ms':>7} {'CLS':>6}"
+            )
+            for kind, page, path in targets:
+                row = audit(server.url + path, Path(folder) / "report.json")
+                print(
+                    f"{kind:<14} {page:<7} {row['performance']:>5} {row['accessibility']:>5}"
+                    f" {row['best-practices']:>5} {row['LCP ms']:>8.0f} {row['TBT ms']:>7.0f}"
+                    f" {row['CLS']:>6.3f}",
+                    flush=True,
+                )
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
