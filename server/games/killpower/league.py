@@ -17,7 +17,13 @@ from pydantic import BaseModel, Field, TypeAdapter, field_validator, model_valid
 from server.errors import NotAllowed, RuleError
 from server.games.killpower import rules
 from server.games.killpower.powers import KIND_TITLES, PowerDeck, sample_deck
-from server.games.killpower.rules import Characteristic, Equipment, Outcome, Specialization
+from server.games.killpower.rules import (
+    OUTCOME_TITLES,
+    Characteristic,
+    Equipment,
+    Outcome,
+    Specialization,
+)
 from server.platform.dice import Dice
 from server.platform.i18n import N_, Msg, joined
 from server.platform.kinds import (
@@ -45,12 +51,6 @@ EQUIPMENT_TITLES = {
     "gloves": N_("combat gloves (1D10 damage)"),
     "armour": N_("magic armour (1D5+6)"),
     "powers": N_("two power cards"),
-}
-OUTCOME_TITLES = {
-    "won": N_("won"),
-    "lost": N_("lost"),
-    "drawn": N_("drawn"),
-    "abandoned": N_("abandoned"),
 }
 FATE_TITLES = {
     "badly_wounded": N_("badly wounded, back to the coach"),
@@ -158,6 +158,39 @@ class MatchRecord(BaseModel):
     lost_equipment: list[int] = Field(default_factory=list)
     free_throws: tuple[list[int], list[int]] | None = None
     note: str = ""
+
+
+def match_record(
+    c: Any,
+    number: int,
+    at: datetime,
+    teams: tuple[Team, Team],
+    powers: list[rules.Power],
+    margins: tuple[int, int],
+    outcomes: tuple[Outcome, Outcome],
+    before: tuple[int, int],
+    **extra: Any,
+) -> MatchRecord:
+    """The archive's line of a recorded match (`c`: the RecordMatch command), its ranking points
+    as they are now."""
+    return MatchRecord(
+        number=number,
+        at=at,
+        teams=(teams[0].id, teams[1].id),
+        names=(teams[0].name, teams[1].name),
+        powers=(powers[0].power, powers[1].power),
+        divisions=(powers[0].division, powers[1].division),
+        margins=margins,
+        score=(c.score_a, c.score_b),
+        surrendered=c.surrendered,
+        eliminated=c.eliminated,
+        outcomes=outcomes,
+        ranking_before=before,
+        ranking_after=(teams[0].ranking, teams[1].ranking),
+        played=(list(c.played_a), list(c.played_b)),
+        note=c.note.strip(),
+        **extra,
+    )
 
 
 class LeagueSettings(BaseModel):
@@ -830,24 +863,17 @@ class KillpowerLeague(GameKind[LeagueState]):
                 team.gladiators.remove(g)
                 team.fallen.append(g)
         state.matches.append(
-            MatchRecord(
-                number=number,
-                at=ctx.now,
-                teams=(teams[0].id, teams[1].id),
-                names=(teams[0].name, teams[1].name),
-                powers=(powers[0].power, powers[1].power),
-                divisions=(powers[0].division, powers[1].division),
-                margins=margins,
-                score=(c.score_a, c.score_b),
-                surrendered=c.surrendered,
-                eliminated=c.eliminated,
-                outcomes=outcomes,
-                ranking_before=before,
-                ranking_after=(teams[0].ranking, teams[1].ranking),
-                played=(list(c.played_a), list(c.played_b)),
+            match_record(
+                c,
+                number,
+                ctx.now,
+                teams,
+                powers,
+                margins,
+                outcomes,
+                before,
                 risks=risks,
                 lost_equipment=list(c.lost_equipment),
-                note=c.note.strip(),
             )
         )
         pieces = [
@@ -976,23 +1002,16 @@ class KillpowerLeague(GameKind[LeagueState]):
         winner = teams[0] if outcomes[0] == "won" else teams[1]
         pairing.winner, pairing.match = winner.id, number
         state.matches.append(
-            MatchRecord(
-                number=number,
-                at=ctx.now,
-                teams=(teams[0].id, teams[1].id),
-                names=(teams[0].name, teams[1].name),
-                powers=(powers[0].power, powers[1].power),
-                divisions=(powers[0].division, powers[1].division),
-                margins=margins,
-                score=(c.score_a, c.score_b),
-                surrendered=c.surrendered,
-                eliminated=c.eliminated,
-                outcomes=outcomes,
-                ranking_before=(teams[0].ranking, teams[1].ranking),
-                ranking_after=(teams[0].ranking, teams[1].ranking),
-                played=(list(c.played_a), list(c.played_b)),
+            match_record(
+                c,
+                number,
+                ctx.now,
+                teams,
+                powers,
+                margins,
+                outcomes,
+                (teams[0].ranking, teams[1].ranking),
                 free_throws=free_throws,
-                note=c.note.strip(),
             )
         )
         self._advance(state)

@@ -25,6 +25,7 @@ from server.games.killpower import match_rules as mr
 from server.games.killpower import rules
 from server.games.killpower.match_rules import Side, Where, other
 from server.games.killpower.powers import PowerCard
+from server.games.killpower.rules import OUTCOME_TITLES
 from server.platform.dice import Dice
 from server.platform.i18n import N_, Msg, joined
 from server.platform.kinds import (
@@ -823,14 +824,6 @@ class Play:
             oa=Msg(OUTCOME_TITLES[outcomes[0]]),
             ob=Msg(OUTCOME_TITLES[outcomes[1]]),
         )
-
-
-OUTCOME_TITLES = {
-    "won": N_("won"),
-    "lost": N_("lost"),
-    "drawn": N_("drawn"),
-    "abandoned": N_("abandoned"),
-}
 
 
 def make_fighter(side: Side, g: dict[str, Any]) -> Fighter:

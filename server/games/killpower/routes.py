@@ -20,6 +20,7 @@ from server.web.pages import (
     int_field,
     page_context,
     remember,
+    render_page,
     uploaded_text,
 )
 from server.web.security import check_csrf
@@ -164,9 +165,7 @@ async def open_match(
             page,
             errors={error.field or "_": error.message, "_": error.message},
         )
-        return templates.response(
-            request, KILLPOWER_LEAGUE.template(page), context, status_code=error.status
-        )
+        return render_page(request, templates, context, status_code=error.status)
     return RedirectResponse(f"/g/{game_id}/kpb/matches/{match_id}", status_code=303)
 
 
@@ -266,7 +265,7 @@ def match_sheet(
     loaded = service.load(game_id)
     if loaded.game.kind != KILLPOWER_MATCH.key:
         raise InvalidInput(N_("This page belongs to Killpower Ball matches."))
-    page = KILLPOWER_MATCH.page_for(viewer) if viewer.role != "public" else "board"
+    page = KILLPOWER_MATCH.page_for(viewer)
     context = page_context(service, clock, loaded, viewer, page, hx_block=None)
     context["log"] = service.log(game_id, viewer)
     return templates.response(request, "kpb_match/sheet.html", context)

@@ -21,6 +21,12 @@ Specialization = Literal["archer", "defender", "warrior", "mentor", "shooter"]
 Equipment = Literal["gloves", "armour", "powers"]
 Outcome = Literal["won", "lost", "drawn", "abandoned"]
 Fate = Literal["badly_wounded", "coma", "dead"]
+OUTCOME_TITLES = {
+    "won": N_("won"),
+    "lost": N_("lost"),
+    "drawn": N_("drawn"),
+    "abandoned": N_("abandoned"),
+}
 
 CHARACTERISTICS: tuple[Characteristic, ...] = ("DEP", "PHY", "HAB", "POU", "BAL", "VIE")
 # TABLE 11: a human's characteristics and the race maxima (specialization bonus included, 12).
