@@ -15,6 +15,12 @@ def main(argv: list[str] | None = None) -> int:
     serve = commands.add_parser("serve", help="upgrade the database and serve")
     serve.add_argument("--host", default=None)
     serve.add_argument("--port", type=int, default=None)
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes (PostgreSQL only: they pass live events through LISTEN/NOTIFY)",
+    )
     db = commands.add_parser("db", help="database schema")
     db_commands = db.add_subparsers(dest="db_command", required=True)
     db_commands.add_parser("upgrade", help="apply every migration")
@@ -26,17 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = get_settings()
 
     if args.command == "serve":
-        import uvicorn
-
-        from server.app import create_app
-
-        uvicorn.run(
-            create_app(settings),
-            host=args.host or settings.host,
-            port=args.port or settings.port,
-            proxy_headers=True,
-        )
-        return 0
+        return run_server(args.host or settings.host, args.port or settings.port, args.workers)
     if args.command == "db":
         from server.migrate import downgrade, upgrade
 
@@ -49,6 +45,38 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "demo":
         return demo_game(args.kind)
     return 2
+
+
+def run_server(host: str, port: int, workers: int) -> int:
+    import uvicorn
+
+    from server.app import create_app
+    from server.migrate import upgrade
+
+    settings = get_settings()
+    if workers < 1:
+        print("--workers: at least 1.", file=sys.stderr)
+        return 2
+    if workers == 1:
+        uvicorn.run(create_app(settings), host=host, port=port, proxy_headers=True)
+        return 0
+    if settings.is_sqlite:
+        print(
+            "Several workers need PostgreSQL (DATABASE_URL=postgresql://...): live events pass "
+            "between processes through PostgreSQL. On SQLite, serve with one process.",
+            file=sys.stderr,
+        )
+        return 2
+    upgrade(settings.database_url)  # once, before the workers start
+    uvicorn.run(
+        "server.app:worker_app",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        proxy_headers=True,
+    )
+    return 0
 
 
 def demo_game(kind_key: str | None) -> int:

@@ -59,21 +59,33 @@ def create_app(
         upgrade(settings.database_url)
     db = Database.connect(settings)
     broker = Broker()
+    relay = None
+    if not db.is_sqlite:  # psycopg is there: it is PostgreSQL's driver
+        from server.platform.relay import PostgresRelay
+
+        relay = PostgresRelay(db.url, broker, resync_seconds=settings.live_resync_seconds)
+        broker.relay = relay
     clock = clock or SystemClock()
     service = GameService(db, settings.resolved_secret_key(), clock, dice or secret_roll, broker)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         broker.bind(asyncio.get_running_loop())
-        task = asyncio.create_task(run_scheduler(service, settings.scheduler_interval))
+        tasks = [asyncio.create_task(run_scheduler(service, settings.scheduler_interval))]
         if not scheduler:
-            task.cancel()
+            tasks[0].cancel()
+        if relay is not None:  # live events between the processes that share this database
+            tasks.append(asyncio.create_task(relay.run()))
         try:
             yield
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            if relay is not None:
+                relay.close()
             db.dispose()
 
     app = FastAPI(
@@ -91,6 +103,7 @@ def create_app(
     app.state.settings = settings
     app.state.db = db
     app.state.broker = broker
+    app.state.relay = relay
     app.state.clock = clock
     app.state.service = service
     environment = make_environment(template_dirs)
@@ -122,6 +135,11 @@ def create_app(
             app.include_router(router)
     install_error_handlers(app)
     return app
+
+
+def worker_app() -> FastAPI:
+    """One of `serve --workers N`: the parent process has already upgraded the schema."""
+    return create_app(get_settings(), migrate=False)
 
 
 async def run_scheduler(service: GameService, interval: float) -> None:

@@ -31,6 +31,9 @@ class Settings(BaseSettings):
     # How often the timer scheduler looks for deadlines that fell due, in seconds.
     scheduler_interval: float = 1.0
     sse_ping_seconds: float = 15.0
+    # PostgreSQL: how often each process re-reads the games its phones watch, to catch up a live
+    # note lost between processes (see server.platform.relay).
+    live_resync_seconds: float = 5.0
 
     def resolved_secret_key(self) -> str:
         if self.secret_key:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy import create_engine, pool, text
 
 from server.config import ROOT
 from server.db import ensure_sqlite_folder, normalize_url
@@ -16,9 +17,27 @@ def alembic_config(database_url: str) -> Config:
     return config
 
 
+# PostgreSQL: the key of the advisory lock that lets one process at a time upgrade the schema, when
+# several server processes start at once on the same database.
+UPGRADE_LOCK = 0x41524249  # "ARBI"
+
+
 def upgrade(database_url: str, revision: str = "head") -> None:
     ensure_sqlite_folder(database_url)
-    command.upgrade(alembic_config(database_url), revision)
+    if database_url.startswith("sqlite"):
+        command.upgrade(alembic_config(database_url), revision)
+        return
+    engine = create_engine(normalize_url(database_url), poolclass=pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": UPGRADE_LOCK})
+            try:
+                command.upgrade(alembic_config(database_url), revision)
+            finally:
+                connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": UPGRADE_LOCK})
+                connection.commit()
+    finally:
+        engine.dispose()
 
 
 def downgrade(database_url: str, revision: str) -> None:

@@ -3,6 +3,9 @@
 The event stream carries sequence numbers only, never game content: each page then asks for its
 own view with its own credentials. Nothing secret can ride on the stream, and a phone that missed
 ten changes needs one refresh, not ten. Nudges coalesce: a slow phone sees the latest number.
+
+One broker serves the phones connected to its own process. With several server processes, a relay
+(`server.platform.relay`, PostgreSQL's LISTEN/NOTIFY) carries each nudge to the other brokers.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Protocol
 
 
 @dataclass(eq=False)
@@ -28,12 +32,19 @@ class Subscription:
         return True
 
 
+class Relay(Protocol):
+    """Carries a nudge to the other server processes."""
+
+    def send(self, game_id: str, seq: int, access_changed: bool) -> None: ...
+
+
 class Broker:
     """In-process fan-out. Publishing is safe from any thread (services run in a thread pool)."""
 
     def __init__(self) -> None:
         self._subs: dict[str, set[Subscription]] = defaultdict(set)
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.relay: Relay | None = None
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -53,21 +64,48 @@ class Broker:
     def watchers(self, game_id: str) -> int:
         return len(self._subs.get(game_id, ()))
 
-    def publish(self, game_id: str, seq: int, *, access_changed: bool = False) -> None:
-        loop = self._loop
-        if loop is None or loop.is_closed():
-            return
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            self._deliver(game_id, seq, access_changed)
-        else:
-            loop.call_soon_threadsafe(self._deliver, game_id, seq, access_changed)
+    def watched(self) -> list[str]:
+        """The games that phones of this process are watching."""
+        return list(self._subs)
 
-    def _deliver(self, game_id: str, seq: int, access_changed: bool) -> None:
+    def publish(self, game_id: str, seq: int, *, access_changed: bool = False) -> None:
+        """A committed change: nudges this process's phones, and the others' through the relay."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                running = asyncio.get_running_loop()
+            except RuntimeError:
+                running = None
+            if running is loop:
+                self.deliver(game_id, seq, access_changed=access_changed)
+            else:
+                loop.call_soon_threadsafe(self._deliver, game_id, seq, access_changed)
+        if self.relay is not None:
+            self.relay.send(game_id, seq, access_changed)
+
+    def deliver(self, game_id: str, seq: int, *, access_changed: bool = False) -> int:
+        """Nudges this process's phones only (from the event loop); returns how many woke.
+        A number a phone already has wakes nobody, so a relay may repeat itself freely."""
+        return self._deliver(game_id, seq, access_changed)
+
+    def catch_up(self, game_id: str, seq: int) -> int:
+        """A number read from the database, to phones behind it: a note was lost on the way, and
+        it may have been a revocation, so their streams check their links again too."""
+        woken = 0
         for sub in self._subs.get(game_id, ()):
+            if seq > sub.latest:
+                sub.latest, sub.access_changed = seq, True
+                sub.wake.set()
+                woken += 1
+        return woken
+
+    def _deliver(self, game_id: str, seq: int, access_changed: bool) -> int:
+        woken = 0
+        for sub in self._subs.get(game_id, ()):
+            if seq <= sub.latest and not access_changed:
+                continue
             sub.latest = max(sub.latest, seq)
             sub.access_changed = sub.access_changed or access_changed
             sub.wake.set()
+            woken += 1
+        return woken
