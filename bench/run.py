@@ -1,27 +1,40 @@
 """`make bench`: Arbitre against the floor, on loopback, with G games at once.
 
-Each game is a Serial Battle game with 32 players whose phones keep the live event stream open
-and 6 referees who send a realistic mix of actions (assaults with their dice, placings,
-corrections), each after a think time. The same run measures the floor: a trivial HTML page of
-the same app (`/offline`), asked for all along. Printed for each G: actions per second, action
-latency p50/p95/p99 and as a ratio to the floor, live-update latency p50/p95 (from the commit,
-by the log's clock, to the moment the last phone of the game has the news),
-errors, and the server's memory. Bounded in count and time; loopback only.
+The games are the mix of `bench.games`: Serial Battle (6 referees), Roi / Chevalier / Bourreau
+(the game master) and Killpower Ball matches (two coaches), each with 32 phones that keep a page
+live as a browser does: the page is loaded once, the event stream held open, and the page's live
+part fetched again after each nudge (one fetch at a time per phone; nudges that come meanwhile
+coalesce into the next fetch). Actors read their own view and act after a think time. The same
+run measures the floor: a trivial HTML page of the same app (`/offline`), asked for all along.
+
+Printed for each G: actions per second, action latency p50/p95/p99 and as a ratio to the floor,
+live-update latency p50/p95 from the commit (by the log's clock) to the moment the last phone of
+the game has the nudge, and to the moment it has its refreshed page; errors; server memory.
+
+With PostgreSQL (`--database-url`, an account that may create databases) and `--processes 2`,
+two server processes serve the same games: each game's phones and actors are spread over both,
+and the nudge latency is also given for the phones on the other process than the action's
+(LISTEN/NOTIFY). Bounded in count and time; loopback only.
 
     python -m bench.run [--games 1,10,50,100] [--seconds 15] [--think 3]
+                        [--database-url postgresql://...] [--processes 1|2]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import http.cookiejar
 import json
 import random
+import re
 import statistics
 import tempfile
 import time
 import uuid
-from contextlib import AsyncExitStack
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -29,134 +42,105 @@ from typing import Any
 
 import httpx
 
-from tests.server_process import Server
+from bench.games import MIX, SETUP, STEPS, BenchGame
+from server.config import Settings
+from server.db import Database, normalize_url
+from server.migrate import upgrade
+from server.platform.clock import SystemClock
+from server.platform.dice import secret_roll
+from server.platform.live import Broker
+from server.platform.service import GameService
+from tests.server_process import SECRET, Server
 
-PLAYERS, REFEREES = 32, 6
-
-
-@dataclass
-class BenchGame:
-    id: str
-    admin: str
-    referees: list[str]
-    players: list[int]
-    tokens: list[str]
-    answered: dict[int, float] = field(default_factory=dict)  # seq -> when its answer arrived
-    seen: dict[int, float] = field(default_factory=dict)  # seq -> last phone to get the news
-    phones_seen: dict[int, int] = field(default_factory=dict)
+LIVE_PART = re.compile(r'id="live" hx-get="([^"]+)"')
 
 
 @dataclass
 class Figures:
     action_ms: list[float] = field(default_factory=list)
     floor_ms: list[float] = field(default_factory=list)
+    page_ms: list[float] = field(default_factory=list)
     answers: int = 0
+    reads: int = 0
     refused: int = 0
     errors: int = 0
     streams_lost: int = 0
     connected: int = 0
-
-
-def headers(token: str | None = None) -> dict[str, str]:
-    out = {"Idempotency-Key": uuid.uuid4().hex}
-    if token:
-        out["Authorization"] = f"Bearer {token}"
-    return out
-
-
-async def setup_game(client: httpx.AsyncClient, number: int) -> BenchGame:
-    created = (
-        await client.post(
-            "/api/v1/games",
-            headers=headers(),
-            json={"kind": "serial_battle", "name": f"Bench {number}", "organizer": "Org"},
-        )
-    ).json()
-    game_id, admin = created["game"]["id"], created["organizer"]["token"]
-
-    async def person(role: str, name: str) -> dict[str, Any]:
-        answer = await client.post(
-            f"/api/v1/games/{game_id}/people",
-            headers=headers(admin),
-            json={"role": role, "name": name},
-        )
-        answer.raise_for_status()
-        return dict(answer.json())
-
-    referees = [(await person("referee", f"R{i}"))["token"] for i in range(REFEREES)]
-    players = [await person("player", f"P{i}") for i in range(PLAYERS)]
-    for command in ({"type": "sectors", "names": "Nord, Sud, Est, Ouest"}, {"type": "start"}):
-        answer = await client.post(
-            f"/api/v1/games/{game_id}/commands", headers=headers(admin), json={"command": command}
-        )
-        answer.raise_for_status()
-    return BenchGame(
-        game_id,
-        admin,
-        referees,
-        [p["person_id"] for p in players],
-        [p["token"] for p in players],
+    # game -> server -> seq -> when the last phone of that server had the nudge / the fresh page
+    nudged: dict[str, dict[int, dict[int, float]]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(dict))
+    )
+    paged: dict[str, dict[int, dict[int, float]]] = field(
+        default_factory=lambda: defaultdict(lambda: defaultdict(dict))
     )
 
 
-def an_action(rng: random.Random, game: BenchGame) -> dict[str, Any]:
-    """What referees do most: assaults (bare hands, dice rolled on the field), then placings and
-    corrections."""
-    a, b = rng.sample(game.players, 2)
-    roll = rng.random()
-    if roll < 0.7:
-        dice = {"damage": rng.randint(1, 6), "location": rng.randint(1, 6)}
-        dice |= {"answer_damage": rng.randint(1, 6), "answer_location": rng.randint(1, 6)}
-        command = {"type": "assault", "attacker": a, "defenders": [b], "card": "bare"}
-        return {"command": command, "rolls": dice}
-    if roll < 0.85:
-        sector = rng.choice(["Nord", "Sud", "Est"])
-        return {"command": {"type": "place", "players": [a, b], "sector": sector}}
-    return {"command": {"type": "correct", "player": a, "pv": rng.randint(20, 36), "reason": "b"}}
+def no_cookie_jar(client: httpx.AsyncClient) -> None:
+    """The phones of a game share a client: each sends its own session cookie by hand."""
+    client.cookies.jar.set_policy(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
 
 
-async def referee(
-    client: httpx.AsyncClient,
-    game: BenchGame,
-    token: str,
-    rng: random.Random,
-    figures: Figures,
-    until: float,
-    think: float,
-) -> None:
-    await asyncio.sleep(rng.uniform(0, think))
-    while time.monotonic() < until:
-        body = an_action(rng, game)
-        start = time.monotonic()
-        try:
-            answer = await client.post(
-                f"/api/v1/games/{game.id}/commands", json=body, headers=headers(token)
-            )
-        except httpx.HTTPError:
-            figures.errors += 1
-            continue
-        now = time.time()
-        figures.action_ms.append((time.monotonic() - start) * 1000)
-        figures.answers += 1
-        if answer.status_code == 200:
-            game.answered[answer.json()["seq"]] = now
-        elif answer.status_code >= 500:
-            figures.errors += 1
-        else:
-            figures.refused += 1
-        await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+def note(times: dict[int, float], seq: int, at: float) -> None:
+    times[seq] = max(times.get(seq, 0.0), at)
+
+
+async def open_page(
+    client: httpx.AsyncClient, game: BenchGame, token: str | None
+) -> tuple[dict[str, str], str]:
+    """A phone opens its link (a session cookie) and its page; returns its headers and the URL
+    of the page's live part."""
+    headers: dict[str, str] = {}
+    path = f"/g/{game.id}/board"
+    if token is not None:
+        opened = await client.get(f"/t/{token}")
+        cookie = next(c for c in opened.headers.get_list("set-cookie") if c.startswith("arbitre="))
+        headers["Cookie"] = cookie.split(";", 1)[0]
+        path = f"/g/{game.id}"
+    page = await client.get(path, headers=headers)
+    page.raise_for_status()
+    found = LIVE_PART.search(page.text)
+    assert found, f"no live part on {path}"
+    return headers, found.group(1).replace("&amp;", "&")
 
 
 async def phone(
-    client: httpx.AsyncClient, game: BenchGame, token: str, figures: Figures, until: float
+    client: httpx.AsyncClient,
+    game: BenchGame,
+    token: str | None,
+    server: int,
+    figures: Figures,
+    until: float,
 ) -> None:
-    """A player's page: the event stream open, each change noted with when it arrived."""
+    """A phone's page: the stream open, and the live part fetched again after each nudge."""
+    try:
+        headers, live_url = await open_page(client, game, token)
+    except (httpx.HTTPError, StopIteration, AssertionError):
+        figures.streams_lost += 1
+        return
+    wanted = 0
+    fetching: asyncio.Task[None] | None = None
+
+    async def refresh() -> None:
+        have = 0
+        while have < wanted:
+            target = wanted
+            start = time.monotonic()
+            try:
+                answer = await client.get(live_url, headers=headers)
+                answer.raise_for_status()
+            except httpx.HTTPError:
+                figures.errors += 1
+                return
+            figures.page_ms.append((time.monotonic() - start) * 1000)
+            note(figures.paged[game.id][server], target, time.time())
+            have = target
+
     try:
         async with client.stream(
             "GET",
             f"/g/{game.id}/events",
-            headers={"Authorization": f"Bearer {token}"},
-            timeout=httpx.Timeout(None, connect=30),
+            headers=headers,
+            timeout=httpx.Timeout(None, connect=60),
         ) as stream:
             event = ""
             async for line in stream.aiter_lines():
@@ -166,15 +150,65 @@ async def phone(
                         figures.connected += 1
                 elif line.startswith("data:") and event == "changed":
                     seq = json.loads(line[5:])["seq"]
-                    arrived = time.time()
-                    game.seen[seq] = max(game.seen.get(seq, 0.0), arrived)
-                    game.phones_seen[seq] = game.phones_seen.get(seq, 0) + 1
+                    note(figures.nudged[game.id][server], seq, time.time())
+                    wanted = max(wanted, seq)
+                    if fetching is None or fetching.done():
+                        fetching = asyncio.create_task(refresh())
                 if time.monotonic() > until:
                     return
     except asyncio.CancelledError:
         raise  # the run is over
     except httpx.HTTPError:
         figures.streams_lost += 1
+    finally:
+        if fetching is not None:
+            fetching.cancel()
+
+
+async def actor(
+    client: httpx.AsyncClient,
+    game: BenchGame,
+    number: int,
+    server: int,
+    rng: random.Random,
+    figures: Figures,
+    until: float,
+    think: float,
+) -> None:
+    token = game.actors[number]
+    auth = {"Authorization": f"Bearer {token}"}
+    step = STEPS[game.kind]
+
+    async def read() -> dict[str, Any]:
+        answer = await client.get(f"/api/v1/games/{game.id}", headers=auth)
+        answer.raise_for_status()
+        figures.reads += 1
+        return dict(answer.json()["state"])
+
+    async def send(body: dict[str, Any]) -> httpx.Response:
+        start = time.monotonic()
+        answer = await client.post(
+            f"/api/v1/games/{game.id}/commands",
+            json=body,
+            headers=auth | {"Idempotency-Key": uuid.uuid4().hex},
+        )
+        figures.action_ms.append((time.monotonic() - start) * 1000)
+        figures.answers += 1
+        if answer.status_code == 200:
+            game.answered[answer.json()["seq"]] = (time.time(), server)
+        elif answer.status_code >= 500:
+            figures.errors += 1
+        else:
+            figures.refused += 1
+        return answer
+
+    await asyncio.sleep(rng.uniform(0, think))
+    while time.monotonic() < until:
+        try:
+            await step(rng, game, number, read, send)
+        except httpx.HTTPError:
+            figures.errors += 1
+        await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
 
 
 async def floor(client: httpx.AsyncClient, figures: Figures, until: float) -> None:
@@ -205,128 +239,210 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
+def arrival(times: dict[int, float], seq: int) -> float | None:
+    """When phones had this change: its own nudge, or the first later one that carried it."""
+    if seq in times:
+        return times[seq]
+    later = [s for s in times if s > seq]
+    return times[min(later)] if later else None
+
+
 async def run_one(
-    server: Server, games: list[BenchGame], seconds: float, think: float, seed: int
+    servers: list[Server], games: list[BenchGame], seconds: float, think: float, seed: int
 ) -> dict[str, Any]:
     figures = Figures()
     rng = random.Random(seed)
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
     for game in games:
         game.answered.clear()
-        game.seen.clear()
-        game.phones_seen.clear()
-    # One client a game for its phones and one for its referees: httpx scans its whole pool on
-    # every request, and a single pool of 3,200 connections made the load generator the bottleneck.
+    # One client per game and server for the phones, one for the actors: httpx scans its whole
+    # pool on every request, and a single pool of 3,200 connections made the load generator the
+    # bottleneck.
     async with AsyncExitStack() as stack:
 
-        async def client() -> httpx.AsyncClient:
-            made = httpx.AsyncClient(base_url=server.url, limits=limits, timeout=30)
+        async def client(server: Server) -> httpx.AsyncClient:
+            made = httpx.AsyncClient(base_url=server.url, limits=limits, timeout=60)
+            no_cookie_jar(made)
             return await stack.enter_async_context(made)
 
-        phone_clients = {g.id: await client() for g in games}
-        referee_clients = {g.id: await client() for g in games}
-        floor_client = await client()
-        until = time.monotonic() + seconds + 130
-        phones = [
-            asyncio.create_task(phone(phone_clients[g.id], g, t, figures, until))
-            for g in games
-            for t in g.tokens
-        ]
-        deadline = time.monotonic() + 120
-        while figures.connected < len(phones) and time.monotonic() < deadline:
+        n = len(servers)
+        phone_clients = {(g.id, s): await client(servers[s]) for g in games for s in range(n)}
+        actor_clients = {(g.id, s): await client(servers[s]) for g in games for s in range(n)}
+        floor_client = await client(servers[0])
+        until = time.monotonic() + seconds + 600
+        phones = []
+        for g in games:
+            for i, token in enumerate(g.phones):
+                s = i % n
+                phones.append(
+                    asyncio.create_task(phone(phone_clients[g.id, s], g, token, s, figures, until))
+                )
+                if len(phones) % 50 == 0:
+                    await asyncio.sleep(0.05)  # phones arrive over a moment, not all at once
+        opened = time.monotonic()
+        deadline = opened + 300
+        while figures.connected + figures.streams_lost < len(phones):
+            if time.monotonic() > deadline:
+                break
             await asyncio.sleep(0.2)  # every phone connected before the clock starts
-        connect_s = time.monotonic() - deadline + 120
+        connect_s = time.monotonic() - opened
         started = time.monotonic()
         until = started + seconds
         work = [
-            referee(referee_clients[g.id], g, t, random.Random(rng.random()), figures, until, think)
-            for g in games
-            for t in g.referees
+            actor(
+                actor_clients[g.id, (a + i) % n],
+                g,
+                a,
+                (a + i) % n,
+                random.Random(rng.random()),
+                figures,
+                until,
+                think,
+            )
+            for i, g in enumerate(games)
+            for a in range(len(g.actors))
         ]
         await asyncio.gather(floor(floor_client, figures, until), *work)
         elapsed = time.monotonic() - started
-        await asyncio.sleep(2)  # the last news reach the phones
+        await asyncio.sleep(3)  # the last news reach the phones, and their pages
         for task in phones:
             task.cancel()
         await asyncio.gather(*phones, return_exceptions=True)
         committed = {g.id: await commit_times(floor_client, g) for g in games}
-    live_ms = []
+    nudge_ms, remote_ms, page_ms = [], [], []
     missed = 0
     for g in games:
-        for seq in g.answered:
-            answered = committed[g.id][seq]
-            seen = g.seen.get(seq)
-            if seen is None:
-                # Coalesced: a later number carried this change (the phone fetches the page).
-                later = [s for s in g.seen if s > seq]
-                seen = g.seen[min(later)] if later else None
-            if seen is None:
+        for seq, (_, sender) in g.answered.items():
+            at = committed[g.id][seq]
+            by_server = {s: arrival(figures.nudged[g.id][s], seq) for s in range(len(servers))}
+            pages = [arrival(figures.paged[g.id][s], seq) for s in range(len(servers))]
+            if None in by_server.values() or None in pages:
                 missed += 1
                 continue
-            live_ms.append(max(0.0, (seen - answered) * 1000))
-    floor_p50 = pct(figures.floor_ms, 50)
+            nudge_ms.append(max(0.0, (max(by_server.values()) - at) * 1000))  # type: ignore[type-var]
+            page_ms.append(max(0.0, (max(pages) - at) * 1000))  # type: ignore[type-var, arg-type]
+            others = [t for s, t in by_server.items() if s != sender]
+            if others:
+                remote_ms.append(max(0.0, (max(others) - at) * 1000))  # type: ignore[type-var]
     return {
         "games": len(games),
-        "phones": len(games) * PLAYERS,
+        "processes": len(servers),
+        "phones": sum(len(g.phones) for g in games),
         "actions_s": figures.answers / elapsed,
+        "reads_s": figures.reads / elapsed,
+        "pages_s": len(figures.page_ms) / elapsed,
         "p50": pct(figures.action_ms, 50),
         "p95": pct(figures.action_ms, 95),
         "p99": pct(figures.action_ms, 99),
-        "floor_p50": floor_p50,
+        "floor_p50": pct(figures.floor_ms, 50),
         "floor_p95": pct(figures.floor_ms, 95),
         "ratio_p95": pct(figures.action_ms, 95) / max(pct(figures.floor_ms, 95), 0.001),
-        "live_p50": pct(live_ms, 50),
-        "live_p95": pct(live_ms, 95),
+        "nudge_p50": pct(nudge_ms, 50),
+        "nudge_p95": pct(nudge_ms, 95),
+        "remote_p95": pct(remote_ms, 95),
+        "page_p50": pct(page_ms, 50),
+        "page_p95": pct(page_ms, 95),
         "errors": figures.errors + figures.streams_lost + missed,
         "refused": figures.refused,
-        "rss_mib": server.rss_mib(),
+        "rss_mib": sum(s.rss_mib() for s in servers),
         "connect_s": connect_s,
     }
 
 
+COLUMNS = [
+    ("G", "games", "{:>4}"),
+    ("proc", "processes", "{:>4}"),
+    ("phones", "phones", "{:>6}"),
+    ("act/s", "actions_s", "{:>6.1f}"),
+    ("pages/s", "pages_s", "{:>7.0f}"),
+    ("p50", "p50", "{:>6.1f}"),
+    ("p95", "p95", "{:>7.1f}"),
+    ("p99", "p99", "{:>7.1f}"),
+    ("floor50", "floor_p50", "{:>7.1f}"),
+    ("floor95", "floor_p95", "{:>7.1f}"),
+    ("x floor", "ratio_p95", "{:>7.1f}"),
+    ("nudge50", "nudge_p50", "{:>7.1f}"),
+    ("nudge95", "nudge_p95", "{:>7.1f}"),
+    ("other95", "remote_p95", "{:>7.1f}"),
+    ("page50", "page_p50", "{:>7.1f}"),
+    ("page95", "page_p95", "{:>7.1f}"),
+    ("err", "errors", "{:>4}"),
+    ("refused", "refused", "{:>7}"),
+    ("RSS MiB", "rss_mib", "{:>7.0f}"),
+    ("conn s", "connect_s", "{:>6.1f}"),
+]
+
+
 def table(rows: list[dict[str, Any]]) -> str:
-    head = (
-        f"{'G':>4} {'phones':>6} {'act/s':>7} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
-        f"{'floor p50/p95':>14} {'p95/floor':>9} {'live p50':>9} {'live p95':>9} "
-        f"{'errors':>6} {'RSS MiB':>8} {'connect s':>9}"
-    )
+    widths = [len(fmt.format(0 if "d" in fmt else 0.0)) for _, _, fmt in COLUMNS]
+    head = " ".join(title.rjust(w) for (title, _, _), w in zip(COLUMNS, widths, strict=True))
     lines = [head, "-" * len(head)]
     for r in rows:
-        lines.append(
-            f"{r['games']:>4} {r['phones']:>6} {r['actions_s']:>7.1f} {r['p50']:>7.1f} "
-            f"{r['p95']:>7.1f} {r['p99']:>7.1f} "
-            f"{r['floor_p50']:>6.1f}/{r['floor_p95']:<7.1f} {r['ratio_p95']:>9.1f} "
-            f"{r['live_p50']:>9.1f} {r['live_p95']:>9.1f} {r['errors']:>6} {r['rss_mib']:>8.0f} {r['connect_s']:>9.1f}"
-        )
+        lines.append(" ".join(fmt.format(r[k]) for _, k, fmt in COLUMNS))
     return "\n".join(lines)
 
 
-async def main(counts: list[int], seconds: float, think: float, db_url: str | None) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        url = db_url or f"sqlite:///{Path(folder) / 'bench.db'}"
-        server = Server(url, extra_env={"JOIN_ATTEMPTS_PER_MINUTE": "100000"})
-        server.start()
+@contextmanager
+def bench_database(admin_url: str | None, folder: str) -> Iterator[str]:
+    """A SQLite file in a temporary folder, or a PostgreSQL database made for the run and
+    dropped after it."""
+    if admin_url is None:
+        yield f"sqlite:///{Path(folder) / 'bench.db'}"
+        return
+    import psycopg
+
+    admin = normalize_url(admin_url).replace("postgresql+psycopg://", "postgresql://")
+    name = f"arbitre_bench_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{admin.rpartition('/')[0]}/{name}"
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def set_up(url: str, count: int) -> list[BenchGame]:
+    upgrade(url)
+    db = Database.connect(Settings(database_url=url, secret_key=SECRET))
+    service = GameService(db, SECRET, SystemClock(), secret_roll, Broker())
+    try:
+        return [SETUP[MIX[n % len(MIX)]](service, n) for n in range(count)]
+    finally:
+        db.dispose()
+
+
+async def main(
+    counts: list[int], seconds: float, think: float, db_url: str | None, processes: int
+) -> None:
+    if processes > 1 and db_url is None:
+        raise SystemExit("several processes need PostgreSQL: --database-url postgresql://...")
+    with tempfile.TemporaryDirectory() as folder, bench_database(db_url, folder) as url:
+        started = time.monotonic()
+        games = set_up(url, max(counts))
+        kinds = {k: sum(g.kind == k for g in games) for k in MIX}
+        print(f"{len(games)} games set up in {time.monotonic() - started:.0f} s: {kinds}")
+        env = {"JOIN_ATTEMPTS_PER_MINUTE": "100000"}
+        servers = [Server(url, extra_env=env) for _ in range(processes)]
+        for server in servers:
+            server.start()
         try:
-            async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
-                started = time.monotonic()
-                games = []
-                for batch in range(0, max(counts), 10):
-                    numbers = range(batch, min(batch + 10, max(counts)))
-                    games += await asyncio.gather(*(setup_game(client, n) for n in numbers))
-                print(
-                    f"{len(games)} games set up in {time.monotonic() - started:.0f} s", flush=True
-                )
             rows = []
             for count in counts:
-                rows.append(await run_one(server, games[:count], seconds, think, seed=count))
+                rows.append(await run_one(servers, games[:count], seconds, think, seed=count))
                 print(table(rows[-1:]).splitlines()[-1], flush=True)
             print()
-            print(f"Serial Battle, {PLAYERS} phones and {REFEREES} referees a game, a think time")
-            print(f"of {think} s, {seconds} s a run, load generator on the same 2-core machine:")
+            database = "SQLite" if url.startswith("sqlite") else "PostgreSQL"
+            print(
+                f"{database}, {processes} server process(es); the mix of bench.games, 32 phones "
+                f"a game; think time {think} s, {seconds} s a run; load generator on the same "
+                "machine. Latencies in ms."
+            )
             print(table(rows))
             print(f"mean floor p50: {statistics.mean(r['floor_p50'] for r in rows):.1f} ms")
         finally:
-            server.stop()
+            for server in servers:
+                server.stop()
 
 
 if __name__ == "__main__":
@@ -335,6 +451,7 @@ if __name__ == "__main__":
     parser.add_argument("--seconds", type=float, default=15)
     parser.add_argument("--think", type=float, default=3.0)
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--processes", type=int, default=1)
     args = parser.parse_args()
     counts = [int(n) for n in args.games.split(",")]
-    asyncio.run(main(counts, args.seconds, args.think, args.database_url))
+    asyncio.run(main(counts, args.seconds, args.think, args.database_url, args.processes))

@@ -21,6 +21,7 @@ from server.app import create_app
 from server.config import Settings
 from server.db import Database, normalize_url
 from server.migrate import upgrade
+from server.models import Game
 from server.platform.clock import FakeClock
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import register
@@ -125,6 +126,17 @@ def app(settings: Settings, clock: FakeClock, rolls: ScriptedRolls) -> Any:
 def client(app: Any) -> Iterator[TestClient]:
     with TestClient(app, base_url="http://testserver", follow_redirects=False) as c:
         yield c
+    assert_states_untouched(app.state.service)
+
+
+def assert_states_untouched(service: GameService) -> None:
+    """Readers share the state the service keeps for each game (no copy per page): after a test
+    has rendered its pages, each kept state is still the one stored for its sequence number."""
+    with service.db.read() as s:
+        for game_id, (seq, state) in list(service._cache.items()):
+            game = s.get(Game, game_id)
+            if game is not None and game.seq == seq:
+                assert state.model_dump(mode="json") == game.state, f"a view changed {game_id}"
 
 
 # ---------------------------------------------------------------- browser

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from sqlalchemy import func
+from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from server.db import Database
@@ -563,12 +564,16 @@ class GameService:
     # ------------------------------------------------------------------ reading
 
     def load(self, game_id: str) -> Loaded:
+        """A game and its state, for reading: the state is the one this process keeps for the
+        game's sequence number, shared by every reader, so views must not change it (the tests
+        render every page and check). The stored state is read and parsed only when the game
+        moved since this process last saw it."""
         with self.db.read() as s:
-            game = s.get(Game, game_id)
+            game = s.get(Game, game_id, options=[defer(Game.state)])  # type: ignore[arg-type]
             if game is None:
                 raise NotFound(N_("No such game."))
             kind = get_kind(game.kind)
-            return Loaded(game, kind, self._state(game, kind))
+            return Loaded(game, kind, self._state(game, kind, copy=False))
 
     def seq_of(self, game_id: str) -> int:
         """A game's sequence number alone, without reading its state (a stream opening)."""
