@@ -9,14 +9,17 @@ run measures the floor: a trivial HTML page of the same app (`/offline`), asked 
 
 Printed for each G: actions per second, action latency p50/p95/p99 and as a ratio to the floor,
 live-update latency p50/p95 from the commit (by the log's clock) to the moment the last phone of
-the game has the nudge, and to the moment it has its refreshed page; errors; server memory.
+the game has the nudge, and to the moment it has its refreshed page; errors (answers 500, requests
+that failed twice, streams that never opened); streams that broke and opened again, and reads sent
+again on a fresh connection, as a browser does both; late changes (some phone had not refreshed for them when the run ended,
+3 s after the last action); server memory.
 
 With PostgreSQL (`--database-url`, an account that may create databases) and `--processes 2`,
 two server processes serve the same games: each game's phones and actors are spread over both,
 and the nudge latency is also given for the phones on the other process than the action's
 (LISTEN/NOTIFY). Bounded in count and time; loopback only.
 
-    python -m bench.run [--games 1,10,50,100] [--seconds 15] [--think 3]
+    python -m bench.run [--games 1,10,50,100] [--seconds 20] [--think 10]
                         [--database-url postgresql://...] [--processes 1|2]
 """
 
@@ -32,7 +35,7 @@ import statistics
 import tempfile
 import time
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from contextlib import AsyncExitStack, contextmanager
 from dataclasses import dataclass, field
@@ -42,7 +45,7 @@ from typing import Any
 
 import httpx
 
-from bench.games import MIX, SETUP, STEPS, BenchGame
+from bench.games import MIX, SETUP, STEPS, BenchGame, key
 from server.config import Settings
 from server.db import Database, normalize_url
 from server.migrate import upgrade
@@ -64,8 +67,10 @@ class Figures:
     reads: int = 0
     refused: int = 0
     errors: int = 0
-    streams_lost: int = 0
     connected: int = 0
+    retried: int = 0  # page reads sent again on a fresh connection
+    reconnects: int = 0  # event streams that broke and opened again
+    failures: Counter[str] = field(default_factory=Counter)  # what failed, and how
     # game -> server -> seq -> when the last phone of that server had the nudge / the fresh page
     nudged: dict[str, dict[int, dict[int, float]]] = field(
         default_factory=lambda: defaultdict(lambda: defaultdict(dict))
@@ -73,6 +78,11 @@ class Figures:
     paged: dict[str, dict[int, dict[int, float]]] = field(
         default_factory=lambda: defaultdict(lambda: defaultdict(dict))
     )
+
+    def fail(self, where: str, error: BaseException | int) -> None:
+        self.errors += 1
+        how = f"HTTP {error}" if isinstance(error, int) else type(error).__name__
+        self.failures[f"{where}: {how}"] += 1
 
 
 def no_cookie_jar(client: httpx.AsyncClient) -> None:
@@ -84,8 +94,22 @@ def note(times: dict[int, float], seq: int, at: float) -> None:
     times[seq] = max(times.get(seq, 0.0), at)
 
 
+async def get(
+    client: httpx.AsyncClient, url: str, headers: dict[str, str], figures: Figures
+) -> httpx.Response:
+    """A page read as a browser makes it: a connection the server closed while idle (uvicorn's
+    keep-alive) gets the request again once, on a fresh connection."""
+    try:
+        answer = await client.get(url, headers=headers)
+    except httpx.TransportError:
+        figures.retried += 1
+        answer = await client.get(url, headers=headers)
+    answer.raise_for_status()
+    return answer
+
+
 async def open_page(
-    client: httpx.AsyncClient, game: BenchGame, token: str | None
+    client: httpx.AsyncClient, game: BenchGame, token: str | None, figures: Figures
 ) -> tuple[dict[str, str], str]:
     """A phone opens its link (a session cookie) and its page; returns its headers and the URL
     of the page's live part."""
@@ -96,8 +120,7 @@ async def open_page(
         cookie = next(c for c in opened.headers.get_list("set-cookie") if c.startswith("arbitre="))
         headers["Cookie"] = cookie.split(";", 1)[0]
         path = f"/g/{game.id}"
-    page = await client.get(path, headers=headers)
-    page.raise_for_status()
+    page = await get(client, path, headers, figures)
     found = LIVE_PART.search(page.text)
     assert found, f"no live part on {path}"
     return headers, found.group(1).replace("&amp;", "&")
@@ -111,11 +134,12 @@ async def phone(
     figures: Figures,
     until: float,
 ) -> None:
-    """A phone's page: the stream open, and the live part fetched again after each nudge."""
+    """A phone's page: the stream open, and the live part fetched again after each nudge. A
+    stream that breaks opens again, as a browser's EventSource does, after half a second."""
     try:
-        headers, live_url = await open_page(client, game, token)
-    except (httpx.HTTPError, StopIteration, AssertionError):
-        figures.streams_lost += 1
+        headers, live_url = await open_page(client, game, token, figures)
+    except (httpx.HTTPError, StopIteration, AssertionError) as error:
+        figures.fail("page load", error)
         return
     wanted = 0
     fetching: asyncio.Task[None] | None = None
@@ -126,40 +150,55 @@ async def phone(
             target = wanted
             start = time.monotonic()
             try:
-                answer = await client.get(live_url, headers=headers)
-                answer.raise_for_status()
-            except httpx.HTTPError:
-                figures.errors += 1
+                await get(client, live_url, headers, figures)
+            except httpx.HTTPError as error:
+                figures.fail("page refresh", error)
                 return
             figures.page_ms.append((time.monotonic() - start) * 1000)
             note(figures.paged[game.id][server], target, time.time())
             have = target
 
+    def news(seq: int) -> None:
+        nonlocal wanted, fetching
+        note(figures.nudged[game.id][server], seq, time.time())
+        wanted = max(wanted, seq)
+        if fetching is None or fetching.done():
+            fetching = asyncio.create_task(refresh())
+
+    first, attempts = True, 0
     try:
-        async with client.stream(
-            "GET",
-            f"/g/{game.id}/events",
-            headers=headers,
-            timeout=httpx.Timeout(None, connect=60),
-        ) as stream:
-            event = ""
-            async for line in stream.aiter_lines():
-                if line.startswith("event:"):
-                    event = line[6:].strip()
-                    if event == "hello":
-                        figures.connected += 1
-                elif line.startswith("data:") and event == "changed":
-                    seq = json.loads(line[5:])["seq"]
-                    note(figures.nudged[game.id][server], seq, time.time())
-                    wanted = max(wanted, seq)
-                    if fetching is None or fetching.done():
-                        fetching = asyncio.create_task(refresh())
-                if time.monotonic() > until:
+        while time.monotonic() < until:
+            try:
+                async with client.stream(
+                    "GET",
+                    f"/g/{game.id}/events",
+                    headers=headers,
+                    timeout=httpx.Timeout(None, connect=60),
+                ) as stream:
+                    event = ""
+                    async for line in stream.aiter_lines():
+                        if line.startswith("event:"):
+                            event = line[6:].strip()
+                        elif line.startswith("data:") and event == "hello":
+                            if first:
+                                figures.connected += 1
+                                first = False
+                            elif json.loads(line[5:])["seq"] > wanted:
+                                news(json.loads(line[5:])["seq"])
+                        elif line.startswith("data:") and event == "changed":
+                            news(json.loads(line[5:])["seq"])
+                        if time.monotonic() > until:
+                            return
+            except httpx.HTTPError as error:
+                if first and attempts:
+                    figures.fail("event stream", error)
                     return
-    except asyncio.CancelledError:
-        raise  # the run is over
-    except httpx.HTTPError:
-        figures.streams_lost += 1
+                attempts += 1
+                if first:
+                    figures.retried += 1  # a keep-alive connection the server had closed
+                else:
+                    figures.reconnects += 1
+                    await asyncio.sleep(0.5)
     finally:
         if fetching is not None:
             fetching.cancel()
@@ -180,24 +219,25 @@ async def actor(
     step = STEPS[game.kind]
 
     async def read() -> dict[str, Any]:
-        answer = await client.get(f"/api/v1/games/{game.id}", headers=auth)
-        answer.raise_for_status()
+        answer = await get(client, f"/api/v1/games/{game.id}", auth, figures)
         figures.reads += 1
         return dict(answer.json()["state"])
 
     async def send(body: dict[str, Any]) -> httpx.Response:
         start = time.monotonic()
-        answer = await client.post(
-            f"/api/v1/games/{game.id}/commands",
-            json=body,
-            headers=auth | {"Idempotency-Key": uuid.uuid4().hex},
-        )
+        url, sent = f"/api/v1/games/{game.id}/commands", auth | {"Idempotency-Key": key()}
+        try:
+            answer = await client.post(url, json=body, headers=sent)
+        except httpx.TransportError:
+            # As the pages do: the same request again, with the same key, so applied once.
+            figures.retried += 1
+            answer = await client.post(url, json=body, headers=sent)
         figures.action_ms.append((time.monotonic() - start) * 1000)
         figures.answers += 1
         if answer.status_code == 200:
             game.answered[answer.json()["seq"]] = (time.time(), server)
         elif answer.status_code >= 500:
-            figures.errors += 1
+            figures.fail("action", answer.status_code)
         else:
             figures.refused += 1
         return answer
@@ -206,8 +246,8 @@ async def actor(
     while time.monotonic() < until:
         try:
             await step(rng, game, number, read, send)
-        except httpx.HTTPError:
-            figures.errors += 1
+        except httpx.HTTPError as error:
+            figures.fail("action or read", error)
         await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
 
 
@@ -218,8 +258,8 @@ async def floor(client: httpx.AsyncClient, figures: Figures, until: float) -> No
             answer = await client.get("/offline")
             answer.raise_for_status()
             figures.floor_ms.append((time.monotonic() - start) * 1000)
-        except httpx.HTTPError:
-            figures.errors += 1
+        except httpx.HTTPError as error:
+            figures.fail("floor", error)
         await asyncio.sleep(0.05)
 
 
@@ -281,7 +321,7 @@ async def run_one(
                     await asyncio.sleep(0.05)  # phones arrive over a moment, not all at once
         opened = time.monotonic()
         deadline = opened + 300
-        while figures.connected + figures.streams_lost < len(phones):
+        while figures.connected + figures.errors < len(phones):
             if time.monotonic() > deadline:
                 break
             await asyncio.sleep(0.2)  # every phone connected before the clock starts
@@ -310,14 +350,14 @@ async def run_one(
         await asyncio.gather(*phones, return_exceptions=True)
         committed = {g.id: await commit_times(floor_client, g) for g in games}
     nudge_ms, remote_ms, page_ms = [], [], []
-    missed = 0
+    late = 0  # changes some phone had not refreshed for when the run ended
     for g in games:
         for seq, (_, sender) in g.answered.items():
             at = committed[g.id][seq]
             by_server = {s: arrival(figures.nudged[g.id][s], seq) for s in range(len(servers))}
             pages = [arrival(figures.paged[g.id][s], seq) for s in range(len(servers))]
             if None in by_server.values() or None in pages:
-                missed += 1
+                late += 1
                 continue
             nudge_ms.append(max(0.0, (max(by_server.values()) - at) * 1000))  # type: ignore[type-var]
             page_ms.append(max(0.0, (max(pages) - at) * 1000))  # type: ignore[type-var, arg-type]
@@ -342,7 +382,11 @@ async def run_one(
         "remote_p95": pct(remote_ms, 95),
         "page_p50": pct(page_ms, 50),
         "page_p95": pct(page_ms, 95),
-        "errors": figures.errors + figures.streams_lost + missed,
+        "errors": figures.errors,
+        "failures": dict(figures.failures),
+        "late": late,
+        "reconnects": figures.reconnects,
+        "retried": figures.retried,
         "refused": figures.refused,
         "rss_mib": sum(s.rss_mib() for s in servers),
         "connect_s": connect_s,
@@ -367,6 +411,9 @@ COLUMNS = [
     ("page50", "page_p50", "{:>7.1f}"),
     ("page95", "page_p95", "{:>7.1f}"),
     ("err", "errors", "{:>4}"),
+    ("late", "late", "{:>4}"),
+    ("reconn", "reconnects", "{:>6}"),
+    ("retried", "retried", "{:>7}"),
     ("refused", "refused", "{:>7}"),
     ("RSS MiB", "rss_mib", "{:>7.0f}"),
     ("conn s", "connect_s", "{:>6.1f}"),
@@ -440,6 +487,9 @@ async def main(
             )
             print(table(rows))
             print(f"mean floor p50: {statistics.mean(r['floor_p50'] for r in rows):.1f} ms")
+            for r in rows:
+                if r["failures"]:
+                    print(f"errors at G = {r['games']}: {r['failures']}")
         finally:
             for server in servers:
                 server.stop()
@@ -448,8 +498,8 @@ async def main(
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default="1,10,50,100")
-    parser.add_argument("--seconds", type=float, default=15)
-    parser.add_argument("--think", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--think", type=float, default=10.0)
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--processes", type=int, default=1)
     args = parser.parse_args()
