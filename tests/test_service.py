@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from server.errors import InvalidInput, LinkInvalid, NotAllowed, RuleError, StaleScreen
+from server.models import Game
 from server.platform.clock import FakeClock
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
@@ -104,6 +105,7 @@ def test_physical_dice_games_refuse_an_action_without_the_die(service: GameServi
 def test_a_refused_action_changes_nothing(service: GameService) -> None:
     game, _org, referee, (lea, _hugo) = tally_game(service)
     before = service.load(game.id)
+    stored = stored_state(service, game.id)
     with pytest.raises(RuleError, match="99"):
         service.perform(
             game.id, referee, {"type": "score", "player": 99, "points": 3}, idem_key=key()
@@ -118,7 +120,16 @@ def test_a_refused_action_changes_nothing(service: GameService) -> None:
     with pytest.raises(InvalidInput):
         service.perform(game.id, referee, {"type": "teleport"}, idem_key=key())
     after = service.load(game.id)
-    assert after.game.seq == before.game.seq and after.game.state == before.game.state
+    assert after.game.seq == before.game.seq
+    assert stored_state(service, game.id) == stored
+    assert after.state.model_dump(mode="json") == stored  # the kept state is untouched too
+
+
+def stored_state(service: GameService, game_id: str) -> dict[str, object]:
+    with service.db.read() as s:
+        game = s.get(Game, game_id)
+        assert game is not None
+        return dict(game.state)
 
 
 def test_players_may_only_send_what_the_kind_allows(

@@ -75,6 +75,9 @@ class Performed:
 
 @dataclass(frozen=True)
 class Loaded:
+    """A game read by `GameService.load`: `game.state` (the stored JSON) is not read, `state`
+    is the parsed one."""
+
     game: Game
     kind: GameKind[Any]
     state: BaseModel
