@@ -35,7 +35,7 @@ from server.platform.i18n import N_, Msg
 from server.platform.kinds import KINDS, PUBLIC, Viewer
 from server.platform.service import DICE_MODES, GameService, Loaded
 from server.web.security import check_csrf
-from server.web.templating import Templates, bundle, is_htmx
+from server.web.templating import Templates, bundle, html_response, is_htmx
 
 router = APIRouter(include_in_schema=False)
 Csrf = Depends(check_csrf)
@@ -340,13 +340,31 @@ def live_block(
         organizer_only(viewer)
         context = people_context(request, service, game_id, viewer)
         return templates.response(request, "platform/people.html", context, block="live")
-    loaded = service.load(game_id)
     if page == "board":
-        viewer = PUBLIC
-    elif page != loaded.kind.page_for(viewer):
+        return board_live(game_id, request, service, templates, clock)
+    loaded = service.load(game_id)
+    if page != loaded.kind.page_for(viewer):
         raise NotAllowed(N_("This page is not yours."))
     context = page_context(service, clock, loaded, viewer, page)
     return templates.response(request, loaded.kind.template(page), context, block="live")
+
+
+def board_live(
+    game_id: str, request: Request, service: GameService, templates: Templates, clock: Any
+) -> Response:
+    """A public board's live part shows the game's state alone, the same for every phone that
+    watches it: rendered once a change and language, then served to them all for the price of
+    reading the game's sequence number (a match watched by a crowd costs one render a move)."""
+    language = i18n.current_language.get()
+    seq = service.seq_of(game_id)
+    body = templates.boards.get(game_id, language, seq)
+    if body is not None:
+        return html_response(body, seq)
+    loaded = service.load(game_id)
+    context = page_context(service, clock, loaded, PUBLIC, "board")
+    response = templates.response(request, loaded.kind.template("board"), context, block="live")
+    templates.boards.keep(game_id, language, loaded.game.seq, bytes(response.body))
+    return response
 
 
 @router.post("/g/{game_id}/act", dependencies=[Csrf])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import secrets
+import threading
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
@@ -75,9 +76,37 @@ def make_environment(extra_dirs: Iterable[Path] = ()) -> jinja2.Environment:
     return env
 
 
+class SharedRenders:
+    """Rendered parts that are the same for everyone who asks (a public board's live part shows
+    the game's state alone): the newest one of each game and language, by sequence number."""
+
+    LIMIT = 4000
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: dict[tuple[str, str], tuple[int, bytes]] = {}
+
+    def get(self, game_id: str, language: str, seq: int) -> bytes | None:
+        with self._lock:
+            kept = self._kept.get((game_id, language))
+        return kept[1] if kept is not None and kept[0] == seq else None
+
+    def keep(self, game_id: str, language: str, seq: int, body: bytes) -> None:
+        """Only ever called with a committed sequence number; an older render never replaces
+        a newer one."""
+        with self._lock:
+            kept = self._kept.get((game_id, language))
+            if kept is not None and kept[0] > seq:
+                return
+            if len(self._kept) >= self.LIMIT:
+                self._kept.clear()
+            self._kept[(game_id, language)] = (seq, body)
+
+
 class Templates:
     def __init__(self, env: jinja2.Environment) -> None:
         self.env = env
+        self.boards = SharedRenders()
 
     def render(self, name: str, context: Mapping[str, Any], block: str | None = None) -> str:
         """The whole page, or one block of it. `m` (templates/_macros.html) is there in both,
@@ -118,11 +147,21 @@ class Templates:
             # The sentence of an action lives outside the live block, so the refreshes that
             # follow do not wipe it: it travels out of band.
             body += self.render("_flash.html", {**full, "oob": True})
-        response = HTMLResponse(body, status_code=status_code, headers=dict(headers or {}))
-        if "seq" in full:
-            response.headers["X-Game-Seq"] = str(full["seq"])
-        response.headers["Vary"] = "HX-Request, Cookie, Accept-Language"
-        return response
+        return html_response(body, full.get("seq"), status_code=status_code, headers=headers)
+
+
+def html_response(
+    body: str | bytes,
+    seq: int | None,
+    *,
+    status_code: int = 200,
+    headers: Mapping[str, str] | None = None,
+) -> HTMLResponse:
+    response = HTMLResponse(body, status_code=status_code, headers=dict(headers or {}))
+    if seq is not None:
+        response.headers["X-Game-Seq"] = str(seq)
+    response.headers["Vary"] = "HX-Request, Cookie, Accept-Language"
+    return response
 
 
 def is_htmx(request: Request) -> bool:

@@ -1,0 +1,92 @@
+"""A public board's live part is rendered once a change and language and served to every phone
+that watches it: these tests hold the promise that makes this right (the part shows the game's
+state alone) and check that a change, a language and an old render are never mixed up."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from fastapi.testclient import TestClient
+
+import server.games  # noqa: F401  (registers the game kinds)
+from server.games.demo import DEMOS
+from server.platform.dice import ScriptedRolls
+from server.platform.service import GameService
+from server.web.templating import SharedRenders
+from tests.helpers import key, tally_game
+from tests.killpower.test_match import Match
+
+HX = {"HX-Request": "true"}
+
+
+def demo_game(kind: str) -> Callable[[GameService, ScriptedRolls], tuple[str, str]]:
+    """The game id and its organizer's link."""
+
+    def make(service: GameService, rolls: ScriptedRolls) -> tuple[str, str]:
+        rolls.endless = True
+        game, owner = DEMOS[kind](service, key())
+        return game.id, owner.link.token
+
+    return make
+
+
+def kpb_match(service: GameService, rolls: ScriptedRolls) -> tuple[str, str]:
+    match = Match(service, rolls)
+    coach = service.person(match.id, match.coach["A"].person_id)  # type: ignore[arg-type]
+    return match.id, service.link_of(coach).token
+
+
+GAMES = {**{kind: demo_game(kind) for kind in sorted(DEMOS)}, "kpb_match": kpb_match}
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_a_board_live_part_is_the_same_for_every_phone(
+    client: TestClient, service: GameService, rolls: ScriptedRolls, kind: str
+) -> None:
+    game_id, token = GAMES[kind](service, rolls)
+    staff = TestClient(client.app, follow_redirects=False)
+    assert staff.get(f"/t/{token}").status_code == 303
+    stranger = TestClient(client.app)
+    for language in ("en", "fr"):
+        headers = {**HX, "Accept-Language": language}
+        # The board asked by htmx is rendered anew for each request, with the request's own
+        # session, cross-site token and form keys: anything of theirs in the live part would
+        # make two phones' renders differ.
+        fresh = [
+            phone.get(f"/g/{game_id}/board", headers=headers).text
+            for phone in (client, staff, stranger)
+        ]
+        assert fresh[0] == fresh[1] == fresh[2]
+        shared = [
+            phone.get(f"/g/{game_id}/live/board", headers=headers).text
+            for phone in (staff, client, stranger)
+        ]
+        assert shared == fresh
+    english = client.get(f"/g/{game_id}/live/board", headers={**HX, "Accept-Language": "en"})
+    french = client.get(f"/g/{game_id}/live/board", headers={**HX, "Accept-Language": "fr"})
+    assert english.text != french.text  # each language has its own render
+
+
+def test_a_change_is_on_the_board_at_once(client: TestClient, service: GameService) -> None:
+    game, org, _referee, _players = tally_game(service)
+    url = f"/g/{game.id}/live/board"
+    before = client.get(url, headers=HX)
+    watcher = TestClient(client.app)
+    assert watcher.get(url, headers=HX).text == before.text
+    service.register(game.id, org, "player", "Zoé", idem_key=key())
+    after = watcher.get(url, headers=HX)
+    assert int(after.headers["X-Game-Seq"]) == int(before.headers["X-Game-Seq"]) + 1
+    assert "Zoé" in after.text and "Zoé" not in before.text
+    assert client.get(url, headers=HX).text == after.text
+
+
+def test_an_old_render_never_replaces_a_newer_one() -> None:
+    boards = SharedRenders()
+    boards.keep("g", "en", 5, b"five")
+    boards.keep("g", "en", 4, b"four")  # a slow request that read the game before the change
+    assert boards.get("g", "en", 5) == b"five"
+    assert boards.get("g", "en", 4) is None
+    assert boards.get("g", "fr", 5) is None
+    boards.keep("g", "en", 6, b"six")
+    assert boards.get("g", "en", 5) is None and boards.get("g", "en", 6) == b"six"
