@@ -21,17 +21,17 @@ from server.platform.live import Broker
 router = APIRouter(include_in_schema=False)
 
 
-def stream_viewer(request: Request, game_id: str, service: Any) -> Viewer:
+async def stream_viewer(request: Request, game_id: str, service: Any) -> Viewer:
     if request.headers.get("authorization"):
-        return api_viewer(request, game_id, service)
-    return page_viewer(request, game_id, service)
+        return await api_viewer(request, game_id, service)
+    return await page_viewer(request, game_id, service)
 
 
 @router.get("/g/{game_id}/events")
 async def events(
     game_id: str, request: Request, service: ServiceDep, settings: SettingsDep
 ) -> EventSourceResponse:
-    viewer = await asyncio.to_thread(stream_viewer, request, game_id, service)
+    viewer = await stream_viewer(request, game_id, service)
     current = await asyncio.to_thread(service.seq_of, game_id)
     broker: Broker = request.app.state.broker
     clock = request.app.state.clock
