@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -111,6 +112,8 @@ def create_app(
         environment.globals.update(kind.template_globals())
     app.state.templates = Templates(environment)
     app.state.join_limiter = RateLimiter(settings.join_attempts_per_minute)
+    # Phones' live parts render on threads of their own (see `server.web.pages.live_block`).
+    app.state.live_threads = anyio.CapacityLimiter(settings.live_threads)
 
     app.add_middleware(RequestLocale, default_language=settings.language)
     app.add_middleware(

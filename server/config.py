@@ -34,6 +34,9 @@ class Settings(BaseSettings):
     # PostgreSQL: how often each process re-reads the games its phones watch, to catch up a live
     # note lost between processes (see server.platform.relay).
     live_resync_seconds: float = 5.0
+    # Threads that render phones' live parts at once, apart from the actions' pool: the work is
+    # Python's (one processor's worth a process), so a few are enough; more wait on the database.
+    live_threads: int = Field(default=2, ge=1)
 
     def resolved_secret_key(self) -> str:
         if self.secret_key:

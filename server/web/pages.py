@@ -10,9 +10,11 @@ import csv
 import io
 import json
 import uuid
+from functools import partial
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
+import anyio
 import segno
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import RedirectResponse, Response
@@ -326,7 +328,7 @@ def board(
 
 
 @router.get("/g/{game_id}/live/{page}")
-def live_block(
+async def live_block(
     game_id: str,
     page: str,
     request: Request,
@@ -335,7 +337,25 @@ def live_block(
     templates: TemplatesDep,
     clock: ClockDep,
 ) -> Response:
-    """The live part of a page, as this viewer may see it (asked again at each change)."""
+    """The live part of a page, as this viewer may see it (asked again at each change).
+
+    Each change brings every phone of the game at once. They take turns on a few threads of their
+    own, so the referee's next action, on the common pool, does not queue behind 32 renders for
+    its share of the processor."""
+    render = partial(live_part, game_id, page, request, viewer, service, templates, clock)
+    limiter: anyio.CapacityLimiter = request.app.state.live_threads
+    return await anyio.to_thread.run_sync(render, limiter=limiter)
+
+
+def live_part(
+    game_id: str,
+    page: str,
+    request: Request,
+    viewer: Viewer,
+    service: GameService,
+    templates: Templates,
+    clock: Any,
+) -> Response:
     if page == "people":
         organizer_only(viewer)
         context = people_context(request, service, game_id, viewer)

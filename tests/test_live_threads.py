@@ -1,0 +1,69 @@
+"""After each change every phone of the game asks for its live part at once. Those renders take
+turns on threads of their own (`LIVE_THREADS`): a referee's action never waits for them."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import httpx
+from fastapi.testclient import TestClient
+
+from server.config import Settings
+from server.platform.dice import ScriptedRolls
+from server.platform.service import GameService
+from tests.helpers import tally_game
+
+
+def test_an_action_is_answered_while_every_live_thread_is_busy(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    game, _org, referee, (lea, _hugo) = tally_game(service)
+    referee_token = service.link_of(service.person(game.id, referee.person_id)).token  # type: ignore[arg-type]
+    lea_token = service.link_of(service.person(game.id, lea.person_id)).token  # type: ignore[arg-type]
+    assert client.get(f"/t/{lea_token}").status_code == 303
+    limiter = client.app.state.live_threads  # type: ignore[attr-defined]
+    busy = [object() for _ in range(int(limiter.total_tokens))]
+    for borrower in busy:  # as if that many phones were being rendered
+        client.portal.call(limiter.acquire_on_behalf_of_nowait, borrower)  # type: ignore[union-attr]
+
+    answers: dict[str, httpx.Response] = {}
+
+    def ask(name: str, method: str, url: str, **kwargs: object) -> threading.Thread:
+        def run() -> None:
+            answers[name] = client.request(method, url, **kwargs)  # type: ignore[arg-type]
+
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        return thread
+
+    try:
+        phone = ask("phone", "GET", f"/g/{game.id}/live/player", headers={"HX-Request": "true"})
+        deadline = time.monotonic() + 10
+        while client.portal.call(limiter.statistics).tasks_waiting == 0:  # type: ignore[union-attr]
+            assert time.monotonic() < deadline, "the live part did not wait for a live thread"
+            time.sleep(0.01)
+        rolls.push(5)
+        action = ask(
+            "action",
+            "POST",
+            f"/api/v1/games/{game.id}/commands",
+            json={"command": {"type": "roll", "player": lea.person_id}},
+            headers={"Authorization": f"Bearer {referee_token}", "Idempotency-Key": "bench-roll-1"},
+        )
+        action.join(timeout=10)
+        assert "action" in answers and answers["action"].status_code == 200, answers["action"].text
+        assert phone.is_alive() and "phone" not in answers  # its turn has not come
+    finally:
+        for borrower in busy:
+            client.portal.call(limiter.release_on_behalf_of, borrower)  # type: ignore[union-attr]
+    phone.join(timeout=10)
+    assert answers["phone"].status_code == 200
+    assert 'id="my-points"' in answers["phone"].text and ">5<" in answers["phone"].text
+
+
+def test_the_live_threads_are_a_setting(settings: Settings) -> None:
+    from server.app import create_app
+
+    app = create_app(settings.model_copy(update={"live_threads": 3}), migrate=False)
+    assert app.state.live_threads.total_tokens == 3
