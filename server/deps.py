@@ -66,10 +66,17 @@ async def page_viewer(request: Request, game_id: str, service: ServiceDep) -> Vi
     """Who opens a game page: the person whose link this browser opened, else the public.
 
     A browser that held a link since revoked or re-issued gets "link no longer valid"."""
+    if not session_links(request).get(game_id):
+        return PUBLIC
+    return await run_in_threadpool(session_viewer, request, game_id, service)
+
+
+def session_viewer(request: Request, game_id: str, service: GameService) -> Viewer:
+    """`page_viewer` on a worker thread (it reads the database)."""
     entry = session_links(request).get(game_id)
     if not entry:
         return PUBLIC
-    viewer = await run_in_threadpool(service.viewer, game_id, int(entry[0]), int(entry[1]))
+    viewer = service.viewer(game_id, int(entry[0]), int(entry[1]))
     if viewer is None:
         links = dict(session_links(request))
         links.pop(game_id, None)

@@ -29,6 +29,7 @@ from server.deps import (
     SettingsDep,
     TemplatesDep,
     session_links,
+    session_viewer,
 )
 from server.errors import ArbitreError, InvalidInput, LinkInvalid, NotAllowed, TooManyAttempts
 from server.models import Person
@@ -332,7 +333,6 @@ async def live_block(
     game_id: str,
     page: str,
     request: Request,
-    viewer: PageViewerDep,
     service: ServiceDep,
     templates: TemplatesDep,
     clock: ClockDep,
@@ -340,9 +340,9 @@ async def live_block(
     """The live part of a page, as this viewer may see it (asked again at each change).
 
     Each change brings every phone of the game at once. They take turns on a few threads of their
-    own, so the referee's next action, on the common pool, does not queue behind 32 renders for
-    its share of the processor."""
-    render = partial(live_part, game_id, page, request, viewer, service, templates, clock)
+    own, who they are included, so the referee's next action, on the common pool, does not queue
+    behind 32 phones for its share of the processor."""
+    render = partial(live_part, game_id, page, request, service, templates, clock)
     limiter: anyio.CapacityLimiter = request.app.state.live_threads
     return await anyio.to_thread.run_sync(render, limiter=limiter)
 
@@ -351,11 +351,11 @@ def live_part(
     game_id: str,
     page: str,
     request: Request,
-    viewer: Viewer,
     service: GameService,
     templates: Templates,
     clock: Any,
 ) -> Response:
+    viewer = session_viewer(request, game_id, service)
     if page == "people":
         organizer_only(viewer)
         context = people_context(request, service, game_id, viewer)
