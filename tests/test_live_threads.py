@@ -49,10 +49,11 @@ def test_an_action_is_answered_while_every_live_thread_is_busy(
             "POST",
             f"/api/v1/games/{game.id}/commands",
             json={"command": {"type": "roll", "player": lea.person_id}},
-            headers={"Authorization": f"Bearer {referee_token}", "Idempotency-Key": "bench-roll-1"},
+            headers={"Authorization": f"Bearer {referee_token}", "Idempotency-Key": "live-roll-1"},
         )
         action.join(timeout=10)
-        assert "action" in answers and answers["action"].status_code == 200, answers["action"].text
+        answered = answers.get("action")
+        assert answered is not None and answered.status_code == 200, answered and answered.text
         assert phone.is_alive() and "phone" not in answers  # its turn has not come
     finally:
         for borrower in busy:

@@ -340,8 +340,8 @@ async def live_block(
     """The live part of a page, as this viewer may see it (asked again at each change).
 
     Each change brings every phone of the game at once. They take turns on a few threads of their
-    own, who they are included, so the referee's next action, on the common pool, does not queue
-    behind 32 phones for its share of the processor."""
+    own (finding who is asking included), so the referee's next action, on the common pool, does
+    not queue behind 32 phones for its share of the processor."""
     render = partial(live_part, game_id, page, request, service, templates, clock)
     limiter: anyio.CapacityLimiter = request.app.state.live_threads
     return await anyio.to_thread.run_sync(render, limiter=limiter)
