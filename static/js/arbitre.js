@@ -175,7 +175,9 @@
     try { audio = new AudioContext(); } catch (e) { audio = null; }
   }
   function beep(times) {
-    if (navigator.vibrate) navigator.vibrate(times > 1 ? [400, 150, 400, 150, 400] : [300]);
+    // A phone buzzes once it has been touched: before, the browser refuses and logs an error.
+    var touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+    if (navigator.vibrate && touched) navigator.vibrate(times > 1 ? [400, 150, 400, 150, 400] : [300]);
     if (!audio) return;
     for (var i = 0; i < times; i++) {
       var osc = audio.createOscillator();

@@ -107,3 +107,52 @@ def test_an_assault_the_live_defender_and_the_shrinking_zone(
     expect(board.locator("#alive-count")).to_have_text("3")
     assert_accessible(board)
     shot(board, "sb-board")
+
+
+def test_the_zone_alert_buzzes_once_the_phone_was_touched(
+    browser: Browser, live_server: Any
+) -> None:
+    """Before any tap the browser refuses to vibrate and logs an error; the page does not try."""
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game("serial_battle", "Parc", "Orga", idem_key=key())
+    org = viewer_of(organizer)
+    lea = service.register(game.id, org, "player", "Léa", idem_key=key())
+    service.register(game.id, org, "player", "Hugo", idem_key=key())
+    service.perform(game.id, org, {"type": "sectors", "names": "Nord, Sud"}, idem_key=key())
+    service.perform(game.id, org, {"type": "start"}, idem_key=key())
+    context = browser.new_context(**PHONE)
+    # Each try to buzz is noted with whether the phone had been touched. As the page loads, the
+    # zone's countdown is set to cross its one-minute alert: Playwright's own scripts count as
+    # a touch, so the first alert comes from the page alone.
+    context.add_init_script(
+        """window.buzzes = [];
+        const vibrate = navigator.vibrate.bind(navigator);
+        navigator.vibrate = (pattern) => {
+          window.buzzes.push([pattern, navigator.userActivation.hasBeenActive]);
+          return vibrate(pattern);
+        };
+        document.addEventListener("DOMContentLoaded", () => {
+          const el = document.querySelector(".countdown[data-alert]");
+          el.dataset.deadline = String(Date.now() + el.dataset.alert * 1000 - 300);
+        });"""
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda note: errors.append(note.text) if note.type == "error" else None)
+    page.goto(f"{live_server.url}/t/{lea.link.token}")
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    expect(page.locator(".countdown")).to_have_class("countdown soon")
+    page.wait_for_timeout(500)  # a few ticks of the countdown past its alert
+    assert page.evaluate("window.buzzes") == [] and errors == []
+
+    page.locator("h1").first.tap()  # the phone in hand
+    page.evaluate(
+        """() => { const el = document.querySelector(".countdown[data-alert]");
+        el.dataset.deadline = String(Date.now() + el.dataset.alert * 1000 - 300); }"""
+    )
+    for _ in range(50):  # the next ticks (the page's policy forbids wait_for_function's eval)
+        if page.evaluate("window.buzzes.length"):
+            break
+        page.wait_for_timeout(100)
+    assert page.evaluate("window.buzzes") == [[[300], True]] and errors == []
+    context.close()
