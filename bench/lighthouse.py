@@ -1,5 +1,5 @@
 """Lighthouse (mobile) on the referee, player and public pages of each game, against a real server
-on loopback with Debian's Chromium: scores and LCP / TBT / CLS.
+on loopback with Debian's Chromium: scores, and the metrics the performance score is made of.
 
     python -m bench.lighthouse        (needs `npm install lighthouse@12` in bench/node_modules)
 """
@@ -109,6 +109,8 @@ def audit(url: str, out: Path) -> dict[str, float]:
         "performance": score["performance"],
         "accessibility": score["accessibility"],
         "best-practices": score["best-practices"],
+        "FCP ms": audits["first-contentful-paint"]["numericValue"],
+        "SI ms": audits["speed-index"]["numericValue"],
         "LCP ms": audits["largest-contentful-paint"]["numericValue"],
         "TBT ms": audits["total-blocking-time"]["numericValue"],
         "CLS": audits["cumulative-layout-shift"]["numericValue"],
@@ -125,13 +127,15 @@ def main() -> None:
         server.start()
         try:
             print(
-                f"{'game':<14} {'page':<7} {'perf':>5} {'a11y':>5} {'best':>5} {'LCP ms':>8} {'TBT ms':>7} {'CLS':>6}"
+                f"{'game':<14} {'page':<7} {'perf':>5} {'a11y':>5} {'best':>5} {'FCP ms':>7}"
+                f" {'SI ms':>6} {'LCP ms':>7} {'TBT ms':>7} {'CLS':>6}"
             )
             for kind, page, path in targets:
                 row = audit(server.url + path, Path(folder) / "report.json")
                 print(
                     f"{kind:<14} {page:<7} {row['performance']:>5} {row['accessibility']:>5}"
-                    f" {row['best-practices']:>5} {row['LCP ms']:>8.0f} {row['TBT ms']:>7.0f}"
+                    f" {row['best-practices']:>5} {row['FCP ms']:>7.0f} {row['SI ms']:>6.0f}"
+                    f" {row['LCP ms']:>7.0f} {row['TBT ms']:>7.0f}"
                     f" {row['CLS']:>6.3f}",
                     flush=True,
                 )

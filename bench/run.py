@@ -357,16 +357,14 @@ async def run_one(
     pool: ProcessPoolExecutor,
 ) -> dict[str, Any]:
     figures = Figures()
-    limits = LIMITS
     for game in games:
         game.answered.clear()
-    # One client per game and server for the phones, one for the actors: httpx scans its whole
-    # pool on every request, and a single pool of 3,200 connections made the load generator the
-    # bottleneck.
+    # One client per game and server for the phones: httpx scans its whole pool on every
+    # request, and a single pool of 3,200 connections made the load generator the bottleneck.
     async with AsyncExitStack() as stack:
 
         async def client(server: Server) -> httpx.AsyncClient:
-            made = httpx.AsyncClient(base_url=server.url, limits=limits, timeout=60)
+            made = httpx.AsyncClient(base_url=server.url, limits=LIMITS, timeout=60)
             no_cookie_jar(made)
             return await stack.enter_async_context(made)
 
