@@ -25,7 +25,6 @@ import httpx
 import server.games  # noqa: F401  (registers the game kinds)
 from server.games.demo import DEMOS
 from server.games.killpower.league import LeagueState
-from server.games.killpower.routes import start_match
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
 
@@ -104,8 +103,11 @@ def setup_kpb_match(service: GameService, number: int) -> BenchGame:
     state = service.load(league.id).state
     assert isinstance(state, LeagueState)
     teams = [t for t in state.teams.values() if t.name in ("Nabos", "Titanos")]
-    match_id = start_match(
-        service, league.id, organizer_of(owner), teams[0].id, teams[1].id, "self", key()
+    match_id = service.open_linked(
+        league.id,
+        organizer_of(owner),
+        {"team_a": teams[0].id, "team_b": teams[1].id, "mode": "self"},
+        idem_key=key(),
     )
     state = service.load(league.id).state
     assert isinstance(state, LeagueState)

@@ -20,7 +20,6 @@ import server.games  # noqa: F401  (registers the kinds and their demos)
 from server.config import Settings
 from server.db import Database
 from server.games.demo import DEMOS
-from server.games.killpower.routes import start_match
 from server.migrate import upgrade
 from server.models import Person
 from server.platform.clock import SystemClock
@@ -69,7 +68,12 @@ def match_pages(
     """A self-refereed match between the demo league's first two teams, lineups given."""
     org = Viewer(owner.person.role, owner.person.id, owner.person.name)
     teams = sorted(service.load(league_id).state.teams.values(), key=lambda t: t.id)[:2]
-    match_id = start_match(service, league_id, org, teams[0].id, teams[1].id, "self", "bench")
+    match_id = service.open_linked(
+        league_id,
+        org,
+        {"team_a": teams[0].id, "team_b": teams[1].id, "mode": "self"},
+        idem_key="bench",
+    )
     with db.read() as s:
         people = list(
             s.exec(select(Person).where(Person.game_id == match_id).order_by(col(Person.id)))

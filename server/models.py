@@ -40,8 +40,10 @@ class Game(SQLModel, table=True):
     seq: int = 0
     status: str = Field(default="setup", max_length=20)
     created_at: datetime = _utc_column()
-    # The idempotency key of the request that created the game (a retry gets the same game).
+    # The idempotency key of the request that created the game, hashed with its caller (a retry
+    # gets the same game), and the fingerprint of that request.
     creation_key: str | None = Field(default=None, unique=True, max_length=64)
+    creation_fingerprint: str | None = Field(default=None, max_length=64)
     # The nearest timer deadline of the game, for the scheduler to find games that fell due.
     next_deadline: datetime | None = _utc_column(nullable=True, index=True)
 
@@ -92,7 +94,10 @@ class Event(SQLModel, table=True):
     label: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     # The people this event touched (for stale-screen checks); null means the whole game.
     subjects: list[int] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    # The caller's idempotency key, hashed with the caller (`server.platform.idempotency`), and
+    # the fingerprint of the operation and body it was sent with.
     idem_key: str | None = Field(default=None, max_length=64)
+    idem_fingerprint: str | None = Field(default=None, max_length=64)
     undoes: int | None = None
     undone_by: int | None = None
     # Every SNAPSHOT_EVERY events, the game's state after this one: an undo replays the log from

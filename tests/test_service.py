@@ -10,17 +10,34 @@ from server.errors import InvalidInput, LinkInvalid, NotAllowed, RuleError, Stal
 from server.models import Game
 from server.platform.clock import FakeClock
 from server.platform.dice import ScriptedRolls
+from server.platform.idempotency import AlreadyCreated, IdempotencyMismatch, session_caller
 from server.platform.service import GameService
 from tests.helpers import key, tally_game, viewer_of
 
 
 def test_create_game_gives_an_organizer_with_a_working_link(service: GameService) -> None:
-    game, organizer = service.create_game("tally", "Forêt", "Camille", idem_key="create-1")
+    browser = session_caller("session-of-camille")
+    game, organizer = service.create_game(
+        "tally", "Forêt", "Camille", idem_key="create-1", caller=browser
+    )
     assert organizer.person.role == "organizer"
     assert service.person_by_token(organizer.link.token).id == organizer.person.id
     assert service.person_by_code(organizer.link.code.lower()).id == organizer.person.id
-    again, same = service.create_game("tally", "Forêt", "Camille", idem_key="create-1")
+    # The same browser's retry: the same game and link.
+    again, same = service.create_game(
+        "tally", "Forêt", "Camille", idem_key="create-1", caller=browser
+    )
     assert again.id == game.id and same.link == organizer.link
+    # Anyone else sending that key gets a game of their own, never Camille's link.
+    other, theirs = service.create_game(
+        "tally", "Forêt", "Camille", idem_key="create-1", caller=session_caller("another")
+    )
+    assert other.id != game.id and theirs.link != organizer.link
+    service.create_game("tally", "Forêt", "Camille", idem_key="anon-1")
+    with pytest.raises(AlreadyCreated):  # an API call without credentials is nobody's retry
+        service.create_game("tally", "Forêt", "Camille", idem_key="anon-1")
+    with pytest.raises(IdempotencyMismatch):  # the same key for another request
+        service.create_game("tally", "Plaine", "Camille", idem_key="create-1", caller=browser)
 
 
 @pytest.mark.parametrize(
@@ -190,7 +207,8 @@ def test_undo_removes_the_last_action_and_is_itself_logged(service: GameService)
     assert label.render() == "score for Hugo"
     undone = service.undo(game.id, referee, idem_key="undo-1", target_seq=target_seq)
     assert undone.summary.render() == "Annulé : score for Hugo"  # French by default
-    assert service.undo(game.id, referee, idem_key="undo-1").seq == undone.seq  # a retry
+    retry = service.undo(game.id, referee, idem_key="undo-1", target_seq=target_seq)
+    assert retry.seq == undone.seq and retry.replayed
     state = service.load(game.id).state
     assert state.players[str(hugo.person_id)].points == 0  # type: ignore[attr-defined]
     assert state.players[str(lea.person_id)].points == 4  # type: ignore[attr-defined]

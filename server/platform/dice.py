@@ -1,23 +1,31 @@
 """Dice: rolled by the server with `secrets`, entered from physical dice, or scripted by tests.
 
-Rules only ever call `dice.roll(sides, purpose)`. Each command gets a `CommandDice` that takes
-the values the referee entered for this roll (by purpose), falls back to the game's source, and
-records every roll so that the log says which die decided what, and replay uses the same values.
+Rules only ever call `dice.roll(sides, purpose, owner=..., secret=...)`: every die is declared with
+its purpose and its owner (None: the referee's; a side or a team; SERVER: a draw nobody rolls by
+hand, such as a shuffle), and `secret` when its value is its owner's alone (a RAP). Each command
+gets a `CommandDice` that takes the values entered by hand for this roll (by purpose) when the
+actor may enter that owner's dice, falls back to the game's source, and records every roll so that
+the log says which die decided what, who could see it, and whether it was entered by hand; replay
+uses the same values.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from server.errors import RuleError
 from server.platform.i18n import N_
 
+SERVER = "server"  # the owner of a draw that is never rolled by hand (a shuffle)
+
 
 class Dice(Protocol):
-    def roll(self, sides: int, purpose: str) -> int: ...
+    def roll(
+        self, sides: int, purpose: str, *, owner: str | None = None, secret: bool = False
+    ) -> int: ...
 
 
 class DiceSource(Protocol):
@@ -69,20 +77,42 @@ class BadRoll(RuleError):
     code = "bad_roll"
 
 
+def everyone(owner: str | None) -> bool:
+    return True
+
+
 @dataclass
 class CommandDice:
-    """The dice of one command: entered values first, then the server's source (unless the game
-    says every die is physical), each roll recorded."""
+    """The dice of one command: entered values first, for the dice the actor may enter, then the
+    server's source (unless the game says every die is physical), each roll recorded.
+
+    `may_enter(owner)` says whether the actor may enter that owner's dice by hand (the kind
+    decides: in a self-refereed match a coach enters their own side's dice only). A value entered
+    for a die the actor may not enter, or for a die the command never rolls, is refused."""
 
     source: DiceSource
     entered: Mapping[str, int] = field(default_factory=dict)
     physical_only: bool = False
     rolls: list[dict[str, Any]] = field(default_factory=list)
+    may_enter: Callable[[str | None], bool] = everyone
+    _taken: set[str] = field(default_factory=set)
 
-    def roll(self, sides: int, purpose: str) -> int:
-        if purpose in self.entered:
+    def roll(
+        self, sides: int, purpose: str, *, owner: str | None = None, secret: bool = False
+    ) -> int:
+        by_hand = owner != SERVER and self.may_enter(owner)
+        # An entered value serves one roll: a die rolled again for the same purpose (TABLE 4's
+        # "roll again") is the server's, or asked for again.
+        if purpose in self.entered and purpose not in self._taken:
+            self._taken.add(purpose)
+            if not by_hand:
+                raise BadRoll(
+                    N_("The die for “{purpose}” is not yours to enter: Arbitre rolls it."),
+                    field=f"roll_{purpose}",
+                    purpose=purpose,
+                )
             value = self.entered[purpose]
-            if not isinstance(value, int) or not 1 <= value <= sides:
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= sides:
                 raise BadRoll(
                     N_("The die for “{purpose}” must be between 1 and {sides}, not {value}."),
                     field=f"roll_{purpose}",
@@ -91,7 +121,7 @@ class CommandDice:
                     value=value,
                 )
             manual = True
-        elif self.physical_only:
+        elif self.physical_only and by_hand:
             raise MissingRoll(
                 N_("Enter the die rolled for “{purpose}” (1 to {sides})."),
                 field=f"roll_{purpose}",
@@ -100,8 +130,29 @@ class CommandDice:
             )
         else:
             value, manual = self.source(sides), False
-        self.rolls.append({"purpose": purpose, "sides": sides, "value": value, "manual": manual})
+        roll: dict[str, Any] = {
+            "purpose": purpose,
+            "sides": sides,
+            "value": value,
+            "manual": manual,
+        }
+        if owner is not None:
+            roll["owner"] = owner
+        if secret:
+            roll["secret"] = True
+        self.rolls.append(roll)
         return value
+
+    def check_all_used(self) -> None:
+        """After the rules ran: a value entered for a die this action never rolled is refused,
+        not silently dropped."""
+        for purpose in self.entered:
+            if purpose not in self._taken:
+                raise BadRoll(
+                    N_("This action rolls no die “{purpose}”: leave it empty."),
+                    field=f"roll_{purpose}",
+                    purpose=purpose,
+                )
 
 
 class ReplayDice:
@@ -111,7 +162,9 @@ class ReplayDice:
         self.pending = list(rolls)
         self.rolls = list(rolls)
 
-    def roll(self, sides: int, purpose: str) -> int:
+    def roll(
+        self, sides: int, purpose: str, *, owner: str | None = None, secret: bool = False
+    ) -> int:
         if not self.pending:
             raise ReplayDiverged(f"no recorded roll left for {purpose!r}")
         roll = self.pending.pop(0)

@@ -8,7 +8,7 @@ send what, the transaction, the log, idempotency, undo, replay and live updates.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
@@ -16,6 +16,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 from fastapi import APIRouter
 from pydantic import BaseModel, TypeAdapter
 
+from server.errors import NotAllowed
+from server.models import Event
 from server.platform.dice import Dice
 from server.platform.i18n import N_, Msg
 
@@ -69,6 +71,21 @@ class Outcome(Generic[S]):
 
 
 @dataclass(frozen=True)
+class LinkedGame:
+    """A game that another one opens (a league's match), as the parent's kind plans it: the
+    platform creates it with its organizer and `people`, each acting for a person of the parent
+    (`delegate`: that person's id, or "staff" for the parent's staff), then performs `record(game
+    id, the new people's ids in order)` in the parent, a command no client may send."""
+
+    kind: str
+    name: str
+    organizer: str
+    settings: dict[str, Any]
+    people: Sequence[tuple[str, str, int | str]]  # role, name, delegate
+    record: Callable[[str, list[int]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class LoggedEvent:
     """An event as a kind sees it when deciding what of the log a viewer may read."""
 
@@ -82,6 +99,23 @@ class LoggedEvent:
     result: Mapping[str, Any]
     summary: Msg
     undone: bool
+    actor_id: int | None = None
+
+
+def logged(event: Event) -> LoggedEvent:
+    return LoggedEvent(
+        seq=event.seq,
+        type=event.type,
+        at=event.at,
+        actor_role=event.actor_role,
+        actor_name=event.actor_name,
+        command=event.command,
+        rolls=event.rolls,
+        result=event.result,
+        summary=Msg.from_json(event.summary),
+        undone=event.undone_by is not None,
+        actor_id=event.actor_id,
+    )
 
 
 class GameKind(ABC, Generic[S]):
@@ -94,6 +128,8 @@ class GameKind(ABC, Generic[S]):
     # The role people may take by themselves through the game's shared invitation link (a
     # league's coaches); None: only the organizer registers people.
     open_role: ClassVar[str | None] = None
+    # False: a game only another game opens (a league's match), never created on its own.
+    standalone: ClassVar[bool] = True
     # How many of the latest log entries a personal page shows, read through `log_view` (a
     # self-refereed match shows each coach the story with their own private notes).
     page_log: ClassVar[int] = 0
@@ -126,16 +162,30 @@ class GameKind(ABC, Generic[S]):
         """Commands the clock triggers by itself (a zone shrinking, a countdown ending)."""
         return []
 
-    def followups(
-        self, game_id: str, state: S, result: Mapping[str, Any]
-    ) -> list[tuple[str, dict[str, Any]]]:
-        """Commands this change sends to other games once committed (a finished match to its
-        league): (game id, command), performed by Arbitre itself."""
+    def followups(self, game_id: str, state: S, result: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Commands this change sends to the game that opened this one (a finished match to its
+        league) once committed, performed there by Arbitre itself."""
         return []
+
+    def linked_game(
+        self, game_id: str, state: S, actor: Viewer, request: Mapping[str, Any]
+    ) -> LinkedGame:
+        """The game this actor asks this game to open (a league's match), after checking that
+        they may; the platform creates it (`GameService.open_linked`)."""
+        raise NotAllowed(N_("This game opens no other game."))
 
     # --- access and views ---
     def may_send(self, viewer: Viewer, command: Any) -> bool:
         return viewer.is_staff
+
+    def may_enter_dice(
+        self, state: S, actor: Viewer, physical: bool
+    ) -> Callable[[str | None], bool]:
+        """Whose dice this actor may enter by hand (a die's owner: None for the referee's, a
+        side, a team), `physical` when the game's setting is physical dice: by default the staff
+        enter any (the referee switches per roll), nobody else any."""
+        staff = actor.is_staff
+        return lambda owner: staff
 
     def subjects(self, state: S, command: Any) -> list[int] | None:
         """The people a command concerns (for the stale-screen check); None: the whole game."""
@@ -197,6 +247,23 @@ def full_event(event: LoggedEvent) -> dict[str, Any]:
         "summary": event.summary.render(),
         "undone": event.undone,
     }
+
+
+def rolls_for(
+    rolls: list[dict[str, Any]], sees: Callable[[dict[str, Any]], bool]
+) -> list[dict[str, Any]]:
+    """An event's dice as a viewer may read them: a secret die (a RAP, a card drawn) shows its
+    value only to those `sees` lets in; a die entered by hand stays marked as such for everyone,
+    its value hidden when secret; a secret draw of the server's shows nothing at all."""
+    shown = []
+    for roll in rolls:
+        entry = {k: roll[k] for k in ("purpose", "sides", "value", "manual")}
+        if roll.get("secret") and not sees(roll):
+            if not roll.get("manual"):
+                continue
+            entry["value"] = None
+        shown.append(entry)
+    return shown
 
 
 KINDS: dict[str, GameKind[Any]] = {}

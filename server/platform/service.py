@@ -32,6 +32,7 @@ from server.errors import (
     validation_problem,
 )
 from server.models import Event, Game, Person
+from server.platform import idempotency
 from server.platform.access import (
     Link,
     code_hash,
@@ -44,24 +45,35 @@ from server.platform.access import (
 from server.platform.clock import Clock
 from server.platform.dice import CommandDice, DiceSource, ReplayDice, ReplayDiverged
 from server.platform.i18n import N_, Msg
+from server.platform.idempotency import (
+    ANONYMOUS,
+    SYSTEM_CALLER,
+    AlreadyCreated,
+    IdemKey,
+    caller_of,
+)
 from server.platform.kinds import (
     KINDS,
     SYSTEM,
     Context,
     GameKind,
-    LoggedEvent,
+    LinkedGame,
     PersonInfo,
     Viewer,
     get_kind,
+    logged,
 )
 from server.platform.live import Broker
+from server.platform.refs import person_refs
 
 DICE_MODES = ("server", "physical")
 
 
 @dataclass(frozen=True)
 class Performed:
-    """The answer to an action; a retried request with the same key gets the same answer."""
+    """The answer to an action, as the one who sent it may read it: the same projection as their
+    log (a coach's answer holds their own side's private notes, never the other's). A retried
+    request with the same key gets the same answer."""
 
     seq: int
     summary: Msg
@@ -69,8 +81,16 @@ class Performed:
     replayed: bool = False
 
     @classmethod
-    def of(cls, event: Event, replayed: bool = False) -> Performed:
-        return cls(event.seq, Msg.from_json(event.summary), event.result, replayed)
+    def of(
+        cls, event: Event, kind: GameKind[Any], viewer: Viewer, replayed: bool = False
+    ) -> Performed:
+        view = kind.log_view(logged(event), viewer)
+        if view is None or "summary" not in view:
+            return cls(event.seq, Msg(N_("Done.")), {}, replayed)
+        result = dict(view.get("result") or {})
+        if "private" in view:
+            result["private"] = view["private"]
+        return cls(event.seq, Msg.from_json(event.summary), result, replayed)
 
 
 @dataclass(frozen=True)
@@ -137,43 +157,162 @@ class GameService:
         dice: str = "server",
         idem_key: str,
         settings: Mapping[str, Any] | None = None,
+        caller: str = ANONYMOUS,
     ) -> tuple[Game, Registered]:
-        if kind_key not in KINDS:
+        """A new game and its organizer. `caller` scopes the key: a browser's session (its retry
+        gets the same game and link), or ANONYMOUS for an API call with no token, whose retry is
+        refused rather than answered with an organizer's link."""
+        kind = KINDS.get(kind_key)
+        if kind is None or not kind.standalone:
+            # A game another one opens (a league's match) is created by the platform only.
             raise InvalidInput(N_("Unknown game: “{kind}”."), field="kind", kind=kind_key)
         if dice not in DICE_MODES:
             raise InvalidInput(N_("Unknown dice mode: “{mode}”."), field="dice", mode=dice)
-        kind = get_kind(kind_key)
         name = clean_name(name, limit=120, what="name")
         organizer_name = clean_name(organizer_name, what="organizer")
+        body = {
+            "kind": kind_key,
+            "name": name,
+            "organizer": organizer_name,
+            "dice": dice,
+            "settings": dict(settings or {}),
+        }
+        idem = _idem(caller, idem_key, "create", body)
         try:
             kind_settings = kind.settings_model.model_validate(settings or {})
         except ValidationError as error:
             raise invalid_from(error) from None
-        now = self.clock.now()
         with self.db.write() as s:
-            existing = s.exec(select(Game).where(Game.creation_key == idem_key)).first()
+            existing = self._created(s, idem)
             if existing is not None:
-                organizer = s.exec(
-                    select(Person)
-                    .where(Person.game_id == existing.id, Person.role == "organizer")
-                    .order_by(col(Person.id))
-                ).one()
-                return existing, Registered(organizer, self.link_of(organizer))
-            state = kind.new_state(kind_settings)
-            game = Game(
-                id=secrets.token_urlsafe(9),
-                kind=kind_key,
-                name=name,
-                settings={"dice": dice, "kind": kind_settings.model_dump(mode="json")},
-                state=state.model_dump(mode="json"),
-                status=kind.status(state),
-                created_at=now,
-                creation_key=idem_key,
+                if caller == ANONYMOUS:
+                    raise AlreadyCreated(
+                        N_(
+                            "A game was already created with this idempotency key: its "
+                            "organizer link was in the first answer."
+                        )
+                    )
+                return existing, Registered(self._organizer(s, existing), self._link(s, existing))
+            return self._new_game(
+                s, kind, name, organizer_name, {"dice": dice}, kind_settings, idem, []
             )
-            s.add(game)
-            s.flush()
-            registered = self._add_person(s, game, kind, SYSTEM, "organizer", organizer_name, None)
+
+    def _created(self, s: Session, idem: IdemKey) -> Game | None:
+        existing = s.exec(select(Game).where(Game.creation_key == idem.stored)).first()
+        if existing is not None:
+            idem.check(existing.creation_fingerprint)
+        return existing
+
+    def _organizer(self, s: Session, game: Game) -> Person:
+        return s.exec(
+            select(Person)
+            .where(Person.game_id == game.id, Person.role == "organizer")
+            .order_by(col(Person.id))
+        ).one()
+
+    def _link(self, s: Session, game: Game) -> Link:
+        return self.link_of(self._organizer(s, game))
+
+    def _new_game(
+        self,
+        s: Session,
+        kind: GameKind[Any],
+        name: str,
+        organizer_name: str,
+        platform_settings: dict[str, Any],
+        kind_settings: BaseModel,
+        idem: IdemKey,
+        people: Sequence[tuple[str, str]],
+    ) -> tuple[Game, Registered]:
+        """A game, its organizer and `people` (role, name), in the caller's transaction."""
+        now = self.clock.now()
+        state = kind.new_state(kind_settings)
+        game = Game(
+            id=secrets.token_urlsafe(9),
+            kind=kind.key,
+            name=name,
+            settings={**platform_settings, "kind": kind_settings.model_dump(mode="json")},
+            state=state.model_dump(mode="json"),
+            status=kind.status(state),
+            created_at=now,
+            creation_key=idem.stored,
+            creation_fingerprint=idem.fingerprint,
+        )
+        s.add(game)
+        s.flush()
+        registered = self._add_person(s, game, kind, SYSTEM, "organizer", organizer_name, None)
+        for role, person_name in people:
+            self._add_person(s, game, kind, SYSTEM, role, person_name, None)
         return game, registered
+
+    # -- a game opened from another (a league's match): the platform checks the actor's authority
+    # in the parent (through the parent's kind), creates the game and the people it needs, records
+    # in the parent what it created, and alone decides later who of the parent acts as whom.
+
+    def open_linked(
+        self, parent_id: str, actor: Viewer, request: Mapping[str, Any], *, idem_key: str
+    ) -> str:
+        """Opens the game the parent's kind plans for this request; returns its id. A retry with
+        the same key (and request) opens nothing more."""
+        loaded = self.load(parent_id)
+        body = {"parent": parent_id, "request": dict(request)}
+        idem = _idem(caller_of(actor), idem_key, "open_linked", body)
+        plan: LinkedGame = loaded.kind.linked_game(parent_id, loaded.state, actor, request)
+        child_kind = get_kind(plan.kind)
+        try:
+            child_settings = child_kind.settings_model.model_validate(plan.settings)
+        except ValidationError as error:
+            raise invalid_from(error) from None
+        creation = _idem(SYSTEM_CALLER, f"linked:{idem.stored}", "create", body)
+        with self.db.write() as s:
+            self._lock(s, parent_id)
+            child = self._created(s, creation)
+            if child is None:
+                people = [(role, name) for role, name, _ in plan.people]
+                child, _ = self._new_game(
+                    s,
+                    child_kind,
+                    clean_name(plan.name, limit=120),
+                    clean_name(plan.organizer),
+                    {"dice": loaded.game.settings.get("dice", "server"), "parent": parent_id},
+                    child_settings,
+                    creation,
+                    people,
+                )
+                persons = self._people(s, child.id)
+                delegates: dict[str, int | str] = {str(persons[0].id): "staff"}  # the staff
+                for person, (_, _, delegate) in zip(persons[1:], plan.people, strict=True):
+                    delegates[str(person.id)] = delegate
+                child.settings = {**child.settings, "delegates": delegates}
+                s.add(child)
+        ids = [p.id for p in self.people(child.id)]
+        record = plan.record(child.id, [i for i in ids if i is not None])
+        record_key = _idem(SYSTEM_CALLER, f"linked:{idem.stored}:record", "command", record)
+        self._perform(parent_id, actor, record, record_key, trusted=True)
+        return child.id
+
+    def handoff(self, parent_id: str, actor: Viewer, child_id: str) -> Link | None:
+        """The link of the person of a linked game whom this viewer of the parent acts as (a
+        league's coach in their match, the league's staff as the match's organizer), or None (a
+        spectator). Only what the platform recorded when it opened the game decides."""
+        with self.db.read() as s:
+            child = s.get(Game, child_id)
+            if child is None or child.settings.get("parent") != parent_id:
+                raise NotFound(N_("No such game."))
+            delegates: dict[str, Any] = child.settings.get("delegates") or {}
+            wanted: Any = "staff" if actor.is_staff else actor.person_id
+            person_id = next((int(p) for p, d in delegates.items() if d == wanted), None)
+            if person_id is None or actor.person_id is None:
+                return None
+            person = s.get(Person, person_id)
+        if person is None or person.game_id != child_id or person.revoked:
+            raise LinkInvalid(N_("This link is no longer valid."))
+        return self.link_of(person)
+
+    def _people(self, s: Session, game_id: str) -> list[Person]:
+        return list(
+            s.exec(select(Person).where(Person.game_id == game_id).order_by(col(Person.id)))
+        )
 
     def register(
         self, game_id: str, actor: Viewer, role: str, name: str, *, idem_key: str
@@ -181,20 +320,24 @@ class GameService:
         if not actor.is_organizer:
             raise NotAllowed(N_("Only the organizer registers people."))
         name = clean_name(name)
+        idem = _idem(caller_of(actor), idem_key, "register", {"role": role, "name": name})
         with self.db.write() as s:
             game = self._lock(s, game_id)
-            prior = self._by_idem(s, game_id, idem_key)
+            prior = self._by_idem(s, game_id, idem)
             if prior is not None:
-                person = s.get(Person, prior.command["id"])
-                assert person is not None
-                return Registered(person, self.link_of(person))
+                return self._registered(s, prior)
             kind = get_kind(game.kind)
             if role not in kind.registrable_roles():
                 raise InvalidInput(N_("Unknown role: “{role}”."), field="role", role=role)
             self._check_name_free(s, game_id, name)
-            registered = self._add_person(s, game, kind, actor, role, name, idem_key)
+            registered = self._add_person(s, game, kind, actor, role, name, idem)
         self.broker.publish(game_id, game.seq)
         return registered
+
+    def _registered(self, s: Session, prior: Event) -> Registered:
+        person = s.get(Person, prior.command["id"])
+        assert person is not None  # the fingerprint matched: a "person.add" event
+        return Registered(person, self.link_of(person))
 
     def _check_name_free(self, s: Session, game_id: str, name: str) -> None:
         taken = s.exec(
@@ -241,25 +384,28 @@ class GameService:
         return expected is not None and same_token(expected, token)
 
     def join_by_invitation(
-        self, game_id: str, token: str, name: str, *, idem_key: str
+        self, game_id: str, token: str, name: str, *, idem_key: str, caller: str = ANONYMOUS
     ) -> Registered:
+        """Someone registers themselves by the game's invitation. `caller` is the browser's
+        session: only its own retry gets the seat (and its link) again."""
         name = clean_name(name)
+        idem = _idem(caller, idem_key, "join", {"name": name})
         with self.db.write() as s:
             game = self._lock(s, game_id)
-            prior = self._by_idem(s, game_id, idem_key)
-            if prior is not None:
-                person = s.get(Person, prior.command["id"])
-                assert person is not None
-                return Registered(person, self.link_of(person))
             if not self._invited(game, token):
                 raise LinkInvalid(N_("This invitation is closed or was renewed."))
+            prior = self._by_idem(s, game_id, idem)
+            if prior is not None:
+                if caller == ANONYMOUS:
+                    raise AlreadyCreated(
+                        N_("You already joined with this key: your link was in the first answer.")
+                    )
+                return self._registered(s, prior)
             kind = get_kind(game.kind)
             role = kind.open_role
             assert role is not None
             self._check_name_free(s, game_id, name)
-            registered = self._add_person(
-                s, game, kind, Viewer(role, None, name), role, name, idem_key
-            )
+            registered = self._add_person(s, game, kind, Viewer(role, None, name), role, name, idem)
         self.broker.publish(game_id, game.seq)
         return registered
 
@@ -271,7 +417,7 @@ class GameService:
         actor: Viewer,
         role: str,
         name: str,
-        idem_key: str | None,
+        idem: IdemKey | None,
     ) -> Registered:
         now = self.clock.now()
         person = Person(game_id=game.id, role=role, name=name, nonce=new_nonce(), created_at=now)
@@ -293,7 +439,7 @@ class GameService:
             summary=summary,
             label=summary,
             subjects=[],
-            idem_key=idem_key,
+            idem=idem,
             at=now,
         )
         self._store(s, game, kind, state)
@@ -310,12 +456,14 @@ class GameService:
     ) -> Registered:
         if not actor.is_organizer:
             raise NotAllowed(N_("Only the organizer manages links."))
+        operation = "revoke" if revoke else "reissue"
+        idem = _idem(caller_of(actor), idem_key, operation, {"person": person_id})
         with self.db.write() as s:
             game = self._lock(s, game_id)
             person = s.get(Person, person_id)
             if person is None or person.game_id != game_id:
                 raise NotFound(N_("No such person in this game."))
-            prior = self._by_idem(s, game_id, idem_key)
+            prior = self._by_idem(s, game_id, idem)
             if prior is None:
                 if revoke and person.id == actor.person_id:
                     raise InvalidInput(N_("You cannot revoke your own organizer link."))
@@ -332,11 +480,11 @@ class GameService:
                     game,
                     "access",
                     actor,
-                    {"type": "link.revoke" if revoke else "link.reissue", "id": person.id},
+                    {"type": f"link.{operation}", "id": person.id},
                     summary=summary,
                     label=summary,
                     subjects=[],
-                    idem_key=idem_key,
+                    idem=idem,
                 )
             s.add(person)
         self.broker.publish(game_id, game.seq, access_changed=True)
@@ -368,27 +516,51 @@ class GameService:
         seen_seq: int | None = None,
         rolls: Mapping[str, int] | None = None,
     ) -> Performed:
+        """A command sent by `actor` (a person of this game; SYSTEM for follow-ups and timers)."""
+        body = {"command": dict(payload), "rolls": dict(rolls or {}), "seen": seen_seq}
+        idem = _idem(caller_of(actor), idem_key, "command", body)
+        return self._perform(game_id, actor, payload, idem, seen_seq=seen_seq, rolls=rolls)
+
+    def _perform(
+        self,
+        game_id: str,
+        actor: Viewer,
+        payload: Mapping[str, Any],
+        idem: IdemKey,
+        *,
+        seen_seq: int | None = None,
+        rolls: Mapping[str, int] | None = None,
+        trusted: bool = False,
+    ) -> Performed:
+        """`trusted`: a command the platform itself sends on the actor's behalf (recording a
+        linked game in its parent), which no client may send."""
         with self.db.write() as s:
             game = self._lock(s, game_id)
-            prior = self._by_idem(s, game_id, idem_key)
-            if prior is not None:
-                return Performed.of(prior, replayed=True)
             kind = get_kind(game.kind)
+            prior = self._by_idem(s, game_id, idem)
+            if prior is not None:
+                return Performed.of(prior, kind, actor, replayed=True)
             try:
                 command = kind.parse(payload)
             except ValidationError as error:
                 raise invalid_from(error) from None
-            if not kind.may_send(actor, command):
+            if not trusted and not kind.may_send(actor, command):
                 raise NotAllowed(N_("You may not do that in this game."))
+            self._check_people(s, game_id, kind, command)
             state = self._state(game, kind, copy=False)  # apply copies before it changes
             if seen_seq is not None:
                 self._check_fresh(s, game, seen_seq, kind.subjects(state, command))
             now = self.clock.now()
+            physical = game.settings.get("dice") == "physical"
             dice = CommandDice(
-                self.dice, rolls or {}, physical_only=game.settings.get("dice") == "physical"
+                self.dice,
+                rolls or {},
+                physical_only=physical,
+                may_enter=kind.may_enter_dice(state, actor, physical),
             )
             label = kind.label(command, state)
             outcome = kind.apply(state, command, Context(actor, dice, now))
+            dice.check_all_used()
             event = self._append(
                 s,
                 game,
@@ -400,27 +572,63 @@ class GameService:
                 summary=outcome.summary,
                 label=label,
                 subjects=kind.subjects(state, command),
-                idem_key=idem_key,
+                idem=idem,
                 at=now,
             )
             self._store(s, game, kind, outcome.state)
+            parent = game.settings.get("parent")
         # Committed: the next action on this game starts from this state without parsing it.
         self._remember(game_id, event.seq, outcome.state)
         self.broker.publish(game_id, event.seq)
-        self._follow(game_id, event.seq, kind.followups(game_id, outcome.state, outcome.result))
-        return Performed.of(event)
+        self._follow(
+            game_id, parent, event.seq, kind.followups(game_id, outcome.state, outcome.result)
+        )
+        return Performed.of(event, kind, actor)
 
-    def _follow(self, game_id: str, seq: int, followups: list[tuple[str, dict[str, Any]]]) -> None:
-        """Each follow-up is its own transaction, keyed by the event that caused it: sent again
-        (`resend_followups`), it is applied once. A refusal is logged and left for a resend."""
-        for index, (target, payload) in enumerate(followups):
+    def _check_people(self, s: Session, game_id: str, kind: GameKind[Any], command: Any) -> None:
+        """Every person a command names is a person of this game (its `PersonRef` fields): an id
+        from another game is refused before the rules see it."""
+        named = person_refs(command)
+        if not named:
+            return
+        found = set(
+            s.exec(
+                select(Person.id).where(Person.game_id == game_id, col(Person.id).in_(named))
+            ).all()
+        )
+        for field_name, person_id in named.items():
+            if person_id not in found:
+                raise InvalidInput(
+                    N_("Nobody with the number {id} takes part in this game."),
+                    field=field_name.split(".")[0],
+                    id=person_id,
+                )
+
+    def _follow(
+        self,
+        game_id: str,
+        parent: str | None,
+        seq: int,
+        followups: list[dict[str, Any]],
+    ) -> None:
+        """Each follow-up goes to the game that opened this one (a match's league), as Arbitre,
+        in its own transaction, keyed by the event that caused it in a namespace no client can
+        write: sent again (`resend_followups`), it is applied once. A refusal, or a fault, is
+        logged and left for a resend: the action that caused it is committed and answered."""
+        for index, payload in enumerate(followups):
+            if parent is None:
+                log.warning("follow-up of %s/%s dropped: the game has no parent", game_id, seq)
+                return
+            key = _idem(SYSTEM_CALLER, f"follow:{game_id}:{seq}:{index}", "command", payload)
             try:
-                self.perform(target, SYSTEM, payload, idem_key=f"follow:{game_id}:{seq}:{index}")
+                self._perform(parent, SYSTEM, payload, key)
             except ArbitreError as error:
-                log.warning("follow-up of %s/%s refused by %s: %s", game_id, seq, target, error)
+                log.warning("follow-up of %s/%s refused by %s: %s", game_id, seq, parent, error)
+            except Exception:
+                log.exception("follow-up of %s/%s to %s failed", game_id, seq, parent)
 
     def resend_followups(self, game_id: str, actor: Viewer) -> int:
-        """Sends again what the game's last change sent to other games (a league that refused a
+        """Sends again what the game's last change sent to its parent (a league that refused a
         match result, then was corrected)."""
         if not actor.is_staff:
             raise NotAllowed(N_("You may not do that in this game."))
@@ -439,7 +647,7 @@ class GameService:
         kind = get_kind(game.kind)
         state = self._state(game, kind)
         followups = kind.followups(game_id, state, event.result)
-        self._follow(game_id, event.seq, followups)
+        self._follow(game_id, game.settings.get("parent"), event.seq, followups)
         return len(followups)
 
     def undo(
@@ -454,11 +662,13 @@ class GameService:
         if another came since, the screen is stale and nothing is undone."""
         if not actor.is_staff:
             raise NotAllowed(N_("Only referees undo actions."))
+        idem = _idem(caller_of(actor), idem_key, "undo", {"target": target_seq})
         with self.db.write() as s:
             game = self._lock(s, game_id)
-            prior = self._by_idem(s, game_id, idem_key)
+            kind = get_kind(game.kind)
+            prior = self._by_idem(s, game_id, idem)
             if prior is not None:
-                return Performed.of(prior, replayed=True)
+                return Performed.of(prior, kind, actor, replayed=True)
             target = self._undo_target(s, game_id)
             if target is None:
                 raise RuleError(N_("There is nothing to undo."))
@@ -473,7 +683,6 @@ class GameService:
                     name=target.actor_name,
                     label=Msg.from_json(target.label),
                 )
-            kind = get_kind(game.kind)
             # From the last snapshot before the target; the snapshots at or after it no longer
             # hold (they include what is being undone).
             start = s.exec(
@@ -505,7 +714,7 @@ class GameService:
                 summary=summary,
                 label=summary,
                 subjects=target.subjects,
-                idem_key=idem_key,
+                idem=idem,
                 undoes=target.seq,
             )
             target.undone_by = event.seq
@@ -521,7 +730,7 @@ class GameService:
                 s.add(stale)
             self._store(s, game, kind, state)
         self.broker.publish(game_id, event.seq)
-        return Performed.of(event)
+        return Performed.of(event, kind, actor)
 
     def run_due(self) -> int:
         """Applies what the clock triggered in every game that fell due; returns how many."""
@@ -634,19 +843,7 @@ class GameService:
             events = self._events(s, game_id, after=after)
         shown = []
         for event in events:
-            logged = LoggedEvent(
-                seq=event.seq,
-                type=event.type,
-                at=event.at,
-                actor_role=event.actor_role,
-                actor_name=event.actor_name,
-                command=event.command,
-                rolls=event.rolls,
-                result=event.result,
-                summary=Msg.from_json(event.summary),
-                undone=event.undone_by is not None,
-            )
-            view = loaded.kind.log_view(logged, viewer)
+            view = loaded.kind.log_view(logged(event), viewer)
             if view is not None:
                 shown.append(view)
         return shown
@@ -713,12 +910,14 @@ class GameService:
             raise NotFound(N_("No such game."))
         return game
 
-    def _by_idem(self, s: Session, game_id: str, idem_key: str | None) -> Event | None:
-        if not idem_key:
-            return None
-        return s.exec(
-            select(Event).where(Event.game_id == game_id, Event.idem_key == idem_key)
+    def _by_idem(self, s: Session, game_id: str, idem: IdemKey) -> Event | None:
+        """The event this caller's key already made in this game, if the same request did."""
+        prior = s.exec(
+            select(Event).where(Event.game_id == game_id, Event.idem_key == idem.stored)
         ).first()
+        if prior is not None:
+            idem.check(prior.idem_fingerprint)
+        return prior
 
     def _events(self, s: Session, game_id: str, after: int = 0) -> list[Event]:
         return list(
@@ -779,7 +978,7 @@ class GameService:
         rolls: list[dict[str, Any]] | None = None,
         result: Mapping[str, Any] | None = None,
         subjects: list[int] | None = None,
-        idem_key: str | None = None,
+        idem: IdemKey | None = None,
         undoes: int | None = None,
         at: datetime | None = None,
     ) -> Event:
@@ -798,7 +997,8 @@ class GameService:
             summary=summary.to_json(),
             label=label.to_json(),
             subjects=subjects,
-            idem_key=idem_key,
+            idem_key=idem.stored if idem else None,
+            idem_fingerprint=idem.fingerprint if idem else None,
             undoes=undoes,
         )
         s.add(event)
@@ -832,6 +1032,10 @@ class GameService:
             appended.snapshot = game.state
         game.status = kind.status(state)
         game.next_deadline = kind.next_deadline(state)
+
+
+def _idem(caller: str, key: str, operation: str, body: Mapping[str, Any]) -> IdemKey:
+    return idempotency.idem_key(caller, key, operation, body)
 
 
 def _dump(command: Any) -> dict[str, Any]:

@@ -15,9 +15,10 @@ from server.deps import JoinLimiterDep, PageViewerDep, ServiceDep, TemplatesDep
 from server.errors import ArbitreError, InvalidInput, LinkInvalid, TooManyAttempts
 from server.models import Game
 from server.platform.i18n import N_, Msg
+from server.platform.idempotency import AlreadyCreated
 from server.platform.kinds import get_kind
 from server.platform.service import GameService
-from server.web.pages import Csrf, organizer_only, people_answer, remember
+from server.web.pages import Csrf, browser_caller, organizer_only, people_answer, remember
 
 router = APIRouter(include_in_schema=False)
 
@@ -99,8 +100,10 @@ def join_by_invitation(
                 field="name",
                 seconds=int(wait) + 1,
             )
-        registered = service.join_by_invitation(game_id, token, name, idem_key=idem)
-    except (InvalidInput, TooManyAttempts) as error:
+        registered = service.join_by_invitation(
+            game_id, token, name, idem_key=idem, caller=browser_caller(request)
+        )
+    except (InvalidInput, TooManyAttempts, AlreadyCreated) as error:
         context = invitation_context(service, game, token)
         context |= {"errors": {"name": error.message}, "form": {"name": name}}
         return templates.response(

@@ -35,6 +35,7 @@ from server.errors import ArbitreError, InvalidInput, LinkInvalid, NotAllowed, T
 from server.models import Person
 from server.platform import i18n
 from server.platform.i18n import N_, Msg
+from server.platform.idempotency import session_caller
 from server.platform.kinds import KINDS, PUBLIC, Viewer
 from server.platform.service import DICE_MODES, GameService, Loaded
 from server.web.security import check_csrf
@@ -50,6 +51,12 @@ def remember(request: Request, person: Person) -> None:
     links = dict(session_links(request))
     links[person.game_id] = [person.id, person.version]
     request.session["a"] = links
+
+
+def browser_caller(request: Request) -> str:
+    """A browser with no link yet, for idempotency: its session (its own retry of a tap gets
+    the same game or seat; nobody else's request does)."""
+    return session_caller(str(request.session.get("csrf") or new_key()))
 
 
 def new_key() -> str:
@@ -167,6 +174,7 @@ async def create_game(request: Request, service: ServiceDep, templates: Template
             values.get("organizer", ""),
             dice=values.get("dice", "server"),
             idem_key=idem_of(form),
+            caller=browser_caller(request),
         )
     except ArbitreError as error:
         return templates.response(

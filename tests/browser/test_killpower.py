@@ -84,7 +84,6 @@ def test_a_coach_creates_a_team_and_the_ranking_shows_a_match(
 
 def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_server: Any) -> None:
     """A self-refereed match: each coach on their own phone, each sees the other's moves live."""
-    from server.games.killpower.routes import start_match
 
     service: GameService = live_server.app.state.service
     game, owner = service.create_game("kpb_league", "Ligue", "Camille", idem_key=key())
@@ -96,14 +95,11 @@ def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_serv
     for name, team in (("Alix", "Nabos"), ("Basile", "Titanos")):
         service.perform(game.id, viewer_of(coaches[name]), wizard(team), idem_key=key())
     teams = {t.name: t.id for t in service.load(game.id).state.teams.values()}
-    match_id = start_match(
-        service,
+    match_id = service.open_linked(
         game.id,
         viewer_of(coaches["Alix"]),
-        teams["Nabos"],
-        teams["Titanos"],
-        "self",
-        key(),
+        {"team_a": teams["Nabos"], "team_b": teams["Titanos"], "mode": "self"},
+        idem_key=key(),
     )
     phones: dict[str, Page] = {}
     for name in ("Alix", "Basile"):

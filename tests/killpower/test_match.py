@@ -11,7 +11,6 @@ import pytest
 
 from server.errors import ArbitreError, NotAllowed, RuleError
 from server.games.killpower.match import KILLPOWER_MATCH, MatchState
-from server.games.killpower.routes import start_match
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
@@ -37,14 +36,15 @@ class Match:
             "A": self.league.ids("Nabos"),
             "B": self.league.ids("Titanos"),
         }
-        self.id = start_match(
-            service,
+        self.id = service.open_linked(
             self.league.id,
             nadia,
-            self.league.team("Nabos").id,
-            self.league.team("Titanos").id,
-            mode,
-            key(),
+            {
+                "team_a": self.league.team("Nabos").id,
+                "team_b": self.league.team("Titanos").id,
+                "mode": mode,
+            },
+            idem_key=key(),
         )
         live = self.league.state.live[0]
         self.coach = {
@@ -103,7 +103,12 @@ class Match:
                 assert word not in text, text[max(0, text.find(word) - 300) : text.find(word) + 100]
             for f in state.side_fighters(them):
                 assert f"RAP of {f.name}" not in text and f"RAP de {f.name}" not in text
-            assert all("rolls" not in e and "command" not in e for e in log)
+            assert all("command" not in e for e in log)
+            # The dice show, but never the value of the other side's RAP.
+            for roll in (r for e in log for r in e.get("rolls", [])):
+                assert not roll["purpose"].startswith("RAP of") or any(
+                    roll["purpose"] == f"RAP of {f.name}" for f in state.side_fighters(me)
+                ), roll
 
     def end_phase(self, side: str | None = None) -> None:
         """Phases 1 and 2: the moving coach ends; phase 3: both coaches let the rest pass."""
@@ -386,14 +391,11 @@ def test_a_tournament_draw_goes_to_free_throws(service: GameService, rolls: Scri
     league.act(titanos, team_command("Titanos", ["gloves"] * 7))
     league.act(viking, team_command("Viking", ["gloves"] * 7))
     league.act(league.owner, {"type": "bracket"}, 1)
-    match_id = start_match(
-        service,
+    match_id = service.open_linked(
         league.id,
         league.owner,
-        league.team("Titanos").id,
-        league.team("Viking").id,
-        "self",
-        key(),
+        {"team_a": league.team("Titanos").id, "team_b": league.team("Viking").id, "mode": "self"},
+        idem_key=key(),
     )
     live = league.state.live[0]
     coach = {"A": Viewer("coach", live.coaches[0], "T"), "B": Viewer("coach", live.coaches[1], "V")}

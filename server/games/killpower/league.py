@@ -9,6 +9,7 @@ staff only; everyone else sees the table and the results.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -16,6 +17,7 @@ from pydantic import BaseModel, Field, TypeAdapter, field_validator, model_valid
 
 from server.errors import NotAllowed, RuleError
 from server.games.killpower import rules
+from server.games.killpower.match import KILLPOWER_MATCH, roster_of
 from server.games.killpower.powers import KIND_TITLES, PowerDeck, sample_deck
 from server.games.killpower.rules import (
     OUTCOME_TITLES,
@@ -29,10 +31,12 @@ from server.platform.i18n import N_, Msg, joined
 from server.platform.kinds import (
     Context,
     GameKind,
+    LinkedGame,
     LoggedEvent,
     PersonInfo,
     Viewer,
     full_event,
+    rolls_for,
 )
 from server.platform.kinds import (
     Outcome as Done,
@@ -429,7 +433,12 @@ Command = Annotated[
     | RecordMatch,
     Field(discriminator="type"),
 ]
-COACH_COMMANDS = (CreateTeam, Replace, Improve, Reequip, OpenMatch)
+COACH_COMMANDS = (CreateTeam, Replace, Improve, Reequip)
+
+
+def team_owner(team: Team) -> str:
+    """The owner of a team's dice (its armour, its power draws, its risks of death)."""
+    return f"team:{team.id}"
 
 
 # ---------------------------------------------------------------------------- the kind
@@ -464,7 +473,22 @@ class KillpowerLeague(GameKind[LeagueState]):
         state.coaches[str(person.id)] = person.name
         return state
 
+    def may_enter_dice(
+        self, state: LeagueState, actor: Viewer, physical: bool
+    ) -> Callable[[str | None], bool]:
+        """The staff enter any die; with physical dice, a coach their own teams' (the armour
+        they roll, the power cards they draw); server dice are never a coach's to choose."""
+        if actor.is_staff:
+            return lambda owner: True
+        mine = {
+            team_owner(t) for t in state.teams.values() if physical and t.coach == actor.person_id
+        }
+        return lambda owner: owner in mine
+
     def may_send(self, viewer: Viewer, command: Any) -> bool:
+        if isinstance(command, OpenMatch):
+            # Recorded by the platform when it opens a match (`linked_game`), never sent.
+            return False
         if viewer.role == "system":  # a finished match's result, sent by its game (3.4)
             return isinstance(command, RecordMatch)
         if viewer.is_staff:
@@ -487,7 +511,7 @@ class KillpowerLeague(GameKind[LeagueState]):
     # -- building gladiators (2.1)
 
     def _recruit(
-        self, state: LeagueState, team_name: str, spec: Recruit, held: list[str], dice: Dice
+        self, state: LeagueState, team: Team, spec: Recruit, held: list[str], dice: Dice
     ) -> Gladiator:
         gladiator = Gladiator(
             id=state.new_id(),
@@ -497,12 +521,13 @@ class KillpowerLeague(GameKind[LeagueState]):
             equipment=spec.equipment,
             characteristics=rules.starting_characteristics(spec.specialization),
         )
-        self._equip(state, gladiator, spec.equipment, spec.powers, held, dice)
+        self._equip(state, team, gladiator, spec.equipment, spec.powers, held, dice)
         return gladiator
 
     def _equip(
         self,
         state: LeagueState,
+        team: Team,
         gladiator: Gladiator,
         equipment: Equipment,
         chosen: list[str],
@@ -510,12 +535,14 @@ class KillpowerLeague(GameKind[LeagueState]):
         dice: Dice,
     ) -> None:
         """2.1 ÉQUIPEMENT MAGIQUE. `held`: the powers the rest of the team holds (a team draws
-        from its own pack, without putting cards back)."""
+        from its own pack, without putting cards back). The dice are the team's: which card
+        was drawn stays with its coach."""
+        owner = team_owner(team)
         gladiator.equipment = equipment
         gladiator.powers = []
         gladiator.armour = None
         if equipment == "armour" and state.mode == "championship":
-            die = dice.roll(5, f"magic armour of {gladiator.name}")
+            die = dice.roll(5, f"magic armour of {gladiator.name}", owner=owner, secret=True)
             gladiator.armour = rules.MAGIC_ARMOUR_BASE + die
         if equipment != "powers":
             return
@@ -541,7 +568,9 @@ class KillpowerLeague(GameKind[LeagueState]):
                     field="equipment",
                     name=gladiator.name,
                 )
-            die = dice.roll(len(choices), f"power card for {gladiator.name}")
+            die = dice.roll(
+                len(choices), f"power card for {gladiator.name}", owner=owner, secret=True
+            )
             key = choices[die - 1]
             gladiator.powers.append(key)
             pack.remove(key)
@@ -577,7 +606,7 @@ class KillpowerLeague(GameKind[LeagueState]):
         )
         for spec in c.gladiators:
             held = [p for g in team.gladiators for p in g.powers]
-            team.gladiators.append(self._recruit(state, name, spec, held, ctx.dice))
+            team.gladiators.append(self._recruit(state, team, spec, held, ctx.dice))
         state.teams[str(team.id)] = team
         return Msg(
             N_("{coach} creates the team {team}: seven gladiators."),
@@ -609,7 +638,7 @@ class KillpowerLeague(GameKind[LeagueState]):
                 [g.powers for g in team.gladiators if g.equipment == "powers"] + [c.recruit.powers]
             )
         held = [p for g in team.gladiators for p in g.powers]
-        recruit = self._recruit(state, team.name, c.recruit, held, ctx.dice)
+        recruit = self._recruit(state, team, c.recruit, held, ctx.dice)
         team.gladiators.append(recruit)
         team.gladiators.sort(key=lambda g: g.number)
         return Msg(
@@ -651,7 +680,7 @@ class KillpowerLeague(GameKind[LeagueState]):
                 + [c.powers]
             )
         held = [p for x in team.gladiators if x.id != g.id for p in x.powers]
-        self._equip(state, g, c.equipment, c.powers, held, ctx.dice)
+        self._equip(state, team, g, c.equipment, c.powers, held, ctx.dice)
         g.may_reequip = False
         return Msg(
             N_("{name} ({team}) gets new magic equipment."), {"name": g.name, "team": team.name}
@@ -662,7 +691,10 @@ class KillpowerLeague(GameKind[LeagueState]):
         rolled = []
         for g in team.gladiators:
             if g.equipment == "armour" and g.armour is None:
-                g.armour = rules.MAGIC_ARMOUR_BASE + ctx.dice.roll(5, f"magic armour of {g.name}")
+                die = ctx.dice.roll(
+                    5, f"magic armour of {g.name}", owner=team_owner(team), secret=True
+                )
+                g.armour = rules.MAGIC_ARMOUR_BASE + die
                 rolled.append(g.name)
         if not rolled:
             raise RuleError(N_("Every magic armour of {team} is rolled."), team=team.name)
@@ -717,6 +749,53 @@ class KillpowerLeague(GameKind[LeagueState]):
                 )
         if state.mode == "tournament":
             self._pairing(state, teams)
+
+    def linked_game(
+        self, game_id: str, state: LeagueState, actor: Viewer, request: Mapping[str, Any]
+    ) -> LinkedGame:
+        """A match with the live referee sheet (3.4): a game of its own holding both teams as they
+        are now, a coach for each team (acting for the league's coach of that team), and the
+        league's staff as its organizer."""
+        if not actor.is_staff and actor.role != "coach":
+            raise NotAllowed(N_("Only the league's coaches and staff open matches."))
+        team_a, team_b = request.get("team_a"), request.get("team_b")
+        if not isinstance(team_a, int) or not isinstance(team_b, int):
+            raise RuleError(N_("Choose the two teams."), field="team_b")
+        mode = request.get("mode") or "self"
+        if mode not in ("self", "referee"):
+            raise RuleError(N_("Choose a referee or self-refereeing."), field="mode")
+        self.check_pairing(state, team_a, team_b, actor)
+        teams = (state.team(team_a), state.team(team_b))
+        keys = {p for t in teams for g in t.gladiators for p in g.powers}
+        settings = {
+            "league": game_id,
+            "mode": mode,
+            "tournament": state.mode == "tournament",
+            "teams": [roster_of(t).model_dump(mode="json") for t in teams],
+            "cards": [c.model_dump(mode="json") for c in state.deck.powers if c.key in keys],
+        }
+
+        def record(game_id: str, people: list[int]) -> dict[str, Any]:
+            organizer, coach_a, coach_b = people
+            return {
+                "type": "open_match",
+                "game": game_id,
+                "team_a": team_a,
+                "team_b": team_b,
+                "mode": mode,
+                "coach_a": coach_a,
+                "coach_b": coach_b,
+                "organizer": organizer,
+            }
+
+        return LinkedGame(
+            kind=KILLPOWER_MATCH.key,
+            name=f"{teams[0].name} – {teams[1].name}",
+            organizer=actor.name or N_("League owner"),
+            settings=settings,
+            people=[("coach", f"{t.coach_name} ({t.name})", t.coach or "staff") for t in teams],
+            record=record,
+        )
 
     def _open_match(self, state: LeagueState, c: OpenMatch, ctx: Context) -> Any:
         self.check_pairing(state, c.team_a, c.team_b, ctx.actor)
@@ -836,7 +915,7 @@ class KillpowerLeague(GameKind[LeagueState]):
         for gid, value in sorted(c.risk.items()):
             side = side_of[gid]
             g = teams[side].gladiator(gid)
-            die = ctx.dice.roll(10, f"risk of death of {g.name}")
+            die = ctx.dice.roll(10, f"risk of death of {g.name}", owner=team_owner(teams[side]))
             fate = rules.fate(die, value)
             risks.append(
                 Risk(
@@ -1228,13 +1307,20 @@ class KillpowerLeague(GameKind[LeagueState]):
             return full_event(event)
         if event.type not in ("command", "undo"):
             return None
-        # Summaries never name a power card; commands and dice stay with the staff.
-        return {
+        # Summaries never name a power card; commands stay with the staff. The dice show, each
+        # marked when entered by hand; a team's secret dice (its armour, the cards it drew) keep
+        # their value for the coach whose action rolled them.
+        mine = event.actor_id is not None and event.actor_id == viewer.person_id
+        entry: dict[str, Any] = {
             "seq": event.seq,
             "at": event.at.isoformat(),
             "summary": event.summary.render(),
             "undone": event.undone,
+            "rolls": rolls_for(event.rolls, lambda roll: mine),
         }
+        if mine:  # what one's own action gave (the new team's number)
+            entry["result"] = dict(event.result)
+        return entry
 
     def template_globals(self) -> dict[str, Any]:
         return {

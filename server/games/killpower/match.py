@@ -14,7 +14,7 @@ hidden value, a power's name, a bluff) goes to `result["private"][side]`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -35,6 +35,7 @@ from server.platform.kinds import (
     PersonInfo,
     Viewer,
     full_event,
+    rolls_for,
 )
 from server.platform.kinds import Outcome as Done
 
@@ -474,7 +475,7 @@ class Play:
             self.use_token(f.side)
             self.say(N_("{name} uses the mandatory-success token."), name=f.label)
             return 0, True
-        die = self.dice.roll(10, f"{what} of {f.name}")
+        die = self.dice.roll(10, f"{what} of {f.name}", owner=f.side)
         ok = mr.succeeds(die, needed)
         self.tell(
             f.side, N_("{name}: {die} for {needed} or less."), name=f.label, die=die, needed=needed
@@ -873,6 +874,7 @@ class KillpowerMatch(GameKind[MatchState]):
     tagline = N_("The referee sheet, live: turns, phases, rolls, timers and the score.")
     roles = ("coach",)
     role_titles: ClassVar[dict[str, str]] = {"coach": N_("coach")}
+    standalone = False  # opened from a league only (`KillpowerLeague.linked_game`)
     page_log = 40
     state_model = MatchState
     settings_model = MatchSettings
@@ -903,6 +905,17 @@ class KillpowerMatch(GameKind[MatchState]):
 
     def may_send(self, viewer: Viewer, command: Any) -> bool:
         return viewer.is_staff or viewer.role == "coach"
+
+    def may_enter_dice(
+        self, state: MatchState, actor: Viewer, physical: bool
+    ) -> Callable[[str | None], bool]:
+        """The referee (or the staff) enters any die. With physical dice, a self-refereeing coach
+        enters their own side's (the rolls of their gladiators); the other side's and the
+        referee's (TABLE 4, an expulsion's length, who places first) are Arbitre's to roll."""
+        if actor.is_staff:
+            return lambda owner: True
+        side = self.side_of(state, actor) if physical else None
+        return lambda owner: side is not None and owner == side
 
     @staticmethod
     def side_of(state: MatchState, viewer: Viewer) -> Side | None:
@@ -996,7 +1009,7 @@ class KillpowerMatch(GameKind[MatchState]):
             chosen = [roster[gid] for gid in team.lineup]
             for g in chosen:
                 f = make_fighter(side, g)
-                f.rap = mr.rap(p.dice, f.name)
+                f.rap = mr.rap(p.dice, f.name, side)
                 s.fighters[str(f.id)] = f
                 p.tell(side, N_("RAP of {name}: {rap}."), name=f.label, rap=f.rap)
             power = rules.team_power(team.roster.ranking, [g["exp"] for g in chosen])
@@ -1162,7 +1175,9 @@ class KillpowerMatch(GameKind[MatchState]):
         needed = mr.shot_needed(bal, c.distance, concentration, blind=c.blind or f.has("blind"))
         die, ok = p.roll(f, "shot", needed, c.token)
         if ok and c.blind and not c.token:
-            ok = p.dice.roll(10, f"blind basket of {f.name}") == 1  # 9.F: then 1 on 1D10
+            ok = (
+                p.dice.roll(10, f"blind basket of {f.name}", owner=f.side) == 1
+            )  # 9.F: then 1 on 1D10
             if not ok:
                 s.ball, s.ball_note = "basket", ""
                 p.say(N_("{name}'s blind shot lands on the basket square."), name=f.label)
@@ -1391,7 +1406,7 @@ class KillpowerMatch(GameKind[MatchState]):
                 target=target.label,
             )
         else:
-            die = p.dice.roll(10, f"attack on {target.name}")
+            die = p.dice.roll(10, f"attack on {target.name}", owner=attackers[0].side)
             hits = []
             for a in attackers:
                 needed = mr.hit_needed(
@@ -1437,7 +1452,7 @@ class KillpowerMatch(GameKind[MatchState]):
         for a in hits:
             damage += a.characteristics["PHY"]
             if a.gloves:
-                damage += p.dice.roll(10, f"gloves of {a.name}")
+                damage += p.dice.roll(10, f"gloves of {a.name}", owner=a.side)
         result = mr.damage_state(target.characteristics["VIE"], target.armour, damage)
         self._wound(p, target, damage, result)
 
@@ -1659,7 +1674,7 @@ class KillpowerMatch(GameKind[MatchState]):
         ok = True
         if card.activation.characteristic:
             needed = f.characteristics[card.activation.characteristic]
-            die = p.dice.roll(10, f"activation of {f.name}")
+            die = p.dice.roll(10, f"activation of {f.name}", owner=f.side)
             ok = mr.succeeds(die, needed)
             p.tell(
                 f.side,
@@ -1734,7 +1749,7 @@ class KillpowerMatch(GameKind[MatchState]):
         if round_ > 1 and f.id not in first_round:
             raise Refused(N_("The new tries are taken by the same gladiators."), field="gladiator")
         needed = mr.shot_needed(f.characteristics["BAL"], c.distance)
-        die = p.dice.roll(10, f"free throw of {f.name}")
+        die = p.dice.roll(10, f"free throw of {f.name}", owner=f.side)
         ok = mr.succeeds(die, needed)
         points = c.distance if ok else 0
         s.throws.append(
@@ -1794,11 +1809,11 @@ class KillpowerMatch(GameKind[MatchState]):
 
     def followups(
         self, game_id: str, state: MatchState, result: Mapping[str, Any]
-    ) -> list[tuple[str, dict[str, Any]]]:
+    ) -> list[dict[str, Any]]:
         """3.4: the finished match goes to its league's end-of-match operations."""
-        if not result.get("finished") or not state.league or state.outcomes is None:
+        if not result.get("finished") or state.outcomes is None:
             return []
-        return [(state.league, league_record(game_id, state))]
+        return [league_record(game_id, state)]
 
     def label(self, command: Any, state: MatchState) -> Msg:
         return Msg(LABELS.get(command.type, N_("the action")))
@@ -1817,20 +1832,25 @@ class KillpowerMatch(GameKind[MatchState]):
         if event.type not in ("command", "undo"):
             return None
         # Coaches read the summaries (written for both) and their own side's private notes;
-        # never the commands nor the dice, which hold the other side's lineup, RAP and cards.
+        # never the commands, which hold the other side's lineup and cards. The dice show, each
+        # marked when entered by hand, the other side's RAP without its value.
+        side = viewer_side(event, viewer)
         entry: dict[str, Any] = {
             "seq": event.seq,
             "at": event.at.isoformat(),
             "summary": event.summary.render(),
             "undone": event.undone,
+            "rolls": rolls_for(
+                event.rolls, lambda roll: side is not None and roll.get("owner") == side
+            ),
         }
         if viewer.role == "coach":
             private = event.result.get("private", {})
             notes = [
                 Msg.from_json(m).render()
-                for side, ms in private.items()
+                for owner, ms in private.items()
                 for m in ms
-                if side == viewer_side(event, viewer)
+                if owner == side
             ]
             if notes:
                 entry["private"] = notes

@@ -58,9 +58,10 @@ def d5(dice: Dice, purpose: str) -> int:
     return (dice.roll(10, purpose) + 1) // 2
 
 
-def rap(dice: Dice, name: str) -> int:
-    """TABLE 11 and 12: RAP is 1D10, rolled for every gladiator before each match."""
-    return dice.roll(10, f"RAP of {name}")
+def rap(dice: Dice, name: str, side: Side) -> int:
+    """TABLE 11 and 12: RAP is 1D10, rolled for every gladiator before each match; its value is
+    its own side's (3.2: the coaches keep their RAP secret)."""
+    return dice.roll(10, f"RAP of {name}", owner=side, secret=True)
 
 
 # ---------------------------------------------------------------------------- preparation (3.2)

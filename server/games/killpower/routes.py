@@ -10,16 +10,14 @@ from fastapi.responses import RedirectResponse, Response
 from server.deps import ClockDep, PageViewerDep, ServiceDep, TemplatesDep
 from server.errors import ArbitreError, InvalidInput, NotAllowed, NotFound
 from server.games.killpower.league import KILLPOWER_LEAGUE
-from server.games.killpower.match import KILLPOWER_MATCH, roster_of
+from server.games.killpower.match import KILLPOWER_MATCH
 from server.games.killpower.powers import dump_json_deck, parse_json_deck, sample_deck
 from server.platform.i18n import N_
-from server.platform.kinds import Viewer
 from server.web.pages import (
     download,
     idem_of,
     int_field,
     page_context,
-    remember,
     render_page,
     uploaded_text,
 )
@@ -146,15 +144,10 @@ async def open_match(
     league(service, game_id)
     if viewer.role == "public":
         raise NotAllowed(N_("This page is not yours."))
-    key = idem_of(form)
     try:
         team_a, team_b = int_field(form, "team_a"), int_field(form, "team_b")
-        if team_a is None or team_b is None:
-            raise InvalidInput(N_("Choose the two teams."), field="team_b")
-        mode = form.get("mode") or "self"
-        if mode not in ("self", "referee"):
-            raise InvalidInput(N_("Choose a referee or self-refereeing."), field="mode")
-        match_id = start_match(service, game_id, viewer, team_a, team_b, str(mode), key)
+        request_ = {"team_a": team_a, "team_b": team_b, "mode": form.get("mode") or "self"}
+        match_id = service.open_linked(game_id, viewer, request_, idem_key=idem_of(form))
     except ArbitreError as error:
         page = KILLPOWER_LEAGUE.page_for(viewer)
         context = page_context(
@@ -169,77 +162,18 @@ async def open_match(
     return RedirectResponse(f"/g/{game_id}/kpb/matches/{match_id}", status_code=303)
 
 
-def start_match(
-    service: Any, league_id: str, viewer: Viewer, team_a: int, team_b: int, mode: str, key: str
-) -> str:
-    """A match game holding both teams as they are now, one coach person per team, and the
-    league told of it; each step keyed by `key`, so a retried request opens one match."""
-    loaded = league(service, league_id)
-    state = loaded.state
-    KILLPOWER_LEAGUE.check_pairing(state, team_a, team_b, viewer)
-    teams = (state.team(team_a), state.team(team_b))
-    keys = {p for t in teams for g in t.gladiators for p in g.powers}
-    settings = {
-        "league": league_id,
-        "mode": mode,
-        "tournament": state.mode == "tournament",
-        "teams": [roster_of(t).model_dump(mode="json") for t in teams],
-        "cards": [c.model_dump(mode="json") for c in state.deck.powers if c.key in keys],
-    }
-    match, organizer = service.create_game(
-        KILLPOWER_MATCH.key,
-        f"{teams[0].name} – {teams[1].name}",
-        viewer.name or loaded.game.name,
-        idem_key=f"{key}:game",
-        settings=settings,
-    )
-    host = Viewer("organizer", organizer.person.id, organizer.person.name)
-    coaches = [
-        service.register(
-            match.id, host, "coach", f"{t.coach_name} ({t.name})", idem_key=f"{key}:{side}"
-        ).person.id
-        for side, t in zip("ab", teams, strict=True)
-    ]
-    service.perform(
-        league_id,
-        viewer,
-        {
-            "type": "open_match",
-            "game": match.id,
-            "team_a": team_a,
-            "team_b": team_b,
-            "mode": mode,
-            "coach_a": coaches[0],
-            "coach_b": coaches[1],
-            "organizer": organizer.person.id,
-        },
-        idem_key=f"{key}:open",
-    )
-    return str(match.id)
-
-
 @router.get("/g/{game_id}/kpb/matches/{match_id}")
 def go_to_match(
-    game_id: str, match_id: str, request: Request, viewer: PageViewerDep, service: ServiceDep
+    game_id: str, match_id: str, viewer: PageViewerDep, service: ServiceDep
 ) -> Response:
     """From the league to the match: a coach of one of its teams arrives as that coach, the
-    league's staff as the match's organizer; the match's own links stay where they are."""
-    loaded = league(service, game_id)
-    live = next((m for m in loaded.state.live if m.game == match_id), None)
-    if live is None:
-        raise NotFound(N_("No such match in this league."))
-    person_id = None
-    if viewer.is_staff:
-        person_id = live.organizer
-    elif viewer.role == "coach":
-        for team_id, coach in zip(live.teams, live.coaches, strict=True):
-            if loaded.state.team(team_id).coach == viewer.person_id:
-                person_id = coach
-                break
-    if person_id is None:
+    league's staff as the match's organizer, each by that person's own link; anyone else watches
+    the board. Who is whom was recorded by the platform when it opened the match."""
+    league(service, game_id)
+    link = service.handoff(game_id, viewer, match_id)
+    if link is None:
         return RedirectResponse(f"/g/{match_id}/board", status_code=303)
-    remember(request, service.person(match_id, person_id))
-    return RedirectResponse(f"/g/{match_id}", status_code=303)
+    return RedirectResponse(f"/t/{link.token}", status_code=303)
 
 
 @router.post("/g/{game_id}/kpbm/resend")

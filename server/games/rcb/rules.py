@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, model_validator
 
 from server.errors import RuleError
-from server.platform.dice import Dice
+from server.platform.dice import SERVER, Dice
 from server.platform.i18n import N_
 from server.platform.timers import Timer
 
@@ -209,7 +209,7 @@ def deal(state: RCBState, dice: Dice) -> None:
     counts = cards_for(len(fighters))
     deck: list[Role] = [role for role in ROLES for _ in range(counts[role])]
     for i in range(len(deck) - 1, 0, -1):
-        j = dice.roll(i + 1, f"shuffle_{i}") - 1
+        j = dice.roll(i + 1, f"shuffle_{i}", owner=SERVER, secret=True) - 1
         deck[i], deck[j] = deck[j], deck[i]
     for fighter in sorted(fighters, key=lambda f: f.id):
         fighter.role = deck.pop(0)
@@ -223,7 +223,7 @@ def split_at_random(state: RCBState, dice: Dice) -> None:
     """Two teams drawn by the dice, as even as the count allows."""
     people = sorted(state.fighters.values(), key=lambda f: f.id)
     for i in range(len(people) - 1, 0, -1):
-        j = dice.roll(i + 1, f"team_{i}") - 1
+        j = dice.roll(i + 1, f"team_{i}", owner=SERVER) - 1
         people[i], people[j] = people[j], people[i]
     for index, fighter in enumerate(people):
         fighter.team = "A" if index % 2 == 0 else "B"

@@ -43,7 +43,7 @@ from server.games.serial_battle.rules import (
     TakeCard,
     ZoneDue,
 )
-from server.platform.dice import Dice
+from server.platform.dice import SERVER, Dice
 from server.platform.i18n import N_, Msg, joined
 from server.platform.kinds import (
     Context,
@@ -192,7 +192,7 @@ class SerialBattle(GameKind[SBState]):
             # Début de la partie: the deck is shuffled and each player gets one card at random.
             order = list(copies)
             for i in range(len(order) - 1, 0, -1):
-                j = dice.roll(i + 1, f"shuffle_{i}") - 1
+                j = dice.roll(i + 1, f"shuffle_{i}", owner=SERVER, secret=True) - 1
                 order[i], order[j] = order[j], order[i]
             for player in state.players.values():
                 if order:
