@@ -58,7 +58,7 @@ def run_server(host: str, port: int, workers: int) -> int:
         print("--workers: at least 1.", file=sys.stderr)
         return 2
     if workers == 1:
-        uvicorn.run(create_app(settings), host=host, port=port, proxy_headers=True)
+        uvicorn.run(create_app(settings), host=host, port=port, **settings.proxy_options())
         return 0
     if settings.is_sqlite:
         print(
@@ -74,7 +74,7 @@ def run_server(host: str, port: int, workers: int) -> int:
         host=host,
         port=port,
         workers=workers,
-        proxy_headers=True,
+        **settings.proxy_options(),
     )
     return 0
 

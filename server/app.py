@@ -31,7 +31,7 @@ from server.platform.kinds import KINDS
 from server.platform.live import Broker
 from server.platform.service import GameService
 from server.web import api, invitation, pages, stream
-from server.web.security import RequestLocale, SecurityHeaders
+from server.web.security import BodyLimits, RequestLocale, SecurityHeaders, redact, redact_logs
 from server.web.templating import STATIC_DIR, Templates, make_environment
 
 log = logging.getLogger("arbitre")
@@ -71,6 +71,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        redact_logs()  # uvicorn has set its loggers up by now
         broker.bind(asyncio.get_running_loop())
         tasks = [asyncio.create_task(run_scheduler(service, settings.scheduler_interval))]
         if not scheduler:
@@ -115,6 +116,7 @@ def create_app(
     # Phones' live parts render on threads of their own (see `server.web.pages.live_block`).
     app.state.live_threads = anyio.CapacityLimiter(settings.live_threads)
 
+    app.add_middleware(BodyLimits)
     app.add_middleware(RequestLocale, default_language=settings.language)
     app.add_middleware(
         SessionMiddleware,
@@ -210,10 +212,10 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, error: Exception) -> Response:
-        log.exception("unexpected error on %s", request.url.path)
-        return render(
-            request,
-            500,
-            "internal",
-            Msg(N_("Something went wrong on the server. Nothing was changed.")),
-        )
+        log.exception("unexpected error on %s", redact(request.url.path))
+        if getattr(request.state, "committed", False):
+            # The action is in the log; only showing the page after it failed.
+            message = N_("Your action was recorded, but this page could not be shown: reload it.")
+        else:
+            message = N_("Something went wrong on the server. Nothing was changed.")
+        return render(request, 500, "internal", Msg(message))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -28,6 +28,10 @@ class Settings(BaseSettings):
     secure_cookies: bool = False
     # Join codes: attempts allowed per client address and minute.
     join_attempts_per_minute: int = 10
+    # The proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (comma-separated
+    # addresses, or "*"): none by default, so a client cannot choose the address the join-code
+    # limit counts. Behind a reverse proxy, name it (e.g. "127.0.0.1" or the proxy's address).
+    forwarded_allow_ips: str = ""
     # How often the timer scheduler looks for deadlines that fell due, in seconds.
     scheduler_interval: float = 1.0
     sse_ping_seconds: float = 15.0
@@ -47,6 +51,11 @@ class Settings(BaseSettings):
             path.write_text(secrets.token_urlsafe(48))
             path.chmod(0o600)
         return path.read_text().strip()
+
+    def proxy_options(self) -> dict[str, Any]:
+        """uvicorn's options for forwarded headers: believed from the named proxies only."""
+        trusted = self.forwarded_allow_ips.strip()
+        return {"proxy_headers": bool(trusted), "forwarded_allow_ips": trusted or None}
 
     @property
     def is_sqlite(self) -> bool:

@@ -8,6 +8,7 @@ can never disagree. Live phones are nudged only after the commit.
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -116,7 +117,31 @@ def invalid_from(error: ValidationError) -> InvalidInput:
     return invalid
 
 
+# Characters no name or text may hold: controls (NUL, escapes) and the invisible ones that turn
+# text around (bidi overrides), which would make a name read aloud or shown differ from itself.
+HIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def check_text(value: Any, where: str = "") -> None:
+    """Refuses a command whose text holds a control character (line breaks and tabs are text),
+    wherever it is in the command."""
+    if isinstance(value, str):
+        if HIDDEN.search(value):
+            raise InvalidInput(
+                N_("“{where}” holds a control character: type it again."),
+                field=where or None,
+                where=where or "?",
+            )
+    elif isinstance(value, Mapping):
+        for k, v in value.items():
+            check_text(v, str(k))
+    elif isinstance(value, list | tuple):
+        for v in value:
+            check_text(v, where)
+
+
 def clean_name(name: str, *, limit: int = 80, what: str = "name") -> str:
+    check_text(name, what)
     name = " ".join((name or "").split())
     if not name:
         raise InvalidInput(N_("A name is needed."), field=what)
@@ -540,6 +565,7 @@ class GameService:
             prior = self._by_idem(s, game_id, idem)
             if prior is not None:
                 return Performed.of(prior, kind, actor, replayed=True)
+            check_text(payload)
             try:
                 command = kind.parse(payload)
             except ValidationError as error:
@@ -593,7 +619,9 @@ class GameService:
             return
         found = set(
             s.exec(
-                select(Person.id).where(Person.game_id == game_id, col(Person.id).in_(named))
+                select(Person.id).where(
+                    Person.game_id == game_id, col(Person.id).in_(list(named.values()))
+                )
             ).all()
         )
         for field_name, person_id in named.items():

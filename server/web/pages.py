@@ -34,6 +34,7 @@ from server.deps import (
 from server.errors import ArbitreError, InvalidInput, LinkInvalid, NotAllowed, TooManyAttempts
 from server.models import Person
 from server.platform import i18n
+from server.platform.data_import import csv_cell
 from server.platform.i18n import N_, Msg
 from server.platform.idempotency import session_caller
 from server.platform.kinds import KINDS, PUBLIC, Viewer
@@ -434,6 +435,7 @@ async def act(
             ),
         )
         return render_page(request, templates, context, status_code=error.status)
+    request.state.committed = True
     return after_action(
         request, templates, service, clock, game_id, viewer, page, performed.summary
     )
@@ -458,6 +460,7 @@ async def undo(
     except ArbitreError as error:
         context = page_context(service, clock, loaded, viewer, page, errors={"_": error.message})
         return render_page(request, templates, context, status_code=error.status)
+    request.state.committed = True
     return after_action(
         request, templates, service, clock, game_id, viewer, page, performed.summary
     )
@@ -715,19 +718,18 @@ def log_csv(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Respons
             f"{r['purpose']}={r['value']}{'*' if r.get('manual') else ''}"
             for r in e.get("rolls", [])
         )
-        writer.writerow(
-            [
-                e.get("seq"),
-                e.get("at", ""),
-                e.get("type", ""),
-                actor.get("name", ""),
-                actor.get("role", ""),
-                e.get("summary", ""),
-                rolls,
-                "yes" if e.get("undone") else "",
-                json.dumps(e.get("command", {}), ensure_ascii=False),
-            ]
-        )
+        row = [
+            e.get("seq"),
+            e.get("at", ""),
+            e.get("type", ""),
+            actor.get("name", ""),
+            actor.get("role", ""),
+            e.get("summary", ""),
+            rolls,
+            "yes" if e.get("undone") else "",
+            json.dumps(e.get("command", {}), ensure_ascii=False),
+        ]
+        writer.writerow([csv_cell(cell) for cell in row])
     return download(out.getvalue(), "text/csv; charset=utf-8", f"arbitre-{game_id}.csv")
 
 

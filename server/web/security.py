@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import hmac
+import json
+import logging
+import re
 import secrets
 from collections.abc import MutableMapping
 from typing import Any
@@ -12,7 +15,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server.errors import CsrfFailed
 from server.platform import i18n
-from server.platform.i18n import N_
+from server.platform.data_import import json_depth
+from server.platform.i18n import N_, Msg
 
 CSP = "; ".join(
     [
@@ -115,3 +119,95 @@ async def check_csrf(request: Request) -> None:
     expected_token = request.session.get("csrf")
     if not sent or not expected_token or not hmac.compare_digest(sent, expected_token):
         raise CsrfFailed(N_("This form has expired: reload the page and try again."))
+
+
+MAX_BODY = 2 * 1024 * 1024  # bytes of a request: the biggest is a deck upload (200 kB)
+MAX_JSON_DEPTH = 32  # the API's deepest body (a deck of cards) nests five levels
+
+
+class BodyLimits:
+    """Every request body has a size limit, and a JSON body a nesting limit, checked before any
+    parser reads it: too big is 413, too deep 422, each with a message in the caller's language,
+    never a parser's recursion error. (Inside `RequestLocale`, so the language is known.)"""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message]), send)
+                return
+            body = message.get("body", b"")
+            size += len(body)
+            if size > MAX_BODY:
+                await _refuse(send, 413, "too_large", N_("This request is too big."))
+                return
+            chunks.append(body)
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        content_type = dict(scope.get("headers") or []).get(b"content-type", b"")
+        if b"json" in content_type and json_depth(body.decode("utf-8", "replace")) > MAX_JSON_DEPTH:
+            await _refuse(send, 422, "invalid", N_("This JSON nests too deeply."))
+            return
+        await self.app(scope, _replay([{"type": "http.request", "body": body}]), send)
+
+
+def _replay(messages: list[Message]) -> Receive:
+    pending = list(messages)
+
+    async def receive() -> Message:
+        if pending:
+            return pending.pop(0)
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
+async def _refuse(send: Send, status: int, code: str, message: str) -> None:
+    body = json.dumps({"code": code, "message": Msg(message).render()}).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", b"%d" % len(body)),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+# Secrets in addresses: a person's link (/t/<token>) and a game's invitation (/join/<token>).
+TOKEN_IN_PATH = re.compile(r"(/t/|/join/)[A-Za-z0-9_\-]{16,}")
+
+
+def redact(text: str) -> str:
+    return TOKEN_IN_PATH.sub(r"\1…", text)
+
+
+class RedactTokens(logging.Filter):
+    """Keeps link tokens out of the server's logs (uvicorn's access log prints every path)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        return True
+
+
+def redact_logs() -> None:
+    """Installs the filter on the loggers that print paths (once, after uvicorn set them up)."""
+    for name in ("uvicorn.access", "uvicorn.error", "arbitre"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, RedactTokens) for f in logger.filters):
+            logger.addFilter(RedactTokens())

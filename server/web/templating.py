@@ -132,7 +132,12 @@ class Templates:
         headers: Mapping[str, str] | None = None,
     ) -> HTMLResponse:
         full = {"request": request, **base_context(request), **(context or {})}
-        if block is None and is_htmx(request) and "hx_block" in full:
+        # htmx gets the page's live block when it has one (a printable page has none: all of it).
+        if (
+            block is None
+            and is_htmx(request)
+            and full.get("hx_block") in self.env.get_template(name).blocks
+        ):
             block = full["hx_block"]
         body = self.render(name, full, block)
         # An action's answer also resets the regions its page marks out of band (a form

@@ -7,6 +7,11 @@
   var pollTimer = null;
   var pending = []; // requests that got no answer: {action, body, target, swap}
 
+  function freshKey() {
+    var bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
   function csrf() {
     var meta = document.querySelector('meta[name="csrf-token"]');
     return meta ? meta.content : "";
@@ -68,7 +73,12 @@
     // An action applied: its form goes back to a blank sheet, so a second tap is a new action
     // on purpose, not the last one's values sent again.
     var form = ctx && ctx.sourceElement;
-    if (form && form.tagName === "FORM" && ctx.request.method === "POST" && ctx.response.status < 300) form.reset();
+    if (form && form.tagName === "FORM" && ctx.request.method === "POST" && ctx.response.status < 300) {
+      form.reset();
+      // ...with a key of its own: the server refuses a key sent again with another body.
+      var idem = form.querySelector('input[name="idem"]');
+      if (idem) idem.value = freshKey();
+    }
   });
 
   // The stream says "hello" (its sequence number and the server time) and "changed".

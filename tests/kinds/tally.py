@@ -19,6 +19,7 @@ from server.platform.kinds import (
     Viewer,
     full_event,
 )
+from server.platform.refs import PersonRef
 from server.platform.timers import Timer
 
 
@@ -41,18 +42,18 @@ class TallySettings(BaseModel):
 
 class Score(BaseModel):
     type: Literal["score"]
-    player: int
+    player: PersonRef
     points: int = Field(ge=-10, le=10)
 
 
 class Roll(BaseModel):
     type: Literal["roll"]
-    player: int
+    player: PersonRef
 
 
 class Out(BaseModel):
     type: Literal["out"]
-    player: int
+    player: PersonRef
 
 
 class TimerStart(BaseModel):

@@ -41,6 +41,7 @@ from server.platform.kinds import (
 from server.platform.kinds import (
     Outcome as Done,
 )
+from server.platform.refs import PersonRef
 
 Mode = Literal["championship", "tournament"]
 Side = Literal["", "A", "B"]
@@ -294,7 +295,7 @@ def _gather(data: Any, size: int) -> Any:
 class CreateTeam(BaseModel):
     type: Literal["team"]
     name: str = Field(min_length=1, max_length=40)
-    coach: int | None = None  # the owner creates a team for a coach; a coach for themselves
+    coach: PersonRef | None = None  # the owner creates a team for a coach; a coach for themselves
     gladiators: list[Recruit] = Field(max_length=rules.TEAM_SIZE + 1)
 
     @model_validator(mode="before")

@@ -32,6 +32,7 @@ from server.platform.kinds import (
     Viewer,
     full_event,
 )
+from server.platform.refs import PersonRef
 from server.platform.timers import Timer
 
 
@@ -55,7 +56,7 @@ class SetMatrix(BaseModel):
 
 class Assign(BaseModel):
     type: Literal["assign"]
-    person: int
+    person: PersonRef
     team: Literal["A", "B", ""]
 
 
@@ -77,8 +78,8 @@ class DesignationDue(BaseModel):
 
 class Fighters(BaseModel):
     type: Literal["fighters"]
-    a: int
-    b: int
+    a: PersonRef
+    b: PersonRef
     opponent_a: bool = False  # A was late or sent several: B chose A's fighter
     opponent_b: bool = False
 

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from server.errors import InvalidInput
-from server.platform.data_import import card_error, read_json, slug, with_key
+from server.platform.data_import import card_error, csv_cell, csv_value, read_json, slug, with_key
 from server.platform.i18n import N_, Msg
 
 DECK_SIZE = 32
@@ -329,7 +329,8 @@ def parse_csv_deck(text: str) -> list[Card]:
         )
     cards = []
     for line, row in enumerate(reader, start=2):
-        cards.append(_csv_card(line, row))
+        cells = {k: csv_value(v) if isinstance(v, str) else v for k, v in row.items()}
+        cards.append(_csv_card(line, cells))
     return validate_deck(cards)
 
 
@@ -435,7 +436,7 @@ def dump_csv_deck(cards: list[Card]) -> str:
         row["bonus"] = card.bonus or ""
         row["copies"] = card.copies if card.copies != 1 else ""
         row["text"] = card.text
-        writer.writerow(row)
+        writer.writerow({k: csv_cell(v) for k, v in row.items()})
     return out.getvalue()
 
 

@@ -26,6 +26,7 @@ from server.games.serial_battle.catalog import (
 )
 from server.platform.dice import Dice
 from server.platform.i18n import N_, Msg, joined
+from server.platform.refs import PersonRef
 from server.platform.timers import Timer
 
 START_PV = 36  # Points de vie: "Au départ, vous possédez 36 PV."
@@ -177,7 +178,7 @@ class ReplaceDeck(BaseModel):
 
 class TagPlayer(BaseModel):
     type: Literal["tag"]
-    player: int
+    player: PersonRef
     tag: str = Field(default="", max_length=20)
 
 
@@ -201,8 +202,8 @@ class Assault(BaseModel):
     """One assault (Assaut), the heart of the console: steps 1-8 of the spec."""
 
     type: Literal["assault"]
-    attacker: int
-    defenders: list[int] = Field(min_length=1, max_length=32)
+    attacker: PersonRef
+    defenders: list[PersonRef] = Field(min_length=1, max_length=32)
     touch: Touch = "attacker"  # who touched or called first
     card: str = "bare"  # the attacker's card copy, or "bare" for bare hands
     defender_card: str | None = None  # the (single) defender's answer card; default: best held
@@ -229,19 +230,19 @@ class Loot(BaseModel):
 
 class GiveCard(BaseModel):
     type: Literal["give"]
-    player: int
+    player: PersonRef
     card: str  # a copy id in the referee's hands
 
 
 class TakeCard(BaseModel):
     type: Literal["take"]
-    player: int
+    player: PersonRef
     card: str
 
 
 class Correct(BaseModel):
     type: Literal["correct"]
-    player: int
+    player: PersonRef
     pv: int | None = Field(default=None, ge=0, le=START_PV)  # no card heals
     card: str | None = None
     ammo: int | None = Field(default=None, ge=0, le=99)
@@ -250,13 +251,13 @@ class Correct(BaseModel):
 
 class Place(BaseModel):
     type: Literal["place"]
-    players: list[int] = Field(min_length=1, max_length=64)
+    players: list[PersonRef] = Field(min_length=1, max_length=64)
     sector: str = Field(max_length=60)
 
 
 class Eliminate(BaseModel):
     type: Literal["eliminate"]
-    player: int
+    player: PersonRef
     cause: Literal["zone", "out_of_bounds", "referee"]
     note: str = Field(default="", max_length=200)
 

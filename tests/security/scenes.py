@@ -1,0 +1,384 @@
+"""Every kind driven to each of its phases and ends, with a person for every role.
+
+A scene is a game in one phase and the links of the people who look at it: its organizer, a
+referee where the kind has any, each kind of player, and a stranger (a person of another game).
+The walks of `tests/security` open every page, live part, export and command answer of every
+scene as every one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.games.demo import DEMOS
+from server.platform.dice import ScriptedRolls
+from server.platform.kinds import Viewer
+from server.platform.service import GameService, Registered
+from tests.helpers import key, viewer_of
+from tests.killpower.test_league import League, team_command
+from tests.killpower.test_match import NABOS, TITANOS, Match
+
+
+@dataclass
+class Scene:
+    kind: str
+    phase: str
+    game: str
+    people: dict[str, Viewer]  # by persona: "organizer", "referee", "player", "coach_a"...
+    extra: dict[str, Any] = field(default_factory=dict)  # ids the routes name (team, match)
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind}:{self.phase}"
+
+
+Builder = Callable[[GameService, ScriptedRolls], Scene]
+
+
+def registered(service: GameService, game: str, org: Viewer, role: str, name: str) -> Viewer:
+    return viewer_of(service.register(game, org, role, name, idem_key=key()))
+
+
+# ---------------------------------------------------------------------------- Serial Battle
+
+
+def sb_game(
+    service: GameService, players: tuple[str, ...], *, start: bool = True
+) -> tuple[str, dict[str, Viewer], dict[str, int]]:
+    game, owner = service.create_game(
+        "serial_battle", "Forêt", "Orga", idem_key=key(), settings={"deal_mode": "scattered"}
+    )
+    org = viewer_of(owner)
+    ref = registered(service, game.id, org, "referee", "Arbitre")
+    ids = {}
+    people = {"organizer": org, "referee": ref}
+    for name in players:
+        person = registered(service, game.id, org, "player", name)
+        ids[name] = person.person_id
+        people.setdefault("player", person)
+    if start:
+        service.perform(game.id, org, {"type": "sectors", "names": "Nord, Sud"}, idem_key=key())
+        service.perform(game.id, org, {"type": "start"}, idem_key=key())
+    return game.id, people, ids  # type: ignore[return-value]
+
+
+def sb_setup(service: GameService, rolls: ScriptedRolls) -> Scene:
+    game, people, _ = sb_game(service, ("Léa", "Hugo"), start=False)
+    return Scene("serial_battle", "setup", game, people)
+
+
+def sb_running(service: GameService, rolls: ScriptedRolls) -> Scene:
+    game, people, ids = sb_game(service, ("Léa", "Hugo", "Zoé"))
+    ref = people["referee"]
+    service.perform(
+        game, ref, {"type": "give", "player": ids["Léa"], "card": "couteau"}, idem_key=key()
+    )
+    rolls.push(3, 2, 2, 5)
+    service.perform(
+        game,
+        ref,
+        {"type": "assault", "attacker": ids["Léa"], "defenders": [ids["Hugo"]], "card": "couteau"},
+        idem_key=key(),
+    )
+    return Scene("serial_battle", "running", game, people, {"players": ids})
+
+
+def sb_paused(service: GameService, rolls: ScriptedRolls) -> Scene:
+    scene = sb_running(service, rolls)
+    service.perform(scene.game, scene.people["referee"], {"type": "pause"}, idem_key=key())
+    return Scene("serial_battle", "paused", scene.game, scene.people, scene.extra)
+
+
+def sb_winner(service: GameService, rolls: ScriptedRolls) -> Scene:
+    game, people, ids = sb_game(service, ("Léa", "Hugo"))
+    service.perform(
+        game,
+        people["referee"],
+        {"type": "eliminate", "player": ids["Hugo"], "cause": "zone"},
+        idem_key=key(),
+    )
+    return Scene("serial_battle", "won", game, people, {"players": ids})
+
+
+def sb_no_survivor(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Two knives, touched together, two critical blows: nobody is left (no winner)."""
+    game, people, ids = sb_game(service, ("Léa", "Hugo"))
+    ref = people["referee"]
+    for name, card in (("Léa", "couteau"), ("Hugo", "couteau#2")):
+        service.perform(
+            game, ref, {"type": "give", "player": ids[name], "card": card}, idem_key=key()
+        )
+    rolls.push(6, 1, 6, 1)
+    service.perform(
+        game,
+        ref,
+        {
+            "type": "assault",
+            "attacker": ids["Léa"],
+            "defenders": [ids["Hugo"]],
+            "card": "couteau",
+            "defender_card": "couteau#2",
+            "touch": "simultaneous",
+        },
+        idem_key=key(),
+    )
+    state = service.load(game).state
+    assert state.phase == "finished" and state.result.reason == "no_survivor"  # type: ignore[attr-defined]
+    return Scene("serial_battle", "no_survivor", game, people, {"players": ids})
+
+
+def sb_ended(service: GameService, rolls: ScriptedRolls) -> Scene:
+    game, people, ids = sb_game(service, ("Léa", "Hugo", "Zoé"))
+    service.perform(game, people["organizer"], {"type": "end"}, idem_key=key())
+    return Scene("serial_battle", "ended", game, people, {"players": ids})
+
+
+# ---------------------------------------------------------------------------- Roi / Chevalier / Bourreau
+
+
+def rcb_game(
+    service: GameService, rolls: ScriptedRolls, *, deal: bool = True, ties: bool = False
+) -> Scene:
+    rolls.endless = True
+    game, owner = service.create_game("rcb", "Soirée", "MJ", idem_key=key())
+    gm = viewer_of(owner)
+    people: dict[str, Viewer] = {"organizer": gm}
+    fighters = {}
+    for n in range(6):
+        person = registered(service, game.id, gm, "fighter", f"F{n}")
+        fighters[person.person_id] = "AB"[n % 2]
+        people.setdefault("fighter", person)
+        service.perform(
+            game.id,
+            gm,
+            {"type": "assign", "person": person.person_id, "team": "AB"[n % 2]},
+            idem_key=key(),
+        )
+    people["team"] = registered(service, game.id, gm, "team", "Téléphone A")
+    if ties:  # nobody beats anybody: the first duel ends in a perfect tie
+        service.perform(game.id, gm, {"type": "matrix", "wins": []}, idem_key=key())
+    if deal:
+        service.perform(game.id, gm, {"type": "deal"}, idem_key=key())
+    return Scene("rcb", "dealt" if deal else "setup", game.id, people, {"fighters": fighters})
+
+
+def rcb_setup(service: GameService, rolls: ScriptedRolls) -> Scene:
+    return rcb_game(service, rolls, deal=False)
+
+
+def rcb_dealt(service: GameService, rolls: ScriptedRolls) -> Scene:
+    return rcb_game(service, rolls)
+
+
+def rcb_round(service: GameService, rolls: ScriptedRolls) -> Scene:
+    scene = rcb_game(service, rolls)
+    service.perform(scene.game, scene.people["organizer"], {"type": "round"}, idem_key=key())
+    scene.phase = "designation"
+    return scene
+
+
+def rcb_stakes(service: GameService, rolls: ScriptedRolls) -> Scene:
+    scene = rcb_round(service, rolls)
+    gm = scene.people["organizer"]
+    a, b = rcb_pair(service, scene)
+    service.perform(scene.game, gm, {"type": "fighters", "a": a, "b": b}, idem_key=key())
+    scene.phase = "stakes"
+    return scene
+
+
+def rcb_pair(service: GameService, scene: Scene) -> tuple[int, int]:
+    """A fighter of each team still standing, the first pair that wins a duel if any."""
+    state: Any = service.load(scene.game).state
+    left = {t: [f for f in state.standing(t)] for t in "AB"}
+    for x in left["A"]:
+        for y in left["B"]:
+            if state.matrix.duel(x.role, y.role) != "tie":
+                return x.id, y.id
+    return left["A"][0].id, left["B"][0].id
+
+
+def rcb_finished(service: GameService, rolls: ScriptedRolls, *, ties: bool = False) -> Scene:
+    scene = rcb_game(service, rolls, ties=ties)
+    gm = scene.people["organizer"]
+    for _ in range(12):
+        state: Any = service.load(scene.game).state
+        if state.phase == "finished":
+            break
+        a, b = rcb_pair(service, scene)
+        for command in (
+            {"type": "round"},
+            {"type": "fighters", "a": a, "b": b},
+            {"type": "stakes", "a": 1, "b": 1},
+            {"type": "duel"},
+        ):
+            service.perform(scene.game, gm, command, idem_key=key())
+    state = service.load(scene.game).state
+    assert state.phase == "finished", state.phase  # type: ignore[attr-defined]
+    scene.phase = "perfect_tie" if ties else "won"
+    return scene
+
+
+def rcb_won(service: GameService, rolls: ScriptedRolls) -> Scene:
+    return rcb_finished(service, rolls)
+
+
+def rcb_tie(service: GameService, rolls: ScriptedRolls) -> Scene:
+    return rcb_finished(service, rolls, ties=True)
+
+
+def rcb_revealed(service: GameService, rolls: ScriptedRolls) -> Scene:
+    scene = rcb_finished(service, rolls)
+    service.perform(scene.game, scene.people["organizer"], {"type": "reveal"}, idem_key=key())
+    scene.phase = "revealed"
+    return scene
+
+
+# ---------------------------------------------------------------------------- Killpower Ball
+
+
+def league_scene(league: League, phase: str, **extra: Any) -> Scene:
+    coach = next(iter(league.coaches.values()), None)
+    people = {"organizer": league.owner}
+    if coach is not None:
+        people["coach"] = coach
+    teams = sorted(league.state.teams.values(), key=lambda t: t.id)
+    return Scene(
+        "kpb_league", phase, league.id, people, {"team": teams[0].id if teams else 0, **extra}
+    )
+
+
+def kpb_empty(service: GameService, rolls: ScriptedRolls) -> Scene:
+    league = League(service, rolls)
+    league.coach("Alix")
+    return league_scene(league, "setup")
+
+
+def kpb_teams(service: GameService, rolls: ScriptedRolls) -> Scene:
+    rolls.endless = True
+    league = League(service, rolls)
+    nadia, tomas = league.coach("Nadia"), league.coach("Tomas")
+    league.act(nadia, team_command("Nabos", NABOS))
+    league.act(tomas, team_command("Titanos", TITANOS))
+    league.match("Nabos", "Titanos", (4, 1))
+    return league_scene(league, "played")
+
+
+def kpb_tournament(service: GameService, rolls: ScriptedRolls) -> Scene:
+    rolls.endless = True
+    league = League(service, rolls, mode="tournament")
+    titanos, viking = league.coach("Titanos"), league.coach("Viking")
+    league.act(titanos, team_command("Titanos", ["gloves"] * 7))
+    league.act(viking, team_command("Viking", ["gloves"] * 7))
+    league.act(league.owner, {"type": "bracket"}, 1)
+    return league_scene(league, "bracket")
+
+
+def kpb_live(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """A league with a match open on the live sheet (the league's pages link to it)."""
+    rolls.endless = True
+    match = Match(service, rolls)
+    return league_scene(match.league, "live_match", match=match.id)
+
+
+def match_scene(match: Match, phase: str) -> Scene:
+    people = {
+        "organizer": match.organizer,
+        "coach_a": match.coach["A"],
+        "coach_b": match.coach["B"],
+    }
+    return Scene("kpb_match", phase, match.id, people, {"league": match.league.id})
+
+
+def lined_up(service: GameService, rolls: ScriptedRolls) -> Match:
+    rolls.endless = True
+    match = Match(service, rolls)
+    for side in "AB":
+        match.act(side, {"type": "lineup", "gladiators": match.ids[side][:6], "bluff": 1})
+    return match
+
+
+def match_lineup(service: GameService, rolls: ScriptedRolls) -> Scene:
+    rolls.endless = True
+    return match_scene(Match(service, rolls), "lineup")
+
+
+def match_running(service: GameService, rolls: ScriptedRolls) -> Scene:
+    return match_scene(lined_up(service, rolls), "running")
+
+
+def match_phase3(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Both teams enter a gladiator in their movement phase: phase 3 follows, RAP order."""
+    match = lined_up(service, rolls)
+    while match.state.phase != 3:
+        state = match.state
+        side = state.moving
+        if state.ball == f"zt:{side}":
+            match.act(side, {"type": "give_ball", "gladiator": match.ids[side][0]})
+        match.act(side, {"type": "enter", "gladiator": match.ids[side][0]})
+        match.act(side, {"type": "end_phase"})
+    return match_scene(match, "phase3")
+
+
+def match_surrendered(service: GameService, rolls: ScriptedRolls) -> Scene:
+    match = lined_up(service, rolls)
+    match.act(match.state.moving, {"type": "surrender"})
+    assert match.state.stage == "finished"
+    return match_scene(match, "surrendered")
+
+
+def match_forfeit(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Nobody ever enters the field: TABLE 7, case II, a forfeit after 5 turns."""
+    match = lined_up(service, rolls)
+    state = match.state
+    if state.ball.startswith("zt:"):
+        side = state.ball[3:]
+        match.act(side, {"type": "give_ball", "gladiator": match.ids[side][0]})
+    for _ in range(30):
+        if match.state.stage == "finished":
+            break
+        match.quiet_turn()
+    assert match.state.stage == "finished"
+    return match_scene(match, "forfeit")
+
+
+SCENES: dict[str, Builder] = {
+    "serial_battle:setup": sb_setup,
+    "serial_battle:running": sb_running,
+    "serial_battle:paused": sb_paused,
+    "serial_battle:won": sb_winner,
+    "serial_battle:no_survivor": sb_no_survivor,
+    "serial_battle:ended": sb_ended,
+    "rcb:setup": rcb_setup,
+    "rcb:dealt": rcb_dealt,
+    "rcb:designation": rcb_round,
+    "rcb:stakes": rcb_stakes,
+    "rcb:won": rcb_won,
+    "rcb:perfect_tie": rcb_tie,
+    "rcb:revealed": rcb_revealed,
+    "kpb_league:setup": kpb_empty,
+    "kpb_league:played": kpb_teams,
+    "kpb_league:bracket": kpb_tournament,
+    "kpb_league:live_match": kpb_live,
+    "kpb_match:lineup": match_lineup,
+    "kpb_match:running": match_running,
+    "kpb_match:phase3": match_phase3,
+    "kpb_match:surrendered": match_surrendered,
+    "kpb_match:forfeit": match_forfeit,
+}
+
+
+def demo_scene(kind: str) -> Builder:
+    def build(service: GameService, rolls: ScriptedRolls) -> Scene:
+        rolls.endless = True
+        game, owner = DEMOS[kind](service, key())
+        return Scene(kind, "demo", game.id, {"organizer": viewer_of(owner)})
+
+    return build
+
+
+def stranger(service: GameService) -> Registered:
+    """A person of another game, whose link opens nothing here."""
+    game, owner = service.create_game("tally", "Ailleurs", "Hôte", idem_key=key())
+    return service.register(game.id, viewer_of(owner), "referee", "Intrus", idem_key=key())
