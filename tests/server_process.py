@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 
@@ -26,21 +27,27 @@ def free_port() -> int:
 class Server:
     """`python -m server serve` in its own process, so that it can be killed for real."""
 
-    def __init__(self, db_url: str, extra_env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, db_url: str, extra_env: dict[str, str] | None = None, log: Path | None = None
+    ) -> None:
         self.db_url, self.port = db_url, free_port()
         self.extra_env = extra_env or {}
+        self.log = log  # where the server's own output goes (its access log among it)
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         env = {**os.environ, "DATABASE_URL": self.db_url, "SECRET_KEY": SECRET, **self.extra_env}
+        output = self.log.open("ab") if self.log else subprocess.DEVNULL
         self.process = subprocess.Popen(
             [sys.executable, "-m", "server", "serve", "--port", str(self.port)],
             cwd=ROOT,
             env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT,
         )
+        if not isinstance(output, int):
+            output.close()  # the server process holds its own copy
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:

@@ -86,7 +86,7 @@ def test_errors_are_json_with_a_code_and_a_message_in_the_callers_language(
                 tokens["Ref"],
             ),
             422,
-            "rule",
+            "invalid",  # nobody 999 in this game: refused before the rules see it
         ),
         (
             post(

@@ -8,7 +8,7 @@ send what, the transaction, the log, idempotency, undo, replay and live updates.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
@@ -186,6 +186,11 @@ class GameKind(ABC, Generic[S]):
         enter any (the referee switches per roll), nobody else any."""
         staff = actor.is_staff
         return lambda owner: staff
+
+    def references(self, state: S) -> Mapping[str, Collection[Any]]:
+        """What the `Ref` fields of this kind's commands may name, by what they name (people
+        aside: the platform knows them): a command naming anything else is refused."""
+        return {}
 
     def subjects(self, state: S, command: Any) -> list[int] | None:
         """The people a command concerns (for the stale-screen check); None: the whole game."""

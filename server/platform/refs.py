@@ -1,13 +1,16 @@
-"""What in a command names a person: `PersonRef` fields, checked by the platform.
+"""What in a command names something of the game, checked by the platform before the rules run.
 
-A command may name only people of its own game. A field typed `PersonRef` (or a list of them, or
-an optional one) is found here, and the service refuses the command when the person belongs to
-another game, before the rules see it. Ids local to a game's state (a league's teams and
-gladiators, a deck's cards) are the rules' to check: they look them up in the state itself.
+A command may name only things of its own game. A field typed with a `Ref` (`PersonRef`, or a
+kind's own such as `Ref("gladiator")`; alone, optional, in a list, or as the keys of a mapping)
+is found here, and the service refuses the command when what it names is not part of this game:
+a person of another game (people are checked in the database), or anything else the kind does not
+list in `GameKind.references(state)` (a league's teams, a match's gladiators, a deck's cards).
+The rules then only ever see names of their own game.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Annotated, Any, get_args, get_origin
 
@@ -15,7 +18,7 @@ from pydantic import BaseModel
 
 
 class Ref:
-    """Marks an id field with what it names."""
+    """Marks an id field with what it names ("person", "gladiator", "card"...)."""
 
     def __init__(self, what: str) -> None:
         self.what = what
@@ -23,39 +26,57 @@ class Ref:
     def __repr__(self) -> str:
         return f"Ref({self.what!r})"
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Ref) and other.what == self.what
 
-PERSON = Ref("person")
-PersonRef = Annotated[int, PERSON]
+    def __hash__(self) -> int:
+        return hash(("Ref", self.what))
 
 
-def _names_person(annotation: Any) -> bool:
+PersonRef = Annotated[int, Ref("person")]
+
+
+def _ref_in(annotation: Any) -> Ref | None:
+    """The Ref an annotation carries, at any depth (`list[Ref]`, `Ref | None`, `dict[Ref, int]`)."""
     if get_origin(annotation) is Annotated:
-        return any(isinstance(m, Ref) and m.what == "person" for m in get_args(annotation)[1:])
-    return any(_names_person(arg) for arg in get_args(annotation))
+        found = next((m for m in get_args(annotation)[1:] if isinstance(m, Ref)), None)
+        if found is not None:
+            return found
+    for arg in get_args(annotation):
+        found = _ref_in(arg)
+        if found is not None:
+            return found
+    return None
 
 
 @cache
-def person_fields(model: type[BaseModel]) -> tuple[str, ...]:
-    """The fields of a command model that name people."""
+def ref_fields(model: type[BaseModel]) -> tuple[tuple[str, str], ...]:
+    """(field, what it names) for each field of a command model that names something."""
     fields = []
     for name, info in model.model_fields.items():
-        marked = any(isinstance(m, Ref) and m.what == "person" for m in info.metadata)
-        if marked or _names_person(info.annotation):
-            fields.append(name)
+        ref = next((m for m in info.metadata if isinstance(m, Ref)), None) or _ref_in(
+            info.annotation
+        )
+        if ref is not None:
+            fields.append((name, ref.what))
     return tuple(fields)
 
 
-def person_refs(command: Any) -> dict[str, int]:
-    """Each person id the command names, with a field that names it (`defenders.1`)."""
+def refs_of(command: Any) -> list[tuple[str, str, Any]]:
+    """(what, field, value) for every name a command gives: each item of a list, each key of a
+    mapping; an empty optional field names nothing."""
     if not isinstance(command, BaseModel):
-        return {}
-    found: dict[str, int] = {}
-    for name in person_fields(type(command)):
+        return []
+    found: list[tuple[str, str, Any]] = []
+    for name, what in ref_fields(type(command)):
         value = getattr(command, name)
-        if isinstance(value, int):
-            found[name] = value
-        elif isinstance(value, list | tuple):
-            for index, item in enumerate(value):
-                if isinstance(item, int):
-                    found[f"{name}.{index}"] = item
+        if value is None:
+            continue
+        if isinstance(value, Mapping):
+            items: list[Any] = list(value)
+        elif isinstance(value, list | tuple | set):
+            items = list(value)
+        else:
+            items = [value]
+        found += [(what, name, item) for item in items]
     return found

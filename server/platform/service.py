@@ -65,7 +65,7 @@ from server.platform.kinds import (
     logged,
 )
 from server.platform.live import Broker
-from server.platform.refs import person_refs
+from server.platform.refs import refs_of
 
 DICE_MODES = ("server", "physical")
 
@@ -572,8 +572,8 @@ class GameService:
                 raise invalid_from(error) from None
             if not trusted and not kind.may_send(actor, command):
                 raise NotAllowed(N_("You may not do that in this game."))
-            self._check_people(s, game_id, kind, command)
             state = self._state(game, kind, copy=False)  # apply copies before it changes
+            self._check_references(s, game_id, kind, state, command)
             if seen_seq is not None:
                 self._check_fresh(s, game, seen_seq, kind.subjects(state, command))
             now = self.clock.now()
@@ -611,25 +611,35 @@ class GameService:
         )
         return Performed.of(event, kind, actor)
 
-    def _check_people(self, s: Session, game_id: str, kind: GameKind[Any], command: Any) -> None:
-        """Every person a command names is a person of this game (its `PersonRef` fields): an id
-        from another game is refused before the rules see it."""
-        named = person_refs(command)
+    def _check_references(
+        self, s: Session, game_id: str, kind: GameKind[Any], state: BaseModel, command: Any
+    ) -> None:
+        """Everything a command names is of this game (its `Ref` fields): a person of another
+        game, or a team, gladiator, card... the kind does not list, is refused before the rules
+        see it, with the field it came in."""
+        named = refs_of(command)
         if not named:
             return
-        found = set(
-            s.exec(
-                select(Person.id).where(
-                    Person.game_id == game_id, col(Person.id).in_(list(named.values()))
-                )
-            ).all()
-        )
-        for field_name, person_id in named.items():
-            if person_id not in found:
+        people = [v for what, _, v in named if what == "person"]
+        found = set()
+        if people:
+            found = set(
+                s.exec(
+                    select(Person.id).where(Person.game_id == game_id, col(Person.id).in_(people))
+                ).all()
+            )
+        known = kind.references(state)
+        for what, field_name, value in named:
+            if what == "person":
+                if value not in found:
+                    raise InvalidInput(
+                        N_("Nobody with the number {id} takes part in this game."),
+                        field=field_name,
+                        id=value,
+                    )
+            elif value not in known.get(what, ()):
                 raise InvalidInput(
-                    N_("Nobody with the number {id} takes part in this game."),
-                    field=field_name.split(".")[0],
-                    id=person_id,
+                    N_("“{value}” is not part of this game."), field=field_name, value=value
                 )
 
     def _follow(

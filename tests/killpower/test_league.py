@@ -37,10 +37,21 @@ def team_command(name: str, equipment: list[str], coach: int | None = None) -> d
 
 
 class League:
-    def __init__(self, service: GameService, rolls: ScriptedRolls, mode: str = "championship"):
+    def __init__(
+        self,
+        service: GameService,
+        rolls: ScriptedRolls,
+        mode: str = "championship",
+        dice: str = "server",
+    ):
         self.service, self.rolls = service, rolls
         game, owner = service.create_game(
-            "kpb_league", "Ligue du jeudi", "Camille", idem_key=key(), settings={"mode": mode}
+            "kpb_league",
+            "Ligue du jeudi",
+            "Camille",
+            idem_key=key(),
+            settings={"mode": mode},
+            dice=dice,
         )
         self.id, self.owner = game.id, viewer_of(owner)
         self.coaches: dict[str, Viewer] = {}

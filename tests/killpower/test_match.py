@@ -24,9 +24,11 @@ TITANOS = ["powers", "gloves", "gloves", "gloves", "gloves", "gloves", "gloves"]
 class Match:
     """A league of two teams and a match between them, played by the two coaches."""
 
-    def __init__(self, service: GameService, rolls: ScriptedRolls, mode: str = "self") -> None:
+    def __init__(
+        self, service: GameService, rolls: ScriptedRolls, mode: str = "self", dice: str = "server"
+    ) -> None:
         self.service, self.rolls = service, rolls
-        self.league = League(service, rolls)
+        self.league = League(service, rolls, dice=dice)
         nadia, tomas = self.league.coach("Nadia"), self.league.coach("Tomas")
         # Nabos no. 1 draws Sommeil (5) and Fantôme (1), no. 2 rolls armour 6 + 3; Titanos no. 1
         # draws Peur (6) and Fantôme (1).

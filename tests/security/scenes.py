@@ -157,6 +157,8 @@ def rcb_game(
             idem_key=key(),
         )
     people["team"] = registered(service, game.id, gm, "team", "Téléphone A")
+    command = {"type": "assign", "person": people["team"].person_id, "team": "A"}
+    service.perform(game.id, gm, command, idem_key=key())
     if ties:  # nobody beats anybody: the first duel ends in a perfect tie
         service.perform(game.id, gm, {"type": "matrix", "wins": []}, idem_key=key())
     if deal:

@@ -9,7 +9,7 @@ staff only; everyone else sees the table and the results.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -41,7 +41,7 @@ from server.platform.kinds import (
 from server.platform.kinds import (
     Outcome as Done,
 )
-from server.platform.refs import PersonRef
+from server.platform.refs import PersonRef, Ref
 
 Mode = Literal["championship", "tournament"]
 Side = Literal["", "A", "B"]
@@ -304,12 +304,19 @@ class CreateTeam(BaseModel):
         return _gather(data, rules.TEAM_SIZE + 1)
 
 
+# What commands name (checked by the platform against `KillpowerLeague.references`): a team, a
+# gladiator of a team, a power card of the league's deck.
+TeamRef = Annotated[int, Ref("team")]
+GladiatorRef = Annotated[int, Ref("gladiator")]
+PowerRef = Annotated[str, Ref("power")]
+
+
 class Replace(BaseModel):
     """A dead (or dismissed) gladiator replaced through the wizard (3.4)."""
 
     type: Literal["replace"]
-    team: int
-    gladiator: int | None = None  # the one dismissed; none to fill a place left by a death
+    team: TeamRef
+    gladiator: GladiatorRef | None = None  # the one dismissed; none to fill a place left by a death
     recruit: Recruit
 
     @model_validator(mode="before")
@@ -324,24 +331,24 @@ class Replace(BaseModel):
 
 class Improve(BaseModel):
     type: Literal["improve"]
-    team: int
-    gladiator: int
+    team: TeamRef
+    gladiator: GladiatorRef
     characteristic: Characteristic
 
 
 class Reequip(BaseModel):
     type: Literal["reequip"]
-    team: int
-    gladiator: int
+    team: TeamRef
+    gladiator: GladiatorRef
     equipment: Equipment
-    powers: list[str] = Field(default_factory=list, max_length=2)
+    powers: list[PowerRef] = Field(default_factory=list, max_length=2)
 
 
 class RollArmour(BaseModel):
     """Tournament (13.2): magic armour is rolled with the referee at the first match."""
 
     type: Literal["roll_armour"]
-    team: int
+    team: TeamRef
 
 
 class DrawBracket(BaseModel):
@@ -372,16 +379,16 @@ class RecordMatch(BaseModel):
     equipment was lost."""
 
     type: Literal["match"]
-    team_a: int
-    team_b: int
-    played_a: list[int] = Field(min_length=1, max_length=rules.TEAM_SIZE)
-    played_b: list[int] = Field(min_length=1, max_length=rules.TEAM_SIZE)
+    team_a: TeamRef
+    team_b: TeamRef
+    played_a: list[GladiatorRef] = Field(min_length=1, max_length=rules.TEAM_SIZE)
+    played_b: list[GladiatorRef] = Field(min_length=1, max_length=rules.TEAM_SIZE)
     score_a: int = Field(ge=0, le=999)
     score_b: int = Field(ge=0, le=999)
     surrendered: Side = ""
     eliminated: Side = ""
-    risk: dict[int, int] = Field(default_factory=dict)  # gladiator -> state (-11 or less)
-    lost_equipment: list[int] = Field(default_factory=list, max_length=14)
+    risk: dict[GladiatorRef, int] = Field(default_factory=dict)  # gladiator -> state (-11 or less)
+    lost_equipment: list[GladiatorRef] = Field(default_factory=list, max_length=14)
     # Tournament draws (13.2): the points of each free throw, 0 for a miss, every try in order.
     throws_a: list[int] = Field(default_factory=list, max_length=20)
     throws_b: list[int] = Field(default_factory=list, max_length=20)
@@ -473,6 +480,13 @@ class KillpowerLeague(GameKind[LeagueState]):
         state = state.model_copy(deep=True)
         state.coaches[str(person.id)] = person.name
         return state
+
+    def references(self, state: LeagueState) -> Mapping[str, Collection[Any]]:
+        return {
+            "team": {t.id for t in state.teams.values()},
+            "gladiator": {g.id for t in state.teams.values() for g in t.gladiators},
+            "power": {c.key for c in state.deck.powers},
+        }
 
     def may_enter_dice(
         self, state: LeagueState, actor: Viewer, physical: bool
@@ -822,7 +836,10 @@ class KillpowerLeague(GameKind[LeagueState]):
         if c.match_game:
             live = next((m for m in state.live if m.game == c.match_game), None)
             if live is None or live.recorded is not None:
-                raise RuleError(N_("This match is not open in the league, or already recorded."))
+                raise RuleError(
+                    N_("This match is not open in the league, or already recorded."),
+                    field="match_game",
+                )
         if c.team_a == c.team_b:
             raise RuleError(N_("A team does not play itself."), field="team_b")
         teams = (state.team(c.team_a), state.team(c.team_b))

@@ -14,7 +14,7 @@ hidden value, a power's name, a bluff) goes to `result["private"][side]`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -38,6 +38,7 @@ from server.platform.kinds import (
     rolls_for,
 )
 from server.platform.kinds import Outcome as Done
+from server.platform.refs import Ref
 
 Stage = Literal["lineup", "running", "free_throws", "finished"]
 Mode = Literal["referee", "self"]
@@ -258,23 +259,29 @@ class MatchState(BaseModel):
 # ---------------------------------------------------------------------------- commands
 
 
+# What commands name (checked by the platform against `KillpowerMatch.references`): a gladiator
+# of either team's sheet, a power card of the match (or "bluff").
+GladiatorRef = Annotated[int, Ref("gladiator")]
+PowerRef = Annotated[str, Ref("power")]
+
+
 class Lineup(BaseModel):
     """3.2, COMPOSITION: the gladiators who play, told secretly, and the bluff cards (4.4)."""
 
     type: Literal["lineup"]
     side: Side | None = None  # the referee gives it for a side; a coach for their own
-    gladiators: list[int] = Field(min_length=1, max_length=rules.TEAM_SIZE)
+    gladiators: list[GladiatorRef] = Field(min_length=1, max_length=rules.TEAM_SIZE)
     bluff: int = Field(default=1, ge=mr.BLUFF_CARDS[0], le=mr.BLUFF_CARDS[1])
 
 
 class GiveBall(BaseModel):
     type: Literal["give_ball"]
-    gladiator: int
+    gladiator: GladiatorRef
 
 
 class Enter(BaseModel):
     type: Literal["enter", "leave"]
-    gladiator: int
+    gladiator: GladiatorRef
 
 
 class EndPhase(BaseModel):
@@ -286,13 +293,13 @@ class Act(BaseModel):
     """Phase 3 without a roll: do nothing, wait for later, stand up, sprint, concentrate."""
 
     type: Literal["act"]
-    gladiator: int
+    gladiator: GladiatorRef
     action: Literal["pass", "wait", "stand", "sprint", "concentrate"]
 
 
 class Shot(BaseModel):
     type: Literal["shot"]
-    gladiator: int
+    gladiator: GladiatorRef
     distance: int = Field(ge=0, le=30)
     near: bool = False  # on the basket square or with the basket in the action zone
     blind: bool = False  # the basket is not seen (9.F)
@@ -303,9 +310,9 @@ class Shot(BaseModel):
 
 class Throw(BaseModel):
     type: Literal["throw"]
-    gladiator: int
+    gladiator: GladiatorRef
     distance: int = Field(ge=1, le=30)
-    to: int | None = None  # a friend; none: a square
+    to: GladiatorRef | None = None  # a friend; none: a square
     blind: bool = False
     token: bool = False
 
@@ -314,20 +321,20 @@ class Handoff(BaseModel):
     """7, hand to hand: no roll, no interception; reaching one square away costs the passer 1A."""
 
     type: Literal["handoff"]
-    gladiator: int
-    to: int
+    gladiator: GladiatorRef
+    to: GladiatorRef
     reach: bool = False
 
 
 class Take(BaseModel):
     type: Literal["take"]
-    gladiator: int
+    gladiator: GladiatorRef
     token: bool = False
 
 
 class Pick(BaseModel):
     type: Literal["pick", "drop"]
-    gladiator: int
+    gladiator: GladiatorRef
     zone: bool = False  # drop on a square of the action zone (1A) instead of one's own (0A)
 
 
@@ -335,8 +342,8 @@ class Attack(BaseModel):
     """8: one attacker or a group attack on a target in their action zones."""
 
     type: Literal["attack"]
-    attackers: list[int] = Field(min_length=1, max_length=8)
-    target: int
+    attackers: list[GladiatorRef] = Field(min_length=1, max_length=8)
+    target: GladiatorRef
     located: bool = False  # an inert target hit on a chosen location (7 or less)
     token: bool = False
 
@@ -347,21 +354,21 @@ class Answer(BaseModel):
 
     type: Literal["answer"]
     yes: bool = False
-    gladiator: int | None = None
+    gladiator: GladiatorRef | None = None
 
 
 class Hurt(BaseModel):
     """Damage or wound points from a power (9.1: wound points ignore the armour)."""
 
     type: Literal["hurt"]
-    gladiator: int
+    gladiator: GladiatorRef
     points: int = Field(ge=1, le=99)
     wound_points: bool = False
 
 
 class SetCondition(BaseModel):
     type: Literal["condition"]
-    gladiator: int
+    gladiator: GladiatorRef
     condition: Condition
     turns: int = Field(default=0, ge=0, le=20)  # 0: until cleared
     clear: bool = False
@@ -369,7 +376,7 @@ class SetCondition(BaseModel):
 
 class Expel(BaseModel):
     type: Literal["expel"]
-    gladiator: int
+    gladiator: GladiatorRef
     offence: Literal["table6", "basket_zone"] = "table6"
     reason: str = Field(default="", max_length=200)
 
@@ -378,14 +385,14 @@ class Reentry(BaseModel):
     """6.2: the square rolled is taken (roll again) or the side-line zone is full (1D10 more)."""
 
     type: Literal["reentry"]
-    gladiator: int
+    gladiator: GladiatorRef
     outcome: Literal["taken", "no_room"]
 
 
 class UsePower(BaseModel):
     type: Literal["power"]
-    gladiator: int
-    card: str = Field(min_length=1, max_length=40)  # a power key, or "bluff"
+    gladiator: GladiatorRef
+    card: PowerRef = Field(min_length=1, max_length=40)  # a power key, or "bluff"
     deactivate: bool = False
 
 
@@ -393,7 +400,7 @@ class Check(BaseModel):
     """A roll under a characteristic (HAB to move on through action zones, POU to resist)."""
 
     type: Literal["check"]
-    gladiator: int
+    gladiator: GladiatorRef
     characteristic: Literal["DEP", "PHY", "HAB", "POU", "BAL", "VIE"]
     zones: int = Field(default=1, ge=1, le=8)  # HAB divided by the enemy action zones
     action: bool = False  # the roll costs the action (1A)
@@ -406,7 +413,7 @@ class Surrender(BaseModel):
 
 class FreeShot(BaseModel):
     type: Literal["free_throw"]
-    gladiator: int
+    gladiator: GladiatorRef
     distance: int = Field(ge=2, le=12)
 
 
@@ -902,6 +909,12 @@ class KillpowerMatch(GameKind[MatchState]):
                 team.coach = person.id
                 break
         return state
+
+    def references(self, state: MatchState) -> Mapping[str, Collection[Any]]:
+        return {
+            "gladiator": {g["id"] for t in state.teams.values() for g in t.roster.gladiators},
+            "power": {"bluff", *state.cards},
+        }
 
     def may_send(self, viewer: Viewer, command: Any) -> bool:
         return viewer.is_staff or viewer.role == "coach"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -384,6 +385,11 @@ class SerialBattle(GameKind[SBState]):
         if c.pv is not None:
             changes.append(Msg(N_("PV {old} → {new}"), {"old": player.pv, "new": c.pv}))
             player.pv = c.pv
+        if (c.card is None) != (c.ammo is None):
+            raise RuleError(
+                N_("Say both the card and its ammunition, or neither."),
+                field="card" if c.ammo is not None else "ammo",
+            )
         if c.card is not None and c.ammo is not None:
             held = player.holds(c.card)
             if held is None or held.ammo is None:
@@ -472,6 +478,14 @@ class SerialBattle(GameKind[SBState]):
             assert state.zone.deadline is not None
             return [ZoneDue(type="zone_due", deadline=state.zone.deadline)]
         return []
+
+    def references(self, state: SBState) -> Mapping[str, Collection[Any]]:
+        return {
+            "card": {"bare", *expand(state.deck)},
+            # Every choice ever opened: one already made gets the rules' own answer.
+            "pending": range(1, state.next_pending),
+            "sector": {s.name for s in state.sectors},
+        }
 
     def may_send(self, viewer: Viewer, command: Any) -> bool:
         return viewer.is_staff and not isinstance(command, ZoneDue)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
@@ -26,7 +26,7 @@ from server.games.serial_battle.catalog import (
 )
 from server.platform.dice import Dice
 from server.platform.i18n import N_, Msg, joined
-from server.platform.refs import PersonRef
+from server.platform.refs import PersonRef, Ref
 from server.platform.timers import Timer
 
 START_PV = 36  # Points de vie: "Au départ, vous possédez 36 PV."
@@ -154,6 +154,12 @@ class SBState(BaseModel):
 
 # ---------------------------------------------------------------------------- commands
 
+# What commands name (checked by the platform against `SerialBattle.references`): a card copy
+# of the deck ("bare": bare hands), a choice the referee owes, a sector.
+CardRef = Annotated[str, Ref("card")]
+PendingRef = Annotated[int, Ref("pending")]
+SectorRef = Annotated[str, Ref("sector")]
+
 
 class SetSettings(BaseModel):
     type: Literal["settings"]
@@ -205,46 +211,46 @@ class Assault(BaseModel):
     attacker: PersonRef
     defenders: list[PersonRef] = Field(min_length=1, max_length=32)
     touch: Touch = "attacker"  # who touched or called first
-    card: str = "bare"  # the attacker's card copy, or "bare" for bare hands
-    defender_card: str | None = None  # the (single) defender's answer card; default: best held
+    card: CardRef = "bare"  # the attacker's card copy, or "bare" for bare hands
+    defender_card: CardRef | None = None  # the (single) defender's answer card; default: best
     answer: bool = True  # does the defender strike back (if still standing)
 
 
 class KnockoutTake(BaseModel):
     type: Literal["knockout_take"]
-    pending: int
-    card: str
+    pending: PendingRef
+    card: CardRef
 
 
 class KnockoutAgain(BaseModel):
     type: Literal["knockout_again"]
-    pending: int
-    card: str | None = None  # default: the card of the first assault
+    pending: PendingRef
+    card: CardRef | None = None  # default: the card of the first assault
 
 
 class Loot(BaseModel):
     type: Literal["loot"]
-    pending: int
-    keep: list[str] = Field(default_factory=list, max_length=64)
+    pending: PendingRef
+    keep: list[CardRef] = Field(default_factory=list, max_length=64)
 
 
 class GiveCard(BaseModel):
     type: Literal["give"]
     player: PersonRef
-    card: str  # a copy id in the referee's hands
+    card: CardRef  # a copy id in the referee's hands
 
 
 class TakeCard(BaseModel):
     type: Literal["take"]
     player: PersonRef
-    card: str
+    card: CardRef
 
 
 class Correct(BaseModel):
     type: Literal["correct"]
     player: PersonRef
     pv: int | None = Field(default=None, ge=0, le=START_PV)  # no card heals
-    card: str | None = None
+    card: CardRef | None = None
     ammo: int | None = Field(default=None, ge=0, le=99)
     reason: str = Field(min_length=1, max_length=200)
 
@@ -252,7 +258,7 @@ class Correct(BaseModel):
 class Place(BaseModel):
     type: Literal["place"]
     players: list[PersonRef] = Field(min_length=1, max_length=64)
-    sector: str = Field(max_length=60)
+    sector: SectorRef = Field(max_length=60)
 
 
 class Eliminate(BaseModel):
@@ -264,7 +270,7 @@ class Eliminate(BaseModel):
 
 class CloseSectors(BaseModel):
     type: Literal["close"]
-    sectors: list[str] = Field(min_length=1, max_length=64)
+    sectors: list[SectorRef] = Field(min_length=1, max_length=64)
 
 
 class ZoneDue(BaseModel):
@@ -400,8 +406,9 @@ class Weapon(BaseModel):
     card: Card
 
 
-def weapon_for(state: SBState, player: Player, copy_id: str | None) -> Weapon:
-    """The card a player strikes with, refused when it cannot be used (spec, step 2)."""
+def weapon_for(state: SBState, player: Player, copy_id: str | None, field: str = "card") -> Weapon:
+    """The card a player strikes with, refused when it cannot be used (spec, step 2); `field`
+    names the form's field the refusal is about (the attacker's card, a defender's)."""
     if copy_id in (None, "", "bare"):
         return Weapon(copy_id=None, card=BARE_HANDS)
     assert copy_id is not None
@@ -409,17 +416,17 @@ def weapon_for(state: SBState, player: Player, copy_id: str | None) -> Weapon:
     card = state.card(copy_id)
     if held is None:
         raise RuleError(
-            N_("{player} does not hold “{card}”."), field="card", player=player.name, card=card.name
+            N_("{player} does not hold “{card}”."), field=field, player=player.name, card=card.name
         )
     if not card.is_weapon:
         # An object with no damage table is fought with bare hands (Puis-je combattre sans carte).
         return Weapon(copy_id=None, card=BARE_HANDS)
     if held.ammo is not None and held.ammo <= 0:
-        raise RuleError(N_("“{card}” has no ammunition left."), field="card", card=card.name)
+        raise RuleError(N_("“{card}” has no ammunition left."), field=field, card=card.name)
     if card.has(Ability.TWO_HANDS) and player.arm_disabled:
         raise RuleError(
             N_("{player} cannot use “{card}”: it needs two hands and an arm is out of use."),
-            field="card",
+            field=field,
             player=player.name,
             card=card.name,
         )
@@ -613,7 +620,7 @@ def assault(
         chosen = command.defender_card if single and command.defender_card else None
         copy_id = chosen if chosen is not None else default_weapon(state, defender)
         answers[defender.id] = (
-            weapon_for(state, defender, copy_id)
+            weapon_for(state, defender, copy_id, "defender_card")
             if copy_id
             else Weapon(copy_id=None, card=BARE_HANDS)
         )

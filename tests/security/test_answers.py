@@ -1,0 +1,201 @@
+"""The answer to a command is cut for its sender by the same projection as their log: a coach who
+completes the lineups is told their own RAP, never the other team's; no answer (the API's JSON,
+the page htmx swaps in, in French or English) carries the other side's private notes, power
+cards or bluffs. Each command of a self-refereed match's first turns is sent by both coaches."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import select
+
+from server.models import Event
+from server.platform import i18n
+from server.platform.dice import ScriptedRolls
+from server.platform.i18n import Msg
+from server.platform.service import GameService
+from tests.helpers import csrf_of, key
+from tests.killpower.test_match import Match
+
+LANGUAGES = ("fr", "en")
+
+
+class Coaches:
+    def __init__(self, client: TestClient, match: Match) -> None:
+        self.client, self.match, self.service = client, match, match.service
+        self.tokens, self.phones = {}, {}
+        for side in "AB":
+            person = self.service.person(match.id, match.coach[side].person_id)  # type: ignore[arg-type]
+            self.tokens[side] = self.service.link_of(person).token
+            phone = TestClient(client.app, follow_redirects=False)
+            assert phone.get(f"/t/{self.tokens[side]}").status_code == 303
+            phone.headers["X-CSRF-Token"] = csrf_of(phone.get(f"/g/{match.id}").text)
+            self.phones[side] = phone
+
+    def send(self, side: str, command: dict[str, Any], language: str, htmx: bool) -> str:
+        """What the coach's phone gets back for the command."""
+        if htmx:
+            form = {
+                k: json.dumps(v) if isinstance(v, list | dict) else v for k, v in command.items()
+            }
+            if isinstance(command.get("gladiators"), list):
+                form.pop("gladiators")
+                form["gladiators[]"] = command["gladiators"]  # type: ignore[assignment]
+            answer = self.phones[side].post(
+                f"/g/{self.match.id}/act",
+                data={**form, "idem": key()},
+                headers={"HX-Request": "true", "Accept-Language": language},
+            )
+        else:
+            answer = self.client.post(
+                f"/api/v1/games/{self.match.id}/commands",
+                json={"command": command},
+                headers={
+                    "Authorization": f"Bearer {self.tokens[side]}",
+                    "Idempotency-Key": key(),
+                    "Accept-Language": language,
+                },
+            )
+        assert answer.status_code < 500, answer.text
+        return answer.text
+
+    def secrets_of(self, side: str) -> list[str]:
+        """What only `side` may know so far: its private notes in both languages, its power
+        cards' names (not yet read aloud), and its RAP purposes with their values."""
+        texts: set[str] = set()
+        with self.service.db.read() as s:
+            events = s.exec(select(Event).where(Event.game_id == self.match.id)).all()
+        for event in events:
+            for note in (event.result.get("private") or {}).get(side, []):
+                for language in LANGUAGES:
+                    token = i18n.current_language.set(language)
+                    texts.add(Msg.from_json(note).render())
+                    i18n.current_language.reset(token)
+        state: Any = self.service.load(self.match.id).state
+        revealed = " ".join(r.text for r in state.reveals)
+        for f in state.side_fighters(side):
+            for power in f.powers:
+                card = state.cards.get(power)
+                if card is not None and card.name not in revealed:
+                    texts.add(card.name)
+        return sorted(texts)
+
+
+@pytest.mark.parametrize("htmx", [False, True], ids=["api", "htmx"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_answer_carries_the_other_sides_secrets(
+    client: TestClient, rolls: ScriptedRolls, language: str, htmx: bool
+) -> None:
+    rolls.endless = True
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    match = Match(service, rolls)
+    coaches = Coaches(client, match)
+    answers: dict[str, list[str]] = {"A": [], "B": []}
+
+    def play(side: str, command: dict[str, Any]) -> None:
+        answers[side].append(coaches.send(side, command, language, htmx))
+
+    play("A", {"type": "lineup", "gladiators": match.ids["A"][:3], "bluff": 2})
+    play("B", {"type": "lineup", "gladiators": match.ids["B"][:3], "bluff": 1})  # both RAPs
+    state: Any = service.load(match.id).state
+    assert state.stage == "running"
+    # The first turn: the ball, entries, the phases ended, a card put down, a refusal or two.
+    for _ in range(3):
+        state = service.load(match.id).state
+        side = state.moving if state.phase != 3 else "A"
+        if state.ball == f"zt:{side}":
+            play(side, {"type": "give_ball", "gladiator": match.ids[side][0]})
+        play(side, {"type": "enter", "gladiator": match.ids[side][1]})
+        first = state.side_fighters(side)[0]
+        if first.powers:
+            play(side, {"type": "power", "gladiator": first.id, "card": first.powers[0]})
+        play(side, {"type": "end_phase"})
+        other = "B" if side == "A" else "A"
+        play(other, {"type": "enter", "gladiator": match.ids[other][2]})  # not its phase
+    for side, other in (("A", "B"), ("B", "A")):
+        # A card both teams hold (Fantôme) is no secret to either.
+        hidden = [x for x in coaches.secrets_of(other) if x not in coaches.secrets_of(side)]
+        assert hidden, "the other side has secrets to keep"
+        for answer in answers[side]:
+            for secret in hidden:
+                assert secret not in answer, (side, secret, answer[:300])
+    # The coach who completed the lineups was told his own team's RAP, in his answer.
+    own = coaches.secrets_of("B")
+    assert any(secret in answers["B"][0] for secret in own if "RAP" in secret)
+
+
+# ---------------------------------------------------------------------------- every kind, everyone
+
+
+def rcb_hidden(service: GameService, game: str, viewer: Any) -> list[str]:
+    """The roles this viewer of a Roi / Chevalier / Bourreau game may not know, as words."""
+    from tests.rcb.test_secrets import WORDS
+
+    state: Any = service.load(game).state
+    mine = state.fighters.get(str(viewer.person_id))
+    phone = state.phones.get(str(viewer.person_id))
+    team = mine.team if mine else (phone.team if phone else None)
+    known = {f.role for f in state.fighters.values() if team and f.team == team and f.role}
+    roles = {f.role for f in state.fighters.values() if f.role} | set(state.set_aside)
+    return [w for role in roles - known for w in WORDS[role]]
+
+
+def league_hidden(service: GameService, game: str, viewer: Any) -> list[str]:
+    """The power cards of the teams this coach does not hold."""
+    state: Any = service.load(game).state
+    names = {p.key: p.name for p in state.deck.powers}
+    mine = {
+        k
+        for t in state.teams.values()
+        if t.coach == viewer.person_id
+        for g in t.gladiators
+        for k in g.powers
+    }
+    theirs = {
+        k
+        for t in state.teams.values()
+        if t.coach != viewer.person_id
+        for g in t.gladiators
+        for k in g.powers
+    }
+    return sorted(names[k] for k in theirs - mine)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("label", ["rcb:stakes", "rcb:won", "kpb_league:played"])
+def test_every_command_answers_every_role_without_a_secret(
+    client: TestClient, rolls: ScriptedRolls, label: str, language: str
+) -> None:
+    """Each person who is not all-seeing sends each command of the kind (refused or not): no
+    answer names a role of the other team, or another team's power card."""
+    import re
+
+    from tests.security.scenes import SCENES
+    from tests.security.test_references import commands_of
+
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    scene = SCENES[label](service, rolls)
+    hidden_of = rcb_hidden if scene.kind == "rcb" else league_hidden
+    for persona, viewer in scene.people.items():
+        if viewer.is_organizer:
+            continue
+        token = service.link_of(service.person(scene.game, viewer.person_id)).token  # type: ignore[arg-type]
+        hidden = hidden_of(service, scene.game, viewer)
+        assert hidden, (persona, "has something not to know")
+        pattern = re.compile(r"\b(" + "|".join(map(re.escape, hidden)) + r")\b", re.IGNORECASE)
+        for command in commands_of(scene.kind):
+            answer = client.post(
+                f"/api/v1/games/{scene.game}/commands",
+                json={"command": {"type": command}},
+                headers={
+                    "Authorization": f"Bearer {token}",
+                    "Idempotency-Key": key(),
+                    "Accept-Language": language,
+                },
+            )
+            assert answer.status_code < 500, answer.text
+            found = pattern.search(answer.text)
+            assert found is None, (persona, command, found.group(0) if found else "", answer.text)

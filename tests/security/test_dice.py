@@ -1,0 +1,109 @@
+"""Dice have owners: every die a command asks for is declared with its purpose and its owner, and
+only those allowed enter it by hand. In a self-refereed match a coach enters their own side's dice
+(with physical dice), never the other side's; a value for a die the action never rolls is refused;
+a die entered by hand is marked as such in every viewer's log, its value hidden where secret."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from server.errors import ArbitreError
+from server.platform.dice import BadRoll, MissingRoll, ScriptedRolls
+from server.platform.service import GameService
+from tests.helpers import key, tally_game
+from tests.killpower.test_match import Match
+
+
+def raps(match: Match, side: str, n: int) -> dict[str, int]:
+    state = match.service.load(match.id).state
+    roster = {g["id"]: g["name"] for g in state.teams[side].roster.gladiators}  # type: ignore[attr-defined]
+    return {f"RAP of {roster[g]}": 7 for g in match.ids[side][:n]}
+
+
+def send(match: Match, side: str, command: dict[str, Any], rolls: dict[str, int]) -> Any:
+    return match.service.perform(match.id, match.coach[side], command, idem_key=key(), rolls=rolls)
+
+
+def lineup(match: Match, side: str) -> dict[str, Any]:
+    return {"type": "lineup", "gladiators": match.ids[side][:2], "bluff": 1}
+
+
+def test_a_coach_never_enters_the_other_sides_dice(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """With server dice, no die is a coach's to enter: the other side's RAP least of all."""
+    rolls.endless = True
+    match = Match(service, rolls)
+    send(match, "A", lineup(match, "A"), {})
+    before = service.load(match.id).game.seq
+    for entered in (raps(match, "A", 2), raps(match, "B", 2)):
+        with pytest.raises(BadRoll, match="Arbitre"):
+            send(match, "B", lineup(match, "B"), entered)
+    with pytest.raises(BadRoll, match="aucun dé"):  # a die the action never rolls
+        send(match, "B", lineup(match, "B"), {"shot of nobody": 3})
+    assert service.load(match.id).game.seq == before
+
+
+def test_with_physical_dice_a_coach_enters_their_own_and_arbitre_rolls_the_others(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    rolls.endless = True
+    match = Match(service, rolls, dice="physical")
+    send(match, "A", lineup(match, "A"), {})
+    # Tomas completes the lineups: asked for his own team's RAP only, never Nabos'.
+    with pytest.raises(MissingRoll) as asked:
+        send(match, "B", lineup(match, "B"), {})
+    own = {f"RAP of {n}" for n in (f.split("RAP of ")[1] for f in raps(match, "B", 2))}
+    assert asked.value.field is not None and asked.value.field[5:] in own
+    with pytest.raises(BadRoll):
+        send(match, "B", lineup(match, "B"), {**raps(match, "B", 2), **raps(match, "A", 1)})
+    send(match, "B", lineup(match, "B"), raps(match, "B", 2))
+    event = service.log(match.id, match.organizer)[-1]
+    manual = {r["purpose"]: r["manual"] for r in event["rolls"] if r["purpose"].startswith("RAP")}
+    assert manual == {
+        **dict.fromkeys(raps(match, "B", 2), True),
+        **dict.fromkeys(raps(match, "A", 2), False),
+    }
+    # Nadia's log marks Tomas' RAP as entered by hand, without its value; her own show theirs.
+    hers = service.log(match.id, match.coach["A"])[-1]["rolls"]
+    entered = [r for r in hers if r["manual"]]
+    assert {r["purpose"] for r in entered} == set(raps(match, "B", 2))
+    assert all(r["value"] is None for r in entered)
+    assert {r["purpose"] for r in hers if not r["manual"]} >= set(raps(match, "A", 2))
+    assert all(r["value"] is not None for r in hers if r["purpose"] in raps(match, "A", 2))
+
+
+def test_the_referee_enters_any_die_and_its_mark_shows_to_everyone(
+    client: TestClient, service: GameService
+) -> None:
+    app_service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    game, _org, referee, (lea, _hugo) = tally_game(app_service)
+    done = app_service.perform(
+        game.id,
+        referee,
+        {"type": "roll", "player": lea.person_id},
+        idem_key=key(),
+        rolls={"points": 4},
+    )
+    assert done.result == {"points": 4}
+    with pytest.raises(ArbitreError, match="aucun dé"):
+        app_service.perform(
+            game.id,
+            referee,
+            {"type": "roll", "player": lea.person_id},
+            idem_key=key(),
+            rolls={"points": 4, "bonus": 2},
+        )
+    with pytest.raises(ArbitreError):  # a player enters no die
+        app_service.perform(
+            game.id,
+            lea,
+            {"type": "roll", "player": lea.person_id},
+            idem_key=key(),
+            rolls={"points": 6},
+        )
+    log = app_service.log(game.id, referee)
+    assert log[-1]["rolls"] == [{"purpose": "points", "sides": 6, "value": 4, "manual": True}]

@@ -1,0 +1,557 @@
+"""A command names only things of its own game: for every kind, every command and every field that
+names something (a person, a team, a gladiator, a card, a pending choice, a sector, a game), the
+same thing taken from ANOTHER game of the same kind is refused with a message that names the field
+or the foreign value, and nothing changes. Where a command's valid form is known here, it is sent
+afterwards and accepted: the refusal came from the foreign id, not from something else.
+
+The tables below must list every command a person may send (`test_every_command_is_listed`), and
+every field whose name says it names something: a new command or field must come with its row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, get_args
+
+import pytest
+from fastapi.testclient import TestClient
+
+from server.platform.dice import ScriptedRolls
+from server.platform.kinds import KINDS, Viewer
+from server.platform.service import GameService
+from tests.helpers import key
+from tests.killpower.test_league import League, team_command
+from tests.security.scenes import (
+    lined_up,
+    match_phase3,
+    rcb_game,
+    rcb_pair,
+    sb_game,
+)
+
+
+@dataclass
+class World:
+    """This game and what of it the commands name; `foreign`: the same things of another game."""
+
+    game: str
+    people: dict[str, Viewer]
+    ids: dict[str, Any]
+    foreign: dict[str, Any]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------------- Serial Battle
+
+
+def sb_world(service: GameService, rolls: ScriptedRolls) -> World:
+    rolls.endless = True
+    game, people, ids = sb_game(service, ("Léa", "Hugo", "Zoé", "Inès"))
+    other, other_people, other_ids = sb_game(service, ("Max", "Noa"))
+    ref = people["referee"]
+    for name, card in (("Léa", "couteau"), ("Hugo", "taser"), ("Zoé", "matraque")):
+        service.perform(
+            game, ref, {"type": "give", "player": ids[name], "card": card}, idem_key=key()
+        )
+    service.perform(
+        other,
+        other_people["referee"],
+        {"type": "give", "player": other_ids["Max"], "card": "pistolet"},
+        idem_key=key(),
+    )
+    foreign = {"player": other_ids["Max"], "card": "pistolet#7", "sector": "Ouest", "pending": 977}
+    return World(game, people, ids, foreign)
+
+
+def sb_pending(world: World, service: GameService, rolls: ScriptedRolls, kind: str) -> int:
+    """A choice the referee owes: Hugo's taser knocks Léa out (face 2), or Léa's knife kills
+    Inès (face 6, critical: the loot)."""
+    ref = world.people["referee"]
+    if kind == "knockout":
+        rolls.push(2, 1)
+        command = {
+            "type": "assault",
+            "attacker": world.ids["Hugo"],
+            "defenders": [world.ids["Léa"]],
+            "card": "taser",
+            "answer": False,
+        }
+    else:  # Inès holds enough for Léa to have to choose what she keeps
+        for card in ("machette", "katana", "hache", "arc", "shuriken"):
+            command = {"type": "give", "player": world.ids["Inès"], "card": card}
+            service.perform(world.game, ref, command, idem_key=key())
+        rolls.push(6, 1)
+        command = {
+            "type": "assault",
+            "attacker": world.ids["Léa"],
+            "defenders": [world.ids["Inès"]],
+            "card": "couteau",
+            "answer": False,
+        }
+    service.perform(world.game, ref, command, idem_key=key())
+    state: Any = service.load(world.game).state
+    return next(p.id for p in state.pending if p.kind == kind)
+
+
+SB: dict[
+    str, Callable[[World, GameService, ScriptedRolls], tuple[dict[str, Any], dict[str, Any]]]
+] = {
+    "tag": lambda w, s, r: (
+        {"type": "tag", "player": w.ids["Hugo"], "tag": "rouge"},
+        {"player": w.foreign["player"]},
+    ),
+    "assault": lambda w, s, r: (
+        {
+            "type": "assault",
+            "attacker": w.ids["Léa"],
+            "defenders": [w.ids["Zoé"]],
+            "card": "couteau",
+            "answer": False,
+        },
+        {
+            "attacker": w.foreign["player"],
+            "defenders": [w.foreign["player"]],
+            "card": w.foreign["card"],
+            "defender_card": w.foreign["card"],
+        },
+    ),
+    "give": lambda w, s, r: (
+        {"type": "give", "player": w.ids["Inès"], "card": "pistolet"},
+        {"player": w.foreign["player"], "card": w.foreign["card"]},
+    ),
+    "take": lambda w, s, r: (
+        {"type": "take", "player": w.ids["Léa"], "card": "couteau"},
+        {"player": w.foreign["player"], "card": w.foreign["card"]},
+    ),
+    "correct": lambda w, s, r: (
+        {"type": "correct", "player": w.ids["Léa"], "pv": 30, "reason": "erreur"},
+        {"player": w.foreign["player"], "card": w.foreign["card"]},
+    ),
+    "place": lambda w, s, r: (
+        {"type": "place", "players": [w.ids["Léa"]], "sector": "Nord"},
+        {"players": [w.foreign["player"]], "sector": w.foreign["sector"]},
+    ),
+    "eliminate": lambda w, s, r: (
+        {"type": "eliminate", "player": w.ids["Zoé"], "cause": "referee"},
+        {"player": w.foreign["player"]},
+    ),
+    "knockout_take": lambda w, s, r: (
+        {"type": "knockout_take", "pending": sb_pending(w, s, r, "knockout"), "card": "couteau"},
+        {"pending": w.foreign["pending"], "card": w.foreign["card"]},
+    ),
+    "knockout_again": lambda w, s, r: (
+        {"type": "knockout_again", "pending": sb_pending(w, s, r, "knockout")},
+        {"pending": w.foreign["pending"], "card": w.foreign["card"]},
+    ),
+    "loot": lambda w, s, r: (
+        {"type": "loot", "pending": sb_pending(w, s, r, "loot"), "keep": ["couteau"]},
+        {"pending": w.foreign["pending"], "keep": [w.foreign["card"]]},
+    ),
+    "close": lambda w, s, r: (
+        {"type": "close", "sectors": ["Sud"]},
+        {"sectors": [w.foreign["sector"]]},
+    ),
+}
+
+
+# ---------------------------------------------------------------------------- Roi / Chevalier / Bourreau
+
+
+def rcb_world(service: GameService, rolls: ScriptedRolls) -> World:
+    scene = rcb_game(service, rolls)
+    other = rcb_game(service, rolls)
+    service.perform(scene.game, scene.people["organizer"], {"type": "round"}, idem_key=key())
+    a, b = rcb_pair(service, scene)
+    return World(
+        scene.game,
+        scene.people,
+        {"a": a, "b": b, "fighter": scene.people["fighter"].person_id},
+        {"person": other.people["fighter"].person_id},
+    )
+
+
+RCB: dict[
+    str, Callable[[World, GameService, ScriptedRolls], tuple[dict[str, Any], dict[str, Any]]]
+] = {
+    # After the deal the teams are fixed: the foreign person is refused all the same.
+    "assign": lambda w, s, r: (None, {"person": w.foreign["person"]}),
+    "fighters": lambda w, s, r: (
+        {"type": "fighters", "a": w.ids["a"], "b": w.ids["b"]},
+        {"a": w.foreign["person"], "b": w.foreign["person"]},
+    ),
+}
+
+
+# ---------------------------------------------------------------------------- Killpower Ball league
+
+
+def league_world(service: GameService, rolls: ScriptedRolls) -> World:
+    rolls.endless = True
+    other = League(service, rolls)
+    for name in ("Ana", "Bob", "Cid"):  # three teams: ids beyond this league's two
+        other.act(other.coach(name), team_command(f"Team{name}", ["gloves"] * 7))
+    league = League(service, rolls)
+    nadia, tomas = league.coach("Nadia"), league.coach("Tomas")
+    league.act(nadia, team_command("Nabos", ["armour"] + ["gloves"] * 6))
+    league.act(tomas, team_command("Titanos", ["gloves"] * 7))
+    mine = {t.id for t in league.state.teams.values()} | {
+        g.id for t in league.state.teams.values() for g in t.gladiators
+    }
+    far = max(t.id for t in other.state.teams.values())
+    assert far not in mine
+    team = next(t for t in other.state.teams.values() if t.id == far)
+    stranger = next(iter(other.coaches.values()))
+    nabos, titanos = league.team("Nabos"), league.team("Titanos")
+    return World(
+        league.id,
+        {"organizer": league.owner, "coach": nadia},
+        {
+            "nabos": nabos.id,
+            "titanos": titanos.id,
+            "a": [g.id for g in nabos.gladiators],
+            "b": [g.id for g in titanos.gladiators],
+            "nadia": nadia.person_id,
+        },
+        {
+            "team": far,
+            "gladiator": team.gladiators[-1].id,
+            "person": stranger.person_id,
+            "game": other.id,
+        },
+    )
+
+
+def recruit() -> dict[str, Any]:
+    return {"name": "Neuf", "number": 9, "specialization": "archer", "equipment": "gloves"}
+
+
+LEAGUE: dict[
+    str, Callable[[World, GameService, ScriptedRolls], tuple[dict[str, Any], dict[str, Any]]]
+] = {
+    "team": lambda w, s, r: (
+        team_command("Zorgs", ["gloves"] * 7, coach=w.ids["nadia"]),
+        {"coach": w.foreign["person"]},
+    ),
+    "replace": lambda w, s, r: (
+        None,
+        {"team": w.foreign["team"], "gladiator": w.foreign["gladiator"]},
+    ),
+    "improve": lambda w, s, r: (
+        None,
+        {"team": w.foreign["team"], "gladiator": w.foreign["gladiator"]},
+    ),
+    "reequip": lambda w, s, r: (
+        None,
+        {"team": w.foreign["team"], "gladiator": w.foreign["gladiator"]},
+    ),
+    "roll_armour": lambda w, s, r: (None, {"team": w.foreign["team"]}),
+    "match": lambda w, s, r: (
+        {
+            "type": "match",
+            "team_a": w.ids["nabos"],
+            "team_b": w.ids["titanos"],
+            "played_a": w.ids["a"][:6],
+            "played_b": w.ids["b"][:6],
+            "score_a": 2,
+            "score_b": 1,
+        },
+        {
+            "team_a": w.foreign["team"],
+            "team_b": w.foreign["team"],
+            "played_a": [w.foreign["gladiator"]],
+            "played_b": [w.foreign["gladiator"]],
+            "risk": {str(w.foreign["gladiator"]): -12},
+            "lost_equipment": [w.foreign["gladiator"]],
+            "match_game": w.foreign["game"],
+        },
+    ),
+}
+# Commands whose valid form needs a moment of the league (after a match): their foreign ids are
+# sent in an otherwise well-formed command naming this league's own team and gladiator.
+LEAGUE_TEMPLATES: dict[str, Callable[[World], dict[str, Any]]] = {
+    "replace": lambda w: {
+        "type": "replace",
+        "team": w.ids["nabos"],
+        "gladiator": w.ids["a"][0],
+        "recruit": recruit(),
+    },
+    "improve": lambda w: {
+        "type": "improve",
+        "team": w.ids["nabos"],
+        "gladiator": w.ids["a"][0],
+        "characteristic": "PHY",
+    },
+    "reequip": lambda w: {
+        "type": "reequip",
+        "team": w.ids["nabos"],
+        "gladiator": w.ids["a"][0],
+        "equipment": "gloves",
+    },
+    "roll_armour": lambda w: {"type": "roll_armour", "team": w.ids["nabos"]},
+}
+
+
+# ---------------------------------------------------------------------------- Killpower Ball match
+
+
+def match_world(service: GameService, rolls: ScriptedRolls, phase: str = "running") -> World:
+    rolls.endless = True
+    if phase == "phase3":
+        scene = match_phase3(service, rolls)
+        people = scene.people
+        game = scene.game
+        state: Any = service.load(game).state
+    else:
+        match = lined_up(service, rolls)
+        people = {
+            "organizer": match.organizer,
+            "coach_a": match.coach["A"],
+            "coach_b": match.coach["B"],
+        }
+        game, state = match.id, match.state
+    other = League(service, rolls)
+    for name in ("Ana", "Bob", "Cid"):
+        other.act(other.coach(name), team_command(f"Team{name}", ["powers"] + ["gloves"] * 6))
+    mine = {f.id for f in state.fighters.values()} | {
+        g["id"] for t in state.teams.values() for g in t.roster.gladiators
+    }
+    far = max(g.id for t in other.state.teams.values() for g in t.gladiators)
+    assert far not in mine
+    card = next(
+        p
+        for t in other.state.teams.values()
+        for g in t.gladiators
+        for p in g.powers
+        if p not in state.cards
+    )
+    return World(game, people, {"state": state}, {"gladiator": far, "card": card})
+
+
+def gladiator_fields(
+    *names: str,
+) -> Callable[[World, GameService, ScriptedRolls], tuple[None, dict[str, Any]]]:
+    def case(w: World, s: GameService, r: ScriptedRolls) -> tuple[None, dict[str, Any]]:
+        values = {
+            n: [w.foreign["gladiator"]]
+            if n in ("attackers", "gladiators")
+            else w.foreign["gladiator"]
+            for n in names
+        }
+        return None, values
+
+    return case
+
+
+MATCH: dict[str, Callable[[World, GameService, ScriptedRolls], tuple[Any, dict[str, Any]]]] = {
+    "lineup": gladiator_fields("gladiators"),
+    "give_ball": gladiator_fields("gladiator"),
+    "enter": gladiator_fields("gladiator"),
+    "leave": gladiator_fields("gladiator"),
+    "act": gladiator_fields("gladiator"),
+    "shot": gladiator_fields("gladiator"),
+    "throw": gladiator_fields("gladiator", "to"),
+    "handoff": gladiator_fields("gladiator", "to"),
+    "take": gladiator_fields("gladiator"),
+    "pick": gladiator_fields("gladiator"),
+    "drop": gladiator_fields("gladiator"),
+    "attack": gladiator_fields("attackers", "target"),
+    "answer": gladiator_fields("gladiator"),
+    "hurt": gladiator_fields("gladiator"),
+    "condition": gladiator_fields("gladiator"),
+    "expel": gladiator_fields("gladiator"),
+    "reentry": gladiator_fields("gladiator"),
+    "power": lambda w, s, r: (
+        None,
+        {"gladiator": w.foreign["gladiator"], "card": w.foreign["card"]},
+    ),
+    "check": gladiator_fields("gladiator"),
+    "free_throw": gladiator_fields("gladiator"),
+}
+MATCH_DEFAULTS: dict[str, dict[str, Any]] = {  # what else each command needs to be well formed
+    "lineup": {"side": "A", "bluff": 1},
+    "act": {"action": "pass"},
+    "shot": {"distance": 3},
+    "throw": {"distance": 3},
+    "hurt": {"points": 2},
+    "condition": {"condition": "blind"},
+    "reentry": {"outcome": "taken"},
+    "power": {"card": "bluff"},
+    "check": {"characteristic": "POU"},
+    "free_throw": {"distance": 4},
+}
+
+
+def match_template(world: World, command: str) -> dict[str, Any]:
+    """A command of this match naming its own gladiators (A's first, B's first as a target)."""
+    state = world.ids["state"]
+    mine, theirs = state.side_fighters("A")[0].id, state.side_fighters("B")[0].id
+    names = {"gladiator": mine, "gladiators": [mine], "attackers": [mine], "target": theirs}
+    model = commands_of("kpb_match")[command]
+    own = {n: v for n, v in names.items() if n in model.model_fields}
+    if "to" in model.model_fields:
+        own["to"] = state.side_fighters("A")[1].id
+    return {"type": command, **own, **MATCH_DEFAULTS.get(command, {})}
+
+
+# ---------------------------------------------------------------------------- the walk
+
+# A well-formed command naming this game's own things, for the rows with no valid form here.
+TEMPLATES: dict[str, Callable[[World, str], dict[str, Any]]] = {
+    "rcb": lambda w, c: {"type": c, "person": w.ids["fighter"], "team": "A"},
+    "kpb_league": lambda w, c: LEAGUE_TEMPLATES[c](w),
+    "kpb_match": match_template,
+}
+
+
+@dataclass(frozen=True)
+class Kind:
+    world: Callable[[GameService, ScriptedRolls], World]
+    cases: dict[str, Callable[[World, GameService, ScriptedRolls], tuple[Any, dict[str, Any]]]]
+    actor: str
+    platform_only: frozenset[str] = (
+        frozenset()
+    )  # sent by the server or the platform, never a person
+
+
+KIND_CASES = {
+    "serial_battle": Kind(sb_world, SB, "referee", frozenset({"zone_due"})),
+    "rcb": Kind(rcb_world, RCB, "organizer", frozenset({"designation_due"})),
+    "kpb_league": Kind(league_world, LEAGUE, "organizer", frozenset({"open_match"})),
+    "kpb_match": Kind(match_world, MATCH, "organizer"),
+}
+# Field names that say the field names something of the game.
+ID_WORDS = {
+    "player",
+    "players",
+    "attacker",
+    "defenders",
+    "person",
+    "a",
+    "b",
+    "team",
+    "team_a",
+    "team_b",
+    "gladiator",
+    "gladiators",
+    "attackers",
+    "target",
+    "to",
+    "card",
+    "defender_card",
+    "pending",
+    "keep",
+    "coach",
+    "played_a",
+    "played_b",
+    "risk",
+    "lost_equipment",
+    "match_game",
+    "game",
+    "sector",
+    "sectors",
+    "coach_a",
+    "coach_b",
+    "organizer",
+}
+NOT_REFERENCES = {
+    ("rcb", "assign", "team"),  # a team's letter
+    ("kpb_league", "team", "gladiators"),  # the wizard's recruits, not references
+    ("rcb", "stakes", "a"),
+    ("rcb", "stakes", "b"),
+    ("rcb", "team_names", "a"),
+    ("rcb", "team_names", "b"),
+}
+
+
+def commands_of(kind_key: str) -> dict[str, Any]:
+    """Each command type of a kind and its model."""
+    union = get_args(KINDS[kind_key].commands._type)[0]  # Annotated[Union[...], discriminator]
+    found = {}
+    for model in get_args(union):
+        for literal in get_args(model.model_fields["type"].annotation):
+            found[literal] = model
+    return found
+
+
+CASES = [(k, c) for k, kind in KIND_CASES.items() for c in sorted(kind.cases)]
+
+
+def api(client: TestClient, token: str, game: str, command: dict[str, Any]) -> Any:
+    return client.post(
+        f"/api/v1/games/{game}/commands",
+        json={"command": command},
+        headers={"Authorization": f"Bearer {token}", "Idempotency-Key": key()},
+    )
+
+
+@pytest.mark.parametrize(("kind", "command"), CASES)
+def test_an_id_of_another_game_is_refused(
+    client: TestClient, rolls: ScriptedRolls, kind: str, command: str
+) -> None:
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    spec = KIND_CASES[kind]
+    world = spec.world(service, rolls)
+    base, foreign = spec.cases[command](world, service, rolls)
+    missing = naming_fields(kind, command) - set(foreign) - {"side"}
+    assert not missing, f"fields naming something with no foreign value: {missing}"
+    actor = world.people[spec.actor]
+    token = service.link_of(service.person(world.game, actor.person_id)).token  # type: ignore[arg-type]
+    template = base or TEMPLATES[kind](world, command)
+    for name, value in foreign.items():
+        seq = service.load(world.game).game.seq
+        answer = api(client, token, world.game, {**template, name: value})
+        assert 400 <= answer.status_code < 500, (name, answer.status_code, answer.text)
+        said = answer.json()
+        values = list(value) if isinstance(value, list | dict) else [value]
+        named = said.get("field") in (name, name.rstrip("s")) or any(
+            str(v) in said["message"] for v in values
+        )
+        assert named, (name, value, said)
+        assert service.load(world.game).game.seq == seq  # nothing changed
+    if base is not None:  # the well-formed command is accepted: the foreign id was the reason
+        answer = api(client, token, world.game, base)
+        assert answer.status_code == 200, answer.text
+
+
+@pytest.mark.parametrize("kind", sorted(KIND_CASES))
+def test_every_command_is_listed(kind: str) -> None:
+    """Every command a person may send that names something has a row (each row's fields are
+    checked in the walk)."""
+    spec = KIND_CASES[kind]
+    naming = {c for c in commands_of(kind) if naming_fields(kind, c)}
+    assert naming - spec.platform_only <= set(spec.cases)
+
+
+def naming_fields(kind: str, command: str) -> set[str]:
+    model = commands_of(kind)[command]
+    return {n for n in model.model_fields if n in ID_WORDS} - {
+        f for k, c, f in NOT_REFERENCES if (k, c) == (kind, command)
+    }
+
+
+def test_a_match_is_opened_by_the_platform_only(client: TestClient, rolls: ScriptedRolls) -> None:
+    """The one command naming another game (a league's `open_match`) is refused to everyone: the
+    platform records it when it opens a match, with the ids it created itself."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    world = league_world(service, rolls)
+    victim, owner = service.create_game("rcb", "Soirée", "MJ", idem_key=key())
+    for persona in ("organizer", "coach"):
+        actor = world.people[persona]
+        token = service.link_of(service.person(world.game, actor.person_id)).token  # type: ignore[arg-type]
+        answer = api(
+            client,
+            token,
+            world.game,
+            {
+                "type": "open_match",
+                "game": victim.id,
+                "team_a": world.ids["nabos"],
+                "team_b": world.ids["titanos"],
+                "coach_a": owner.person.id,
+                "coach_b": owner.person.id,
+                "organizer": owner.person.id,
+            },
+        )
+        assert answer.status_code == 403, answer.text
+    assert service.load(world.game).state.live == []  # type: ignore[attr-defined]
