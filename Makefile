@@ -30,6 +30,7 @@ lint: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
 	$(BIN)/python -m bench.log_growth
+	$(BIN)/python -m bench.durability
 	cd bench && { [ -x node_modules/.bin/lighthouse ] || npm install --no-audit --no-fund --no-save lighthouse@12; }
 	$(BIN)/python -m bench.lighthouse
 

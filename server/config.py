@@ -21,6 +21,9 @@ class Settings(BaseSettings):
     # Signs session cookies. When unset, one is generated once and kept in data/secret_key so
     # that links opened yesterday still work after a restart.
     secret_key: str = ""
+    # SQLite's durability: FULL (an acknowledged action survives a power cut) or NORMAL (faster,
+    # may lose the last actions on a power cut; never corrupts). `make bench` measures both.
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
     host: str = "127.0.0.1"
     port: int = 8000
     language: Literal["fr", "en"] = "fr"

@@ -32,7 +32,7 @@ def ensure_sqlite_folder(url: str) -> None:
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
 
 
-def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
+def _sqlite_engine(url: str, *, immediate: bool, synchronous: str = "FULL") -> Engine:
     ensure_sqlite_folder(url)
     engine = create_engine(
         url, connect_args={"check_same_thread": False, "timeout": 10}, pool_size=20
@@ -46,7 +46,7 @@ def _sqlite_engine(url: str, *, immediate: bool) -> Engine:
         cursor.execute("PRAGMA journal_mode=WAL")
         # FULL: an acknowledged action survives a power cut of the laptop serving a field (WAL
         # with NORMAL may lose the last transactions); its cost is measured by `make bench`.
-        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute(f"PRAGMA synchronous={synchronous}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=10000")
         cursor.close()
@@ -80,8 +80,11 @@ class Database:
     def connect(cls, settings: Settings) -> Database:
         url = normalize_url(settings.database_url)
         if url.startswith("sqlite"):
+            sync = settings.sqlite_synchronous
             return cls(
-                url, _sqlite_engine(url, immediate=True), _sqlite_engine(url, immediate=False)
+                url,
+                _sqlite_engine(url, immediate=True, synchronous=sync),
+                _sqlite_engine(url, immediate=False, synchronous=sync),
             )
         engine = create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
         return cls(url, engine, engine)

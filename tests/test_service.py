@@ -123,9 +123,16 @@ def test_a_refused_action_changes_nothing(service: GameService) -> None:
     game, _org, referee, (lea, _hugo) = tally_game(service)
     before = service.load(game.id)
     stored = stored_state(service, game.id)
-    with pytest.raises(RuleError, match="99"):
+    with pytest.raises(InvalidInput, match="99"):  # nobody 99 in this game
         service.perform(
             game.id, referee, {"type": "score", "player": 99, "points": 3}, idem_key=key()
+        )
+    with pytest.raises(RuleError):  # someone of this game, but no player: the rules refuse
+        service.perform(
+            game.id,
+            referee,
+            {"type": "score", "player": referee.person_id, "points": 3},
+            idem_key=key(),
         )
     with pytest.raises(InvalidInput, match="points"):
         service.perform(
