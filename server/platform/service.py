@@ -117,9 +117,12 @@ def invalid_from(error: ValidationError) -> InvalidInput:
     return invalid
 
 
-# Characters no name or text may hold: controls (NUL, escapes) and the invisible ones that turn
-# text around (bidi overrides), which would make a name read aloud or shown differ from itself.
-HIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Characters no name or text may hold: controls (NUL, escapes), invisible ones (zero-width space,
+# word joiner, byte-order mark) and those that turn text around (bidi overrides), which would make
+# a name read aloud or shown differ from itself, or pass for another.
+HIDDEN = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200b\u2060\ufeff\u202a-\u202e\u2066-\u2069]"
+)
 
 
 def check_text(value: Any, where: str = "") -> None:

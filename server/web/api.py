@@ -148,6 +148,7 @@ def kinds() -> list[KindOut]:
     return [
         KindOut(key=k.key, title=str(k.title), roles=list(k.registrable_roles()))
         for k in KINDS.values()
+        if k.standalone
     ]
 
 

@@ -7,6 +7,7 @@ A page asked by htmx gets one block of its template; the same URL without htmx g
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import uuid
@@ -35,6 +36,7 @@ from server.errors import ArbitreError, InvalidInput, LinkInvalid, NotAllowed, T
 from server.models import Person
 from server.platform import i18n
 from server.platform.data_import import csv_cell
+from server.platform.dice import MissingRoll
 from server.platform.i18n import N_, Msg
 from server.platform.idempotency import session_caller
 from server.platform.kinds import KINDS, PUBLIC, Viewer
@@ -133,6 +135,11 @@ def download(body: str, media_type: str, filename: str) -> Response:
     )
 
 
+def creatable() -> list[Any]:
+    """The kinds a game may be created of on its own (a league's match is opened from it)."""
+    return [kind for kind in KINDS.values() if kind.standalone]
+
+
 def safe_next(value: str | None) -> str:
     if not value:
         return "/"
@@ -160,7 +167,7 @@ def home(request: Request, service: ServiceDep, templates: TemplatesDep) -> Resp
     return templates.response(
         request,
         "home.html",
-        {"kinds": list(KINDS.values()), "mine": mine, "idem": new_key(), "dice_modes": DICE_MODES},
+        {"kinds": creatable(), "mine": mine, "idem": new_key(), "dice_modes": DICE_MODES},
     )
 
 
@@ -182,7 +189,7 @@ async def create_game(request: Request, service: ServiceDep, templates: Template
             request,
             "home.html",
             {
-                "kinds": list(KINDS.values()),
+                "kinds": creatable(),
                 "mine": [],
                 "idem": new_key(),
                 "dice_modes": DICE_MODES,
@@ -433,12 +440,31 @@ async def act(
             query=QueryParams(
                 [(k.removesuffix("[]"), v) for k, v in form.multi_items() if isinstance(v, str)]
             ),
+            dice_prompt=dice_prompt(error, form),
         )
         return render_page(request, templates, context, status_code=error.status)
     request.state.committed = True
     return after_action(
         request, templates, service, clock, game_id, viewer, page, performed.summary
     )
+
+
+def dice_prompt(error: ArbitreError, form: FormData) -> dict[str, Any] | None:
+    """A die the action needs from physical dice: the form that sends the same action again with
+    it (and with the dice already typed)."""
+    if not isinstance(error, MissingRoll) or not error.field:
+        return None
+    resend = [
+        (k, v)
+        for k, v in form.multi_items()
+        if isinstance(v, str) and k not in ("csrf_token", "idem") and k != error.field
+    ]
+    return {
+        "field": error.field,
+        "sides": error.msg.params.get("sides", 10),
+        "message": error.message,
+        "resend": resend,
+    }
 
 
 @router.post("/g/{game_id}/undo", dependencies=[Csrf])
@@ -519,6 +545,8 @@ def people_context(
             if (token := service.invitation(loaded.game))
             else None
         ),
+        # The QR code's address changes with the invitation, without carrying any of its secret.
+        "invite_tag": hashlib.sha256(token.encode()).hexdigest()[:8] if token else None,
         "errors": {},
         "form": {},
         "seq": loaded.game.seq,
@@ -715,7 +743,8 @@ def log_csv(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Respons
     for e in events:
         actor = e.get("actor", {})
         rolls = " ".join(
-            f"{r['purpose']}={r['value']}{'*' if r.get('manual') else ''}"
+            f"{r['purpose']}={'?' if r['value'] is None else r['value']}"
+            f"{'*' if r.get('manual') else ''}"
             for r in e.get("rolls", [])
         )
         row = [

@@ -106,6 +106,8 @@ class RequestLocale:
 async def check_csrf(request: Request) -> None:
     """State-changing page requests must come from our own pages: same origin, and the
     session's token in the form or in the X-CSRF-Token header."""
+    if request.headers.get("sec-fetch-site") == "cross-site":
+        raise CsrfFailed(N_("This form was sent from another site: refused."))
     origin = request.headers.get("origin")
     if origin and origin != "null":
         expected = f"{request.url.scheme}://{request.url.netloc}"

@@ -102,13 +102,14 @@ def test_a_championship_of_four_teams_over_six_matches(
     league = League(service, rolls)
     coaches = [league.coach(n) for n in ("Alix", "Basile", "Chloé", "Dany")]
     gloves = ["gloves"] * 7
-    # Alix's team: two magic armours (1D5 = 3 and 5: Tom's armour 9, and 11) and a pair of power
-    # cards drawn from the 12-card sample deck (dice 1 then 1: the 1st card, then the 1st left).
+    # Alix's team: two magic armours (1D5 = 3 and 5, the d10 showing 5 and 10: Tom's armour 9,
+    # and 11) and a pair of power cards drawn from the 12-card sample deck (dice 1 then 1: the
+    # 1st card, then the 1st left).
     said = league.act(
         coaches[0],
         team_command("Nabos", ["armour", "armour", "powers", *gloves[:4]]),
-        3,
         5,
+        10,
         1,
         1,
     )
@@ -293,7 +294,7 @@ def test_tournament_teams_choose_their_powers(service: GameService, rolls: Scrip
     league.act(league.coach("Basile"), team_command("Titanos", ["gloves"] * 7))
     with pytest.raises(RuleError, match="armure"):
         league.match("Nabos", "Titanos", (1, 0))
-    league.act(league.owner, {"type": "roll_armour", "team": nabos.id}, 2)
+    league.act(league.owner, {"type": "roll_armour", "team": nabos.id}, 4)  # 1D5: 4 / 2 = 2
     assert league.team("Nabos").gladiators[4].armour == 8
     league.act(league.owner, {"type": "bracket"}, 1)
     league.match("Nabos", "Titanos", (0, 3))

@@ -32,7 +32,7 @@ class Match:
         nadia, tomas = self.league.coach("Nadia"), self.league.coach("Tomas")
         # Nabos no. 1 draws Sommeil (5) and Fantôme (1), no. 2 rolls armour 6 + 3; Titanos no. 1
         # draws Peur (6) and Fantôme (1).
-        self.league.act(nadia, team_command("Nabos", NABOS), 5, 1, 3)
+        self.league.act(nadia, team_command("Nabos", NABOS), 5, 1, 6)  # armour: the d10 6 / 2
         self.league.act(tomas, team_command("Titanos", TITANOS), 6, 1)
         self.ids = {
             "A": self.league.ids("Nabos"),
@@ -100,16 +100,26 @@ class Match:
                 if entry["side"] == them:
                     assert entry["rap"] is None
             log = self.service.log(self.id, self.coach[me])
-            text = json.dumps([view, log], ensure_ascii=False)
+            # A die entered by hand shows to both, its value hidden when secret: its purpose
+            # ("RAP of ...") may show, never a value.
+            shown = [
+                {**e, "rolls": [r for r in e.get("rolls", []) if r["value"] is not None]}
+                for e in log
+            ]
+            text = json.dumps([view, shown], ensure_ascii=False)
             for word in hidden:
                 assert word not in text, text[max(0, text.find(word) - 300) : text.find(word) + 100]
-            for f in state.side_fighters(them):
-                assert f"RAP of {f.name}" not in text and f"RAP de {f.name}" not in text
+            theirs = [g["name"] for g in state.team(them).roster.gladiators]
+            mine = [g["name"] for g in state.team(me).roster.gladiators]
+            for name in theirs:
+                assert f"RAP of {name}" not in text and f"RAP de {name}" not in text
             assert all("command" not in e for e in log)
             # The dice show, but never the value of the other side's RAP.
             for roll in (r for e in log for r in e.get("rolls", [])):
-                assert not roll["purpose"].startswith("RAP of") or any(
-                    roll["purpose"] == f"RAP of {f.name}" for f in state.side_fighters(me)
+                assert (
+                    not roll["purpose"].startswith("RAP of")
+                    or roll["value"] is None
+                    or any(roll["purpose"] == f"RAP of {name}" for name in mine)
                 ), roll
 
     def end_phase(self, side: str | None = None) -> None:
@@ -137,11 +147,9 @@ def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
     A, B = "A", "B"
     # Sequences 1-8: lineups told secretly (Nabos six gladiators, Titanos two), RAP rolled and
     # hidden, powers 0 and 0 (one point more wins), placement by total RAP.
-    match.act(A, {"type": "lineup", "gladiators": match.ids[A][:6], "bluff": 2})
+    match.act(A, {"type": "lineup", "gladiators": match.ids[A][:6], "bluff": 2}, 10, 8, 6, 4, 2, 1)
     assert match.view(B)["teams"][A]["ready"] and "lineup" not in match.view(B)["teams"][A]
-    summary = match.act(
-        B, {"type": "lineup", "gladiators": match.ids[B][:2], "bluff": 1}, 10, 8, 6, 4, 2, 1, 9, 7
-    )
+    summary = match.act(B, {"type": "lineup", "gladiators": match.ids[B][:2], "bluff": 1}, 9, 7)
     assert "doit marquer 1 de plus" in summary
     s = match.state
     assert (s.stage, s.turn, s.phase, s.first, s.hand, s.token) == ("running", 20, 1, A, B, B)
@@ -157,18 +165,19 @@ def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
     match.fails(A, {"type": "enter", "gladiator": match.g(A, 1)}, RuleError)  # not A's phase
     match.act(B, {"type": "shot", "gladiator": match.g(B, 1), "distance": 6}, 2)
     s = match.state
-    # 3.4: the scorer places first, Nabos gets the ball, the hand and the token; next turn.
-    assert (s.team(B).score, s.turn, s.phase, s.hand, s.token, s.first) == (6, 19, 1, A, A, B)
+    # 3.4: the scorer places first, Nabos gets the ball, the hand and the token; "On reprend
+    # donc le match à la séquence 9": phase 1 of the same turn (its box is already checked).
+    assert (s.team(B).score, s.turn, s.phase, s.hand, s.token, s.first) == (6, 20, 1, A, A, B)
     assert all(f.where == "zt" for f in s.fighters.values())
 
-    # Turn 19: six Nabos on the field; the sixth is expelled at the end of the phase (1D5+5:
-    # 10 on the d10 gives 5, so 10 turns: back at phase 1 of turn 9).
+    # Turn 20 again: six Nabos on the field; the sixth is expelled at the end of the phase
+    # (1D5+5: 10 on the d10 gives 5, so 10 turns: back at phase 1 of turn 10).
     match.act(A, {"type": "give_ball", "gladiator": match.g(A, 1)})
     for n in range(1, 7):
         match.act(A, {"type": "enter", "gladiator": match.g(A, n)})
     match.act(A, {"type": "end_phase"}, 10)
     a6 = match.fighter(A, 6)
-    assert (a6.where, a6.back.turn, a6.back.phase) == ("expelled", 9, 1)
+    assert (a6.where, a6.back.turn, a6.back.phase) == ("expelled", 10, 1)
     assert match.view(B)["teams"][A]["fighters"][5]["expelled_left"] == 10
     for n in (1, 2):
         match.act(B, {"type": "enter", "gladiator": match.g(B, n)})
@@ -217,11 +226,12 @@ def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
     match.act(A, {"type": "act", "gladiator": match.g(A, 5), "action": "pass"})
     match.act(A, {"type": "act", "gladiator": match.g(A, 2), "action": "pass"})
     s = match.state
-    assert (s.team(A).score, s.team(B).score, s.turn, s.hand, s.first) == (1, 6, 18, B, A)
+    # The gift point (3.4): like a basket, phase 1 of the same turn, Titanos with the ball.
+    assert (s.team(A).score, s.team(B).score, s.turn, s.hand, s.first) == (1, 6, 20, B, A)
     assert all(f.where in ("zt", "expelled") for f in s.fighters.values())  # the BG came back
 
-    # Turn 18: A1 puts Sommeil down (POU 4, rolled 2): its underlined part is read to Titanos,
-    # never its name. Coach Nadia then puts B2 to sleep for 2 turns at phase 3 of turn 18.
+    # Turn 20, third start: A1 puts Sommeil down (POU 4, rolled 2): its underlined part is read
+    # to Titanos, never its name. Coach Nadia then puts B2 to sleep for 2 turns at phase 3.
     match.act(B, {"type": "give_ball", "gladiator": match.g(B, 1)})
     for n in (1, 2):
         match.act(B, {"type": "enter", "gladiator": match.g(B, n)})
@@ -238,32 +248,34 @@ def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
     assert match.view(A)["teams"][B]["fighters"][1]["conditions"] == [{"key": "asleep", "left": 2}]
     match.fails(B, {"type": "act", "gladiator": match.g(B, 2), "action": "pass"}, RuleError)
     # A bluff looks the same from the other side.
-    match.act(B, {"type": "power", "gladiator": match.g(B, 1), "card": "bluff"})
+    match.act(B, {"type": "power", "gladiator": match.g(B, 1), "card": "bluff"}, 4)  # its die
     match.end_phase()
-    match.quiet_turn()  # turn 17
-    # Turn 16: B2 sleeps through phases 1 and 2 and wakes at the start of phase 3 (3.3).
+    match.quiet_turn()  # turn 19
+    # Turn 18: B2 sleeps through phases 1 and 2 and wakes at the start of phase 3 (3.3).
     match.end_phase()
     assert match.fighter(B, 2).has("asleep")
-    # In phase 2, A5 stays in its own basket zone: expelled 1D5 (4 -> 2 turns), back at turn 14.
+    # In phase 2, A5 stays in its own basket zone: expelled 1D5 (4 -> 2 turns), back at turn 16.
     match.act(A, {"type": "expel", "gladiator": match.g(A, 5), "offence": "basket_zone"}, 4)
     match.end_phase()
     assert (match.state.phase, match.fighter(B, 2).has("asleep")) == (3, False)
     match.end_phase()
-    match.rolls.push(1, 3)  # A5's re-entry square at the start of turn 14
-    match.quiet_turn()  # 15 ends: A5 comes back at the start of turn 14
-    assert match.state.turn == 14
+    match.rolls.push(1, 3)  # A5's re-entry square at the start of turn 16
+    match.quiet_turn()  # 17 ends: A5 comes back at the start of turn 16
+    assert match.state.turn == 16
     a5 = match.fighter(A, 5)
     assert (a5.where, a5.square) == ("zt", (1, 3))
     match.act(A, {"type": "reentry", "gladiator": match.g(A, 5), "outcome": "taken"}, 2, 5)
     assert match.fighter(A, 5).square == (2, 5)
-    while match.state.turn > 10:
+    while match.state.turn > 11:
         match.quiet_turn()
+    match.rolls.push(1, 4)  # A6 back from expulsion at the start of turn 10
+    match.quiet_turn()
+    assert (match.fighter(A, 6).where, match.fighter(A, 6).square) == ("zt", (1, 4))
     # Turn 10: a power's 20 wound points put B1 in a coma: off for the match, a risk of death.
     match.act(A, {"type": "hurt", "gladiator": match.g(B, 1), "points": 20, "wound_points": True})
     assert (match.fighter(B, 1).where, match.fighter(B, 1).state) == ("coma", -16)
-    match.rolls.push(1, 4)  # A6 back from expulsion at the start of turn 9
-    match.quiet_turn()
-    assert (match.fighter(A, 6).where, match.fighter(A, 6).square) == ("zt", (1, 4))
+    if match.state.moving == B:
+        match.end_phase()
     match.fails(B, {"type": "surrender"}, RuleError)  # not at the start of B's movement
     # After turn 1: 1 - 6, Titanos wins by its margin; the league runs the end-of-match
     # operations (B1's risk of death: location die 5, left arm, -16 or less: dead).
@@ -286,8 +298,8 @@ def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
 
 def test_the_result_goes_to_the_league(match: Match, service: GameService) -> None:
     A, B = "A", "B"
-    match.act(A, {"type": "lineup", "gladiators": match.ids[A][:1]})
-    match.act(B, {"type": "lineup", "gladiators": match.ids[B][:1]}, 3, 5)
+    match.act(A, {"type": "lineup", "gladiators": match.ids[A][:1]}, 3)
+    match.act(B, {"type": "lineup", "gladiators": match.ids[B][:1]}, 5)
     # Nabos (RAP 3) has the ball and the hand; its coach surrenders at the start of phase 1.
     assert match.state.hand == A
     match.act(A, {"type": "surrender"})
@@ -310,8 +322,8 @@ def test_what_the_rules_refuse(match: Match) -> None:
     assert "n’est pas dans Nabos" in match.fails(
         A, {"type": "lineup", "gladiators": [match.g(B, 1)]}, RuleError
     )
-    match.act(A, {"type": "lineup", "gladiators": match.ids[A][:2]})
-    match.act(B, {"type": "lineup", "gladiators": match.ids[B][:2]}, 9, 9, 1, 1)
+    match.act(A, {"type": "lineup", "gladiators": match.ids[A][:2]}, 9, 9)
+    match.act(B, {"type": "lineup", "gladiators": match.ids[B][:2]}, 1, 1)
     # Nabos RAP 18 places first; Titanos moves first with the ball.
     match.act(B, {"type": "give_ball", "gladiator": match.g(B, 1)})
     match.act(B, {"type": "enter", "gladiator": match.g(B, 1)})
@@ -355,8 +367,8 @@ def test_what_the_rules_refuse(match: Match) -> None:
 
 def test_an_afraid_gladiator_expelled_serves_the_expulsion_then_the_fear(match: Match) -> None:
     A, B = "A", "B"
-    match.act(A, {"type": "lineup", "gladiators": match.ids[A][:1]})
-    match.act(B, {"type": "lineup", "gladiators": match.ids[B][:1]}, 3, 5)
+    match.act(A, {"type": "lineup", "gladiators": match.ids[A][:1]}, 3)
+    match.act(B, {"type": "lineup", "gladiators": match.ids[B][:1]}, 5)
     match.act(A, {"type": "give_ball", "gladiator": match.g(A, 1)})
     match.act(A, {"type": "enter", "gladiator": match.g(A, 1)})
     # 3.3, CAS PARTICULIER: afraid for 12 turns, then expelled 5 turns (1D5: 9 gives 5).
@@ -407,8 +419,8 @@ def test_a_tournament_draw_goes_to_free_throws(service: GameService, rolls: Scri
         service.perform(match_id, coach[side], command, idem_key=key())
 
     ids = {"A": league.ids("Titanos"), "B": league.ids("Viking")}
-    act("A", {"type": "lineup", "gladiators": ids["A"][:2]})
-    act("B", {"type": "lineup", "gladiators": ids["B"][:2]}, 5, 5, 2, 2)
+    act("A", {"type": "lineup", "gladiators": ids["A"][:2]}, 5, 5)
+    act("B", {"type": "lineup", "gladiators": ids["B"][:2]}, 2, 2)
     state: MatchState = service.load(match_id).state  # type: ignore[assignment]
     while state.stage == "running":  # 20 turns, nobody scores
         if state.phase == 3:

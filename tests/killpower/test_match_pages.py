@@ -97,13 +97,11 @@ def test_two_coaches_play_the_first_turn_and_keep_their_secrets(
 
     page = alix.get(f"/g/{m}").text
     assert "Composition de Nabos" in page and "Titanos" in page
-    post(alix, {"type": "lineup", "gladiators[]": a_ids[:3], "bluff": "2"})
+    post(alix, {"type": "lineup", "gladiators[]": a_ids[:3], "bluff": "2"}, 9, 8, 7)
     # Basile's page says Nabos is ready, never who plays.
     page = basile.get(f"/g/{m}").text
     assert "Nabos · prêt" in page and f'value="{a_ids[0]}"' not in page
-    page = post(
-        basile, {"type": "lineup", "gladiators[]": b_ids[:3], "bluff": "1"}, 9, 8, 7, 3, 2, 1
-    )
+    page = post(basile, {"type": "lineup", "gladiators[]": b_ids[:3], "bluff": "1"}, 3, 2, 1)
     assert "Tour 20" in page
     # Nabos (RAP 24) places first; Titanos has the ball, the hand and the token.
     post(basile, {"type": "give_ball", "gladiator": b_ids[0]})
@@ -136,3 +134,45 @@ def test_two_coaches_play_the_first_turn_and_keep_their_secrets(
     assert not re.findall(r"RAP \d", board)
     for card in secrets["alix"]:
         assert card not in board
+
+
+def test_physical_dice_are_asked_for_on_the_page_one_at_a_time(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """With physical dice, the page asks the coach for each die their action needs (their own
+    side's only) and sends the same action again with it."""
+    from tests.killpower.test_match import Match
+
+    rolls.endless = True
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    match = Match(service, rolls, dice="physical")
+    phone = TestClient(client.app, follow_redirects=False)
+    person = service.person(match.id, match.coach["A"].person_id)  # type: ignore[arg-type]
+    phone.get(f"/t/{service.link_of(person).token}")
+    csrf = re.search(r'name="csrf-token" content="([^"]+)"', phone.get(f"/g/{match.id}").text)
+    assert csrf is not None
+    phone.headers["X-CSRF-Token"] = csrf.group(1)
+    first, second = match.ids["A"][:2]
+    lineup = {"type": "lineup", "gladiators[]": [first, second], "bluff": "1", "idem": key()}
+    asked = phone.post(f"/g/{match.id}/act", data=lineup, headers=HTMX)
+    assert asked.status_code == 422 and 'class="panel alert dice-prompt' in asked.text
+    fields = dict(re.findall(r'type="hidden" name="([^"]+)" value="([^"]*)"', asked.text))
+    assert fields["type"] == "lineup" and "gladiators[]" in fields
+    die = re.search(r'name="(roll_RAP of [^"]+)" type="number"', asked.text)
+    assert die is not None
+    again = phone.post(
+        f"/g/{match.id}/act",
+        data={**lineup, die.group(1): "7", "idem": key()},
+        headers=HTMX,
+    )
+    assert again.status_code == 422  # the second gladiator's die, now
+    assert f'name="{die.group(1)}" value="7"' in again.text  # the first one is carried
+    second_die = re.search(r'name="(roll_RAP of [^"]+)" type="number"', again.text)
+    assert second_die is not None and second_die.group(1) != die.group(1)
+    done = phone.post(
+        f"/g/{match.id}/act",
+        data={**lineup, die.group(1): "7", second_die.group(1): "3", "idem": key()},
+        headers=HTMX,
+    )
+    assert done.status_code == 200, done.text
+    assert sorted(service.load(match.id).state.teams["A"].raps.values()) == [3, 7]  # type: ignore[attr-defined]

@@ -54,9 +54,9 @@ def test_table_9_what_each_ball_action_needs() -> None:
     # 9.A: BAL + concentration (at most +4) - malus; 9.B: BAL + 5 - malus; 9.F: BAL / 2 - malus.
     assert mr.shot_needed(5, 6) == 4
     assert mr.shot_needed(5, 6, concentration=6) == 8
-    assert mr.shot_needed(5, 10, blind=True) == -1
+    assert mr.shot_needed(5, 10, blind=True) == 0  # BAL 5 / 2 = 3 (rounded up), - 3
     assert mr.throw_needed(4, 5) == 8
-    assert mr.throw_needed(7, 12, blind=True) == 0
+    assert mr.throw_needed(7, 12, blind=True) == 1  # BAL 7 / 2 = 4, - 3
     with pytest.raises(RuleError):
         mr.ball_malus(-1)
 
@@ -76,6 +76,23 @@ def test_basket_values(distance: int, near: bool, token: bool, points: int) -> N
     assert mr.basket_value(distance, near=near, token=token) == points
 
 
+@pytest.mark.parametrize(
+    ("value", "by", "result"),
+    [
+        (3, 2, 2),  # 1.1: "Sur 3 ou 4 sur le dé, cela veut dire que vous avez fait 2."
+        (4, 2, 2),
+        (5, 2, 3),  # HAB 5 in two action zones: 3
+        (4, 3, 2),  # a blind attacker of PHY 4: PHY / 3 = 2
+        (9, 3, 3),
+        (1, 4, 1),
+        (7, 1, 7),
+    ],
+)
+def test_divided_rolls_round_up(value: int, by: int, result: int) -> None:
+    # 1.1, LE DÉ DANS LE JEU: "Pour un jet divisé par 2, arrondissez à la valeur supérieure."
+    assert mr.divided(value, by) == result
+
+
 def test_table_4_rolls_again_on_9_and_10() -> None:
     roll = dice(9, 10, 9, 3)
     assert mr.direction(roll) == 3
@@ -88,7 +105,7 @@ def test_table_4_rolls_again_on_9_and_10() -> None:
         (6, False, False, False, 6),
         (6, True, False, False, 9),
         (6, True, True, False, 7),
-        (7, False, False, True, 2),
+        (7, False, False, True, 3),  # PHY 7 / 3 = 3 (rounded up)
     ],
 )
 def test_what_a_blow_needs(phy: int, inert: bool, located: bool, blind: bool, needed: int) -> None:

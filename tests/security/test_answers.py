@@ -199,3 +199,54 @@ def test_every_command_answers_every_role_without_a_secret(
             assert answer.status_code < 500, answer.text
             found = pattern.search(answer.text)
             assert found is None, (persona, command, found.group(0) if found else "", answer.text)
+
+
+@pytest.mark.parametrize("dice", ["server", "physical"])
+def test_a_bluff_looks_like_a_power_card_to_the_other_coach(
+    client: TestClient, rolls: ScriptedRolls, dice: str
+) -> None:
+    """4.4: a bluff is put down "en la plaçant face cachée" and the action is ignored. What the
+    other coach reads of it (the sentence, the dice, the cards on the table, when it may be
+    played) is what they read of a real card that costs the same."""
+    rolls.endless = True
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    match = Match(service, rolls, dice=dice)
+    for side in "AB":
+        state: Any = service.load(match.id).state
+        names = {g["id"]: g["name"] for g in state.teams[side].roster.gladiators}
+        entered = {f"RAP of {names[match.ids[side][0]]}": 5} if dice == "physical" else {}
+        lineup = {"type": "lineup", "gladiators": match.ids[side][:1], "bluff": 1}
+        service.perform(match.id, match.coach[side], lineup, idem_key=key(), rolls=entered)
+    b1 = service.load(match.id).state.side_fighters("B")[0]  # type: ignore[attr-defined]
+    real = next(k for k in b1.powers)
+    seen = []
+    for card in (real, "bluff"):
+        state = service.load(match.id).state
+        while state.phase != 3 or state.stage != "running":  # to phase 3, B1 on the field
+            side = state.moving
+            if state.ball == f"zt:{side}":
+                match.act(side, {"type": "give_ball", "gladiator": match.ids[side][0]})
+            if state.fighter(match.ids[side][0]).where == "zt":
+                match.act(side, {"type": "enter", "gladiator": match.ids[side][0]})
+            match.act(side, {"type": "end_phase"})
+            state = service.load(match.id).state
+        due = match.view("B")["due"]
+        if due and due["id"] != b1.id:  # the faster A1 lets its turn pass
+            match.act("A", {"type": "act", "gladiator": due["id"], "action": "pass"})
+        cost = state.cards[real].activation.cost
+        command = {"type": "power", "gladiator": b1.id, "card": card, "bluff_as": f"{cost}A"}
+        entered = {f"activation of {b1.name}": 4} if dice == "physical" else {}
+        before = match.view("A")["teams"]["B"]["fighters"][0]["cards_down"]
+        done = service.perform(match.id, match.coach["B"], command, idem_key=key(), rolls=entered)
+        after = match.view("A")["teams"]["B"]["fighters"][0]["cards_down"]
+        entry = next(e for e in service.log(match.id, match.coach["A"]) if e["seq"] == done.seq)
+        said = entry["summary"].split(".")[0]
+        seen.append((said, [(r["purpose"], r["value"], r["manual"]) for r in entry["rolls"]]))
+        kind = state.cards[real].activation.kind
+        stays = kind in ("while_active", "on_hit", "automatic")
+        if card == "bluff" or stays:
+            assert after == before + 1 or card != "bluff"
+        for side in "AB":  # the rest of the turn passes
+            if service.load(match.id).state.phase == 3:
+                match.act(side, {"type": "end_phase"})
+    assert seen[0] == seen[1], seen

@@ -34,46 +34,47 @@ def lineup(match: Match, side: str) -> dict[str, Any]:
 def test_a_coach_never_enters_the_other_sides_dice(
     service: GameService, rolls: ScriptedRolls
 ) -> None:
-    """With server dice, no die is a coach's to enter: the other side's RAP least of all."""
+    """With server dice, no die is a coach's to enter: their own RAP is Arbitre's to roll, and
+    the other side's is not even rolled in their action."""
     rolls.endless = True
     match = Match(service, rolls)
     send(match, "A", lineup(match, "A"), {})
     before = service.load(match.id).game.seq
-    for entered in (raps(match, "A", 2), raps(match, "B", 2)):
-        with pytest.raises(BadRoll, match="Arbitre"):
-            send(match, "B", lineup(match, "B"), entered)
+    with pytest.raises(BadRoll, match="Arbitre"):
+        send(match, "B", lineup(match, "B"), raps(match, "B", 2))
+    with pytest.raises(BadRoll, match="aucun dé"):
+        send(match, "B", lineup(match, "B"), raps(match, "A", 2))
     with pytest.raises(BadRoll, match="aucun dé"):  # a die the action never rolls
         send(match, "B", lineup(match, "B"), {"shot of nobody": 3})
     assert service.load(match.id).game.seq == before
 
 
-def test_with_physical_dice_a_coach_enters_their_own_and_arbitre_rolls_the_others(
+def test_with_physical_dice_each_coach_enters_their_own_rap_and_only_theirs(
     service: GameService, rolls: ScriptedRolls
 ) -> None:
     rolls.endless = True
     match = Match(service, rolls, dice="physical")
-    send(match, "A", lineup(match, "A"), {})
-    # Tomas completes the lineups: asked for his own team's RAP only, never Nabos'.
+    with pytest.raises(MissingRoll) as asked:  # Nadia is asked for her own team's RAP
+        send(match, "A", lineup(match, "A"), {})
+    assert asked.value.field is not None and asked.value.field[5:] in raps(match, "A", 2)
+    send(match, "A", lineup(match, "A"), raps(match, "A", 2))
+    # Tomas completes the lineups: asked for his own team's RAP only, never Nabos' again.
     with pytest.raises(MissingRoll) as asked:
         send(match, "B", lineup(match, "B"), {})
-    own = {f"RAP of {n}" for n in (f.split("RAP of ")[1] for f in raps(match, "B", 2))}
-    assert asked.value.field is not None and asked.value.field[5:] in own
+    assert asked.value.field is not None and asked.value.field[5:] in raps(match, "B", 2)
     with pytest.raises(BadRoll):
         send(match, "B", lineup(match, "B"), {**raps(match, "B", 2), **raps(match, "A", 1)})
     send(match, "B", lineup(match, "B"), raps(match, "B", 2))
     event = service.log(match.id, match.organizer)[-1]
     manual = {r["purpose"]: r["manual"] for r in event["rolls"] if r["purpose"].startswith("RAP")}
-    assert manual == {
-        **dict.fromkeys(raps(match, "B", 2), True),
-        **dict.fromkeys(raps(match, "A", 2), False),
-    }
-    # Nadia's log marks Tomas' RAP as entered by hand, without its value; her own show theirs.
-    hers = service.log(match.id, match.coach["A"])[-1]["rolls"]
-    entered = [r for r in hers if r["manual"]]
+    assert manual == dict.fromkeys(raps(match, "B", 2), True)
+    # Nadia's log marks Tomas' RAP as entered by hand, without its value; hers show theirs.
+    hers = service.log(match.id, match.coach["A"])
+    entered = [r for r in hers[-1]["rolls"] if r["manual"]]
     assert {r["purpose"] for r in entered} == set(raps(match, "B", 2))
     assert all(r["value"] is None for r in entered)
-    assert {r["purpose"] for r in hers if not r["manual"]} >= set(raps(match, "A", 2))
-    assert all(r["value"] is not None for r in hers if r["purpose"] in raps(match, "A", 2))
+    own = [r for e in hers for r in e.get("rolls", []) if r["purpose"] in raps(match, "A", 2)]
+    assert len(own) == 2 and all(r["value"] == 7 and r["manual"] for r in own)
 
 
 def test_the_referee_enters_any_die_and_its_mark_shows_to_everyone(

@@ -145,8 +145,12 @@ SB: dict[
         {"pending": w.foreign["pending"], "card": w.foreign["card"]},
     ),
     "loot": lambda w, s, r: (
-        {"type": "loot", "pending": sb_pending(w, s, r, "loot"), "keep": ["couteau"]},
-        {"pending": w.foreign["pending"], "keep": [w.foreign["card"]]},
+        {"type": "loot", "pending": sb_pending(w, s, r, "loot"), "take": ["machette"]},
+        {
+            "pending": w.foreign["pending"],
+            "take": [w.foreign["card"]],
+            "give_back": [w.foreign["card"]],
+        },
     ),
     "close": lambda w, s, r: (
         {"type": "close", "sectors": ["Sud"]},
@@ -263,7 +267,6 @@ LEAGUE: dict[
             "played_b": [w.foreign["gladiator"]],
             "risk": {str(w.foreign["gladiator"]): -12},
             "lost_equipment": [w.foreign["gladiator"]],
-            "match_game": w.foreign["game"],
         },
     ),
 }
@@ -367,6 +370,14 @@ MATCH: dict[str, Callable[[World, GameService, ScriptedRolls], tuple[Any, dict[s
     ),
     "check": gladiator_fields("gladiator"),
     "free_throw": gladiator_fields("gladiator"),
+    "trigger": lambda w, s, r: (
+        None,
+        {
+            "gladiator": w.foreign["gladiator"],
+            "target": w.foreign["gladiator"],
+            "card": w.foreign["card"],
+        },
+    ),
 }
 MATCH_DEFAULTS: dict[str, dict[str, Any]] = {  # what else each command needs to be well formed
     "lineup": {"side": "A", "bluff": 1},
@@ -377,6 +388,7 @@ MATCH_DEFAULTS: dict[str, dict[str, Any]] = {  # what else each command needs to
     "condition": {"condition": "blind"},
     "reentry": {"outcome": "taken"},
     "power": {"card": "bluff"},
+    "trigger": {"card": "bluff"},
     "check": {"characteristic": "POU"},
     "free_throw": {"distance": 4},
 }
@@ -440,7 +452,8 @@ ID_WORDS = {
     "card",
     "defender_card",
     "pending",
-    "keep",
+    "take",
+    "give_back",
     "coach",
     "played_a",
     "played_b",
@@ -457,6 +470,8 @@ ID_WORDS = {
 NOT_REFERENCES = {
     ("rcb", "assign", "team"),  # a team's letter
     ("kpb_league", "team", "gladiators"),  # the wizard's recruits, not references
+    # Written by a match's own game only: test_a_live_match_is_recorded_by_its_game_alone.
+    ("kpb_league", "match", "match_game"),
     ("rcb", "stakes", "a"),
     ("rcb", "stakes", "b"),
     ("rcb", "team_names", "a"),
@@ -555,3 +570,34 @@ def test_a_match_is_opened_by_the_platform_only(client: TestClient, rolls: Scrip
         )
         assert answer.status_code == 403, answer.text
     assert service.load(world.game).state.live == []  # type: ignore[attr-defined]
+
+
+def test_a_live_match_is_recorded_by_its_game_alone(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """The league's owner recorded a made-up result in the name of a match still played on the
+    live sheet; the true result was then refused. Only the match itself may name it."""
+    from tests.killpower.test_match import Match
+
+    rolls.endless = True
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    match = Match(service, rolls)
+    league = match.league
+    owner = service.link_of(service.person(league.id, league.owner.person_id)).token  # type: ignore[arg-type]
+    nabos, titanos = league.team("Nabos"), league.team("Titanos")
+    fake = {
+        "type": "match",
+        "team_a": nabos.id,
+        "team_b": titanos.id,
+        "played_a": [g.id for g in nabos.gladiators],
+        "played_b": [g.id for g in titanos.gladiators],
+        "score_a": 3,
+        "score_b": 0,
+        "match_game": match.id,
+    }
+    assert api(client, owner, league.id, fake).status_code == 403
+    for side in "AB":
+        match.act(side, {"type": "lineup", "gladiators": match.ids[side][:1]})
+    match.act(match.state.moving, {"type": "surrender"})
+    record = league.state.matches[-1]
+    assert league.state.live[0].recorded == record.number and record.score == (0, 0)

@@ -362,18 +362,20 @@ def test_the_winner_takes_cards_up_to_five_and_the_rest_goes_back() -> None:
     t.play(duel(card="blade"), 6, 1)
     pending = t.state.pending[0]
     assert pending.kind == "loot"
-    with pytest.raises(RuleError, match="5"):
-        t.play(
-            {
-                "type": "loot",
-                "pending": pending.id,
-                "keep": ["blade", "knife", "knife#2", "gun", "bow", "helmet"],
-            }
-        )
+    # "Un joueur ne peut posséder plus de 5 cartes, les autres sont remises à l'arbitre."
+    with pytest.raises(RuleError, match="5"):  # 3 + 3 = 6
+        t.play({"type": "loot", "pending": pending.id, "take": ["gun", "bow", "helmet"]})
+    with pytest.raises(RuleError, match=r"knife#3|Couteau"):  # not Léa's to give back
+        t.play({"type": "loot", "pending": pending.id, "take": ["gun"], "give_back": ["knife#3"]})
     t.play(
-        {"type": "loot", "pending": pending.id, "keep": ["blade", "gun", "bow", "helmet", "knife"]}
+        {
+            "type": "loot",
+            "pending": pending.id,
+            "take": ["gun", "bow", "helmet"],
+            "give_back": ["knife#2"],
+        }
     )
-    assert [h.copy_id for h in t.p(1).cards] == ["blade", "gun", "bow", "helmet", "knife"]
+    assert [h.copy_id for h in t.p(1).cards] == ["blade", "knife", "gun", "bow", "helmet"]
     assert sorted(t.state.pool) == ["knife#2", "knife#3"]
     assert t.p(1).holds("gun").ammo == 2  # type: ignore[union-attr]
 
@@ -489,3 +491,102 @@ def test_a_winner_put_out_by_the_referee_leaves_the_loot_to_the_referee() -> Non
     assert t.state.pending == [] and t.p(2).cards == [] and t.p(1).cards == []
     assert sorted(t.state.pool) == ["blade", "bow", "gun"]
     assert t.state.result is not None and t.state.result.winner == 3
+
+
+# ---------------------------------------------------------------- group fights (Secteur)
+def test_the_kill_goes_to_the_blow_that_brought_the_player_to_zero() -> None:
+    """Points de vie: "Si un joueur tombe à zéro PV, il est éliminé et le vainqueur peut prendre
+    sa ou ses cartes". Léa (2 PV) challenges Hugo and Zoé, who both strike first (their fists
+    have initiative): Hugo leaves her at 1, Zoé's blow takes her to 0. Zoé is the winner."""
+    t = Table(
+        game(
+            "Léa",
+            "Hugo",
+            "Zoé",
+            cards={"Léa": ["shotgun"], "Hugo": ["fist"], "Zoé": ["fist#2"]},
+            pv={"Léa": 2},
+        )
+    )
+    t.play(
+        {"type": "assault", "attacker": 1, "defenders": [2, 3], "card": "shotgun"},
+        1,
+        1,  # Hugo's fist: 1 PV at the trunk
+        1,
+        1,  # Zoé's fist: 1 PV at the trunk
+    )
+    assert t.p(1).eliminated
+    killer = next(e for e in t.state.eliminations if e.player == 1)
+    assert killer.by == 3 and t.p(3).kills == 1 and t.p(2).kills == 0
+    loot = next(p for p in t.state.pending if p.kind == "loot")
+    assert (loot.winner, loot.loser) == (3, 1)  # Zoé takes the cards, not Hugo
+
+
+def test_each_defender_of_a_group_assault_answers_with_the_card_chosen() -> None:
+    """Comment se passe un affrontement: each player strikes "d'après sa carte"; in a group each
+    defender (or the referee for them) picks theirs, the best usable one otherwise."""
+    t = Table(
+        game(
+            "Léa",
+            "Hugo",
+            "Zoé",
+            cards={"Léa": ["shotgun"], "Hugo": ["gun", "fist"], "Zoé": ["gun#2"]},
+        )
+    )
+    t.play(
+        {
+            "type": "assault",
+            "attacker": 1,
+            "defenders": [2, 3],
+            "card": "shotgun",
+            "defender_cards": {"2": "fist"},
+        },
+        1,  # Hugo strikes first with his fist (initiative): 1 PV
+        1,
+        1,  # the shotgun hits Hugo (1-5) ...
+        4,
+        1,
+        1,  # ... and Zoé: 4 PV each
+        4,
+        1,
+        1,  # Zoé, not faster, answers after, with her gun (her best): 10 PV
+        1,
+    )
+    blows = t.last.result["blows"]  # type: ignore[union-attr]
+    answers = [(b["striker"], b["card"]) for b in blows if b["target"] == 1]
+    assert answers == [(2, "fist"), (3, "gun")]
+    assert t.p(2).holds("gun").ammo == 2  # type: ignore[union-attr]  # Hugo's gun stayed unused
+    with pytest.raises(RuleError, match="Hugo"):
+        t.play(
+            {
+                "type": "assault",
+                "attacker": 1,
+                "defenders": [2, 3],
+                "card": "shotgun",
+                "defender_cards": {"2": "gun#2"},  # Zoé's, not Hugo's
+            }
+        )
+
+
+def test_a_group_challenged_with_a_one_target_card_strikes_first() -> None:
+    """Secteur: "vous interpellez trois joueurs en même temps et vous ne possédez que la carte
+    batte de base-ball, vous devrez alors choisir l'un de ces trois joueurs pour porter votre
+    assaut, ce qui laissera aux deux autres joueurs l'occasion de vous attaquer en premier"."""
+    t = Table(
+        game(
+            "Léa", "Hugo", "Zoé", "Max", cards={"Léa": ["club"], "Hugo": ["gun"], "Zoé": ["knife"]}
+        )
+    )
+    with pytest.raises(RuleError, match=r"un seul défenseur|one defender"):
+        t.play({"type": "assault", "attacker": 1, "defenders": [2, 3, 4], "card": "club"})
+    # The two others attack first: two assaults where Léa defends; then hers on Max.
+    t.play(
+        {"type": "assault", "attacker": 2, "defenders": [1], "card": "gun", "answer": False}, 1, 1
+    )
+    t.play(
+        {"type": "assault", "attacker": 3, "defenders": [1], "card": "knife", "answer": False}, 1, 1
+    )
+    assert t.p(1).pv == 36 - 10 - 2
+    t.play(
+        {"type": "assault", "attacker": 1, "defenders": [4], "card": "club", "answer": False}, 1, 1
+    )
+    assert t.p(4).pv == 34 and t.p(4).wounds  # the club's fracture

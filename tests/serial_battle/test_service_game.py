@@ -59,8 +59,9 @@ def test_a_whole_game_to_the_last_survivor(
             if pending.kind == "loot":
                 winner = state().players[str(pending.winner)]
                 loser = state().players[str(pending.loser)]
-                keep = [h.copy_id for h in [*winner.cards, *loser.cards]][:5]
-                act(referee, {"type": "loot", "pending": pending.id, "keep": keep})
+                room = 5 - len(winner.cards)
+                take = [h.copy_id for h in loser.cards][:room]
+                act(referee, {"type": "loot", "pending": pending.id, "take": take})
         return done
 
     act(org, {"type": "sectors", "names": "Nord, Sud, Est, Ouest"})

@@ -113,8 +113,16 @@ class RefereeSession(RuleBasedStateMachine):
         loser = self.state.players[str(pending.loser)]
         theirs = [h.copy_id for h in loser.cards]
         if pending.kind == "loot":
-            keep = data.draw(st.lists(st.sampled_from([*theirs, "sword"]), max_size=6))
-            command: dict[str, Any] = {"type": "loot", "pending": pending.id, "keep": keep}
+            winner = self.state.players[str(pending.winner)]
+            mine = [h.copy_id for h in winner.cards]
+            take = data.draw(st.lists(st.sampled_from([*theirs, "sword"]), max_size=6))
+            give_back = data.draw(st.lists(st.sampled_from([*mine, "sword"]), max_size=3))
+            command: dict[str, Any] = {
+                "type": "loot",
+                "pending": pending.id,
+                "take": take,
+                "give_back": give_back,
+            }
         elif data.draw(st.booleans()) and theirs:
             card = data.draw(st.sampled_from(theirs))
             command = {"type": "knockout_take", "pending": pending.id, "card": card}

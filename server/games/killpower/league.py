@@ -20,6 +20,7 @@ from server.games.killpower import rules
 from server.games.killpower.match import KILLPOWER_MATCH, roster_of
 from server.games.killpower.powers import KIND_TITLES, PowerDeck, sample_deck
 from server.games.killpower.rules import (
+    LOCATION_TITLES,
     OUTCOME_TITLES,
     Characteristic,
     Equipment,
@@ -61,14 +62,6 @@ FATE_TITLES = {
     "badly_wounded": N_("badly wounded, back to the coach"),
     "coma": N_("coma, back to the coach"),
     "dead": N_("dead"),
-}
-LOCATION_TITLES = {
-    "head": N_("head"),
-    "trunk": N_("trunk"),
-    "left_arm": N_("left arm"),
-    "right_arm": N_("right arm"),
-    "left_leg": N_("left leg"),
-    "right_leg": N_("right leg"),
 }
 
 
@@ -139,7 +132,7 @@ class Risk(BaseModel):
     gladiator: int
     name: str
     state: int
-    die: int
+    die: int | None  # none when the blow chose the location (8.4)
     location: str
     fate: rules.Fate
 
@@ -388,6 +381,8 @@ class RecordMatch(BaseModel):
     surrendered: Side = ""
     eliminated: Side = ""
     risk: dict[GladiatorRef, int] = Field(default_factory=dict)  # gladiator -> state (-11 or less)
+    # 8.4: the location a blow on an inert target chose, for TABLE 8 (no location die then).
+    located: dict[GladiatorRef, rules.Location] = Field(default_factory=dict)
     lost_equipment: list[GladiatorRef] = Field(default_factory=list, max_length=14)
     # Tournament draws (13.2): the points of each free throw, 0 for a miss, every try in order.
     throws_a: list[int] = Field(default_factory=list, max_length=20)
@@ -504,6 +499,10 @@ class KillpowerLeague(GameKind[LeagueState]):
         if isinstance(command, OpenMatch):
             # Recorded by the platform when it opens a match (`linked_game`), never sent.
             return False
+        if isinstance(command, RecordMatch) and command.match_game and viewer.role != "system":
+            # A match played on the live sheet is recorded by its own game alone (3.4): nobody
+            # records another result in its name, nor blocks the true one.
+            return False
         if viewer.role == "system":  # a finished match's result, sent by its game (3.4)
             return isinstance(command, RecordMatch)
         if viewer.is_staff:
@@ -557,7 +556,7 @@ class KillpowerLeague(GameKind[LeagueState]):
         gladiator.powers = []
         gladiator.armour = None
         if equipment == "armour" and state.mode == "championship":
-            die = dice.roll(5, f"magic armour of {gladiator.name}", owner=owner, secret=True)
+            die = rules.d5(dice, f"magic armour of {gladiator.name}", owner=owner, secret=True)
             gladiator.armour = rules.MAGIC_ARMOUR_BASE + die
         if equipment != "powers":
             return
@@ -706,8 +705,8 @@ class KillpowerLeague(GameKind[LeagueState]):
         rolled = []
         for g in team.gladiators:
             if g.equipment == "armour" and g.armour is None:
-                die = ctx.dice.roll(
-                    5, f"magic armour of {g.name}", owner=team_owner(team), secret=True
+                die = rules.d5(
+                    ctx.dice, f"magic armour of {g.name}", owner=team_owner(team), secret=True
                 )
                 g.armour = rules.MAGIC_ARMOUR_BASE + die
                 rolled.append(g.name)
@@ -889,6 +888,12 @@ class KillpowerLeague(GameKind[LeagueState]):
                     field="risk",
                     value=value,
                 )
+        for gid in c.located:
+            if gid not in c.risk:
+                raise RuleError(
+                    N_("A location is chosen only for a gladiator with a risk of death."),
+                    field="located",
+                )
         for gid in c.lost_equipment:
             if gid not in side_of:
                 raise RuleError(
@@ -933,8 +938,18 @@ class KillpowerLeague(GameKind[LeagueState]):
         for gid, value in sorted(c.risk.items()):
             side = side_of[gid]
             g = teams[side].gladiator(gid)
-            die = ctx.dice.roll(10, f"risk of death of {g.name}", owner=team_owner(teams[side]))
-            fate = rules.fate(die, value)
+            chosen = c.located.get(gid)
+            die: int | None = None
+            if chosen is None:
+                rolled = ctx.dice.roll(
+                    10, f"risk of death of {g.name}", owner=team_owner(teams[side])
+                )
+                die, where = rolled, rules.location(rolled)
+            else:
+                where = (
+                    chosen  # TABLE 8: "Jetez 1D10 pour localiser [...] sauf si vous avez localisé"
+                )
+            fate = rules.fate_at(where, value)
             risks.append(
                 Risk(
                     team="AB"[side],
@@ -942,7 +957,7 @@ class KillpowerLeague(GameKind[LeagueState]):
                     name=g.name,
                     state=value,
                     die=die,
-                    location=rules.location(die),
+                    location=where,
                     fate=fate,
                 )
             )

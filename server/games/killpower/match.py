@@ -25,7 +25,7 @@ from server.games.killpower import match_rules as mr
 from server.games.killpower import rules
 from server.games.killpower.match_rules import Side, Where, other
 from server.games.killpower.powers import PowerCard
-from server.games.killpower.rules import OUTCOME_TITLES
+from server.games.killpower.rules import LOCATION_TITLES, OUTCOME_TITLES, Location
 from server.platform.dice import Dice
 from server.platform.i18n import N_, Msg, joined
 from server.platform.kinds import (
@@ -115,6 +115,7 @@ class Fighter(BaseModel):
     back: Until | None = None  # end of an expulsion
     after: dict[str, int] = Field(default_factory=dict)  # served after the expulsion (3.3)
     square: tuple[int, int] | None = None  # re-entry square rolled (1D2, 1D10), 6.2
+    location: str | None = None  # 8.4: the location chosen by the blow that left it in a coma
     concentration: int = 0
     uses: dict[str, int] = Field(default_factory=dict)  # activations of each power
     active: list[str] = Field(default_factory=list)  # power cards on the table
@@ -156,6 +157,9 @@ class TeamPlay(BaseModel):
     roster: Roster
     coach: int | None = None  # the coach's person id in this match
     lineup: list[int] = Field(default_factory=list)  # secret until both are given
+    # RAP rolled with the lineup, its side's alone (3.2: "en cachant le résultat à
+    # l'adversaire"), kept for a gladiator once rolled: a lineup given again rolls no one twice.
+    raps: dict[str, int] = Field(default_factory=dict)
     bluff: int = 0
     ready: bool = False
     power: int = 0
@@ -180,6 +184,16 @@ class Reveal(BaseModel):
     side: Side
     fighter: int
     text: str  # the underlined part only: the card's name stays with its coach
+    turn: int
+
+
+class Armed(BaseModel):
+    """4.3: a power activated whose underlined part is read only once a condition happens (Rayon
+    laser: when a gladiator crosses line 14). Its bearer's coach alone knows it is there."""
+
+    side: Side
+    fighter: int
+    card: str
     turn: int
 
 
@@ -222,6 +236,7 @@ class MatchState(BaseModel):
     gift: Side | None = None  # who owes a point at the end of phase 3 (TABLE 7, case IV)
     pending: Pending | None = None
     reveals: list[Reveal] = Field(default_factory=list)
+    armed: list[Armed] = Field(default_factory=list)
     surrendered: Side | None = None
     eliminated: Side | None = None
     outcomes: tuple[str, str] | None = None
@@ -271,7 +286,8 @@ class Lineup(BaseModel):
     type: Literal["lineup"]
     side: Side | None = None  # the referee gives it for a side; a coach for their own
     gladiators: list[GladiatorRef] = Field(min_length=1, max_length=rules.TEAM_SIZE)
-    bluff: int = Field(default=1, ge=mr.BLUFF_CARDS[0], le=mr.BLUFF_CARDS[1])
+    # 3.2: 1 to 3 bluff cards; 13.2, a tournament: "autant que vous le souhaitez".
+    bluff: int = Field(default=1, ge=mr.BLUFF_CARDS[0], le=mr.TOURNAMENT_BLUFF_CARDS)
 
 
 class GiveBall(BaseModel):
@@ -345,6 +361,7 @@ class Attack(BaseModel):
     attackers: list[GladiatorRef] = Field(min_length=1, max_length=8)
     target: GladiatorRef
     located: bool = False  # an inert target hit on a chosen location (7 or less)
+    location: Location | None = None  # 8.4: the location chosen (the head, by example)
     token: bool = False
 
 
@@ -355,6 +372,7 @@ class Answer(BaseModel):
     type: Literal["answer"]
     yes: bool = False
     gladiator: GladiatorRef | None = None
+    token: bool = False  # 3.2: the mandatory-success token, "intercepter le ballon" included
 
 
 class Hurt(BaseModel):
@@ -394,6 +412,9 @@ class UsePower(BaseModel):
     gladiator: GladiatorRef
     card: PowerRef = Field(min_length=1, max_length=40)  # a power key, or "bluff"
     deactivate: bool = False
+    # 4.4: what a bluff passes for, so that it is played as such a card would be (in phase 3 at
+    # its turn for 1A; from the ground or the side-line zone for an automatic one).
+    bluff_as: Literal["0A", "1A", "automatic"] = "0A"
 
 
 class Check(BaseModel):
@@ -404,6 +425,19 @@ class Check(BaseModel):
     characteristic: Literal["DEP", "PHY", "HAB", "POU", "BAL", "VIE"]
     zones: int = Field(default=1, ge=1, le=8)  # HAB divided by the enemy action zones
     action: bool = False  # the roll costs the action (1A)
+    # Resisting a power: 3.3, "La règle sur la RAP n'intervient pas [...] de résister à un
+    # pouvoir qui coûte 1A": no waiting for one's turn in phase 3.
+    resist: bool = False
+
+
+class Trigger(BaseModel):
+    """4.3: the condition of a power armed earlier happened (Rayon laser: a gladiator crossed
+    line 14); its underlined part is read now, unless the target resists."""
+
+    type: Literal["trigger"]
+    gladiator: GladiatorRef  # the power's bearer
+    card: PowerRef
+    target: GladiatorRef | None = None  # who it strikes (rolls the resistance, if the card has one)
 
 
 class Surrender(BaseModel):
@@ -436,6 +470,7 @@ Command = Annotated[
     | Reentry
     | UsePower
     | Check
+    | Trigger
     | Surrender
     | FreeShot,
     Field(discriminator="type"),
@@ -521,7 +556,7 @@ class Play:
                 field="gladiator",
                 name=f.label,
             )
-        if s.phase == 3 and phase3_order:
+        if s.phase == 3 and phase3_order and self.both_teams_act():
             due = self.next_actor()
             if not f.waiting and (due is None or due.id != f.id):
                 raise Refused(
@@ -529,6 +564,16 @@ class Play:
                     field="gladiator",
                     name=f.label,
                 )
+
+    def both_teams_act(self) -> bool:
+        """3.3: "Si une seule des deux équipes a des actions à faire, on néglige cette règle sur
+        la RAP": the order of phase 3 holds while both teams have someone to act."""
+        sides = {
+            f.side
+            for f in self.s.fighters.values()
+            if f.where == "field" and not f.acted and self.can_act(f)
+        }
+        return len(sides) == 2
 
     def next_actor(self) -> Fighter | None:
         """3.3: the fastest gladiator who has not acted nor chosen to wait; ties to the hand."""
@@ -561,18 +606,17 @@ class Play:
     # -- leaving the field
 
     def off(self, f: Fighter, where: Where, state: int | None = None) -> None:
+        """Off the field (badly wounded, coma, expelled): 3.3, CAS PARTICULIER, "sous l'effet
+        d'un pouvoir sur le terrain, est expulsé [...] est BG, il n'est plus affecté par le
+        pouvoir": every state ends (asleep, blind, on the ground...), a fleeing gladiator badly
+        wounded no longer flees; an expulsion keeps the fear to serve after (`expel`)."""
         self.drop_ball(f)
         f.where = where
         f.state = state
         f.active = []  # 3.3: a power stops when its bearer leaves (unless its card says not)
         f.concentration = 0
         f.waiting = False
-        for c in ("on_ground", "immobile", "asleep", "ko"):
-            f.conditions.pop(c, None)
-        if where == "bg":
-            f.conditions.pop(
-                "afraid", None
-            )  # 3.3: a fleeing gladiator badly wounded no longer flees
+        f.conditions = {}
 
     def expel(self, f: Fighter, offence: mr.Offence, reason: str = "") -> None:
         """6.2 and TABLE 6: out for 1D5+5 (or 1D5, or 1D10) turns; started in phase 3, it ends at
@@ -662,17 +706,24 @@ class Play:
             N_("Turn {turn}: {team} has the hand."), turn=s.turn, team=s.team(s.hand).roster.name
         )
         self.tick()
-        for side in SIDES:
-            team = s.team(side)
-            if team.idle_since is not None and team.idle_since - s.turn >= mr.FORFEIT_TURNS:
-                # TABLE 7, case II: nobody entered within 5 turns, the other team wins.
-                self.say(
-                    N_("{team} has put nobody on the field for 5 turns: forfeit."),
-                    team=team.roster.name,
-                )
-                s.surrendered = side
-                self.finish()
-                return
+        idle = [
+            side
+            for side in SIDES
+            if (since := s.team(side).idle_since) is not None and since - s.turn >= mr.FORFEIT_TURNS
+        ]
+        if len(idle) == 2:
+            # TABLE 7, case II for both: each would win by the other's forfeit; neither does, the
+            # match ends on its score (Arbitre's reading, docs/readings.md).
+            self.say(N_("Neither team has put anybody on the field for 5 turns: the match ends."))
+            self.finish()
+        elif idle:
+            # TABLE 7, case II: nobody entered within 5 turns, the other team wins.
+            self.say(
+                N_("{team} has put nobody on the field for 5 turns: forfeit."),
+                team=s.team(idle[0]).roster.name,
+            )
+            s.surrendered = idle[0]
+            self.finish()
 
     def end_movement(self) -> None:
         """End of a movement phase: the sixth gladiator (6.1) and a ball kept in the side-line
@@ -717,7 +768,7 @@ class Play:
                 a=s.team("A").score,
                 b=s.team("B").score,
             )
-            self.reset(receiver)
+            self.reset(receiver, giver)
             return
         self.begin_turn()
 
@@ -743,34 +794,58 @@ class Play:
             b=s.team("B").score,
         )
 
-    def reset(self, scorer: Side, *, ball_to: Side | None = None) -> None:
-        """3.4, PANIER OU DON D'UN POINT: everyone back to the coaches, the badly wounded come
-        back, the scoring team places first, the other gets the ball, the hand and the
-        mandatory-success token, and the match goes on at phase 1 (of the next turn)."""
+    def reset(self, first: Side, receiver: Side) -> None:
+        """3.4, PANIER OU DON D'UN POINT: the gladiators on the field and the badly wounded go back
+        to their coaches and start again normally from their side-line zone (3.3: a state from a
+        power on the field ends; one off the field, a fear served in the side-line zone, stays);
+        `first` places first, `receiver` second with the ball, the hand and the mandatory-success
+        token. "On reprend donc le match à la séquence 9": phase 1 of the same turn, whose box was
+        already checked (3.3, GESTION DES TOURS checks the next one only after a phase 3 "si aucun
+        panier n'a été marqué")."""
         s = self.s
-        receiver = ball_to or other(scorer)
         for f in s.fighters.values():
             if f.where in ("field", "bg"):
                 f.where = "zt"
                 f.state = None
                 f.active = []
+                f.conditions = {}
             f.concentration = 0
-            for c in ("on_ground", "immobile", "ko"):
-                f.conditions.pop(c, None)
-        s.first = scorer
+        s.first = first
         s.gift = None  # the badly wounded are back: a point still owed lapses
         s.token = receiver
-        s.ball = f"zt:{receiver}"
         s.ball_note = ""
         s.pending = None
         self.say(
             N_(
                 "Back to the side-line zones: {first} places first, {team} gets the ball and the hand."
             ),
-            first=s.team(scorer).roster.name,
+            first=s.team(first).roster.name,
             team=s.team(receiver).roster.name,
         )
-        self.begin_turn(hand=receiver)
+        self.ball_to(receiver)
+        s.phase, s.hand, s.moved = 1, receiver, False
+        for f in s.fighters.values():
+            f.acted = f.waiting = False
+        self.say(N_("The match goes on at phase 1 of turn {turn}."), turn=s.turn)
+
+    def ball_to(self, side: Side) -> None:
+        """The ball to give to one of `side`'s gladiators in its side-line zone; 3.4: "Si un
+        entraîneur [...] n'a que des gladiateurs expulsés ou en ZT involontaire : alors le ballon
+        est placé sur la case de son panier et l'équipe adverse joue seule"."""
+        s = self.s
+        if any(self.may_receive(f) for f in s.side_fighters(side)):
+            s.ball = f"zt:{side}"
+            return
+        s.ball, s.ball_note = "basket", ""
+        self.say(
+            N_("{team} has nobody to take the ball: it goes on its basket square."),
+            team=s.team(side).roster.name,
+        )
+
+    @staticmethod
+    def may_receive(f: Fighter) -> bool:
+        """Who may be given the ball in the side-line zone: not fleeing, kept off or inert."""
+        return f.where == "zt" and not f.has("afraid") and not f.has("held") and not f.inert
 
     # -- team states (TABLE 7)
 
@@ -1004,9 +1079,20 @@ class KillpowerMatch(GameKind[MatchState]):
                     field="gladiators",
                     name=g["name"],
                 )
+        if not s.tournament and c.bluff > mr.BLUFF_CARDS[1]:
+            raise RuleError(
+                N_("A championship match takes 1 to 3 bluff cards (3.2)."), field="bluff"
+            )
         team.lineup = sorted(c.gladiators, key=lambda gid: roster[gid]["number"])
         team.bluff = c.bluff
         team.ready = True
+        for gid in team.lineup:
+            # 3.2: "Faites tirer la RAP des gladiateurs en cachant le résultat à l'adversaire":
+            # each coach rolls their own (or enters it, with physical dice), with their lineup.
+            if str(gid) not in team.raps:
+                label = f"{roster[gid]['name']} (#{roster[gid]['number']})"
+                team.raps[str(gid)] = mr.rap(p.dice, roster[gid]["name"], side)
+                p.tell(side, N_("RAP of {name}: {rap}."), name=label, rap=team.raps[str(gid)])
         p.say(N_("{team} has given its lineup."), team=team.roster.name)
         if all(t.ready for t in s.teams.values()) and len(s.teams) == 2:
             self._prepare(p)
@@ -1022,9 +1108,8 @@ class KillpowerMatch(GameKind[MatchState]):
             chosen = [roster[gid] for gid in team.lineup]
             for g in chosen:
                 f = make_fighter(side, g)
-                f.rap = mr.rap(p.dice, f.name, side)
+                f.rap = team.raps[str(f.id)]
                 s.fighters[str(f.id)] = f
-                p.tell(side, N_("RAP of {name}: {rap}."), name=f.label, rap=f.rap)
             power = rules.team_power(team.roster.ranking, [g["exp"] for g in chosen])
             team.power, team.exp = power.power, power.exp
             raps[side] = sum(s.fighters[str(g["id"])].rap for g in chosen)
@@ -1063,6 +1148,9 @@ class KillpowerMatch(GameKind[MatchState]):
             raise RuleError(
                 N_("{name} is not in the side-line zone."), field="gladiator", name=f.label
             )
+        if not p.may_receive(f):
+            # 5.1: fleeing, kept off or inert, nobody can take the ball.
+            raise RuleError(N_("{name} cannot take the ball now."), field="gladiator", name=f.label)
         p.s.ball = f"f:{f.id}"
         p.say(N_("{name} holds the ball."), name=f.label)
 
@@ -1109,9 +1197,11 @@ class KillpowerMatch(GameKind[MatchState]):
             if p.side is not None and p.side != s.moving:
                 raise NotAllowed(N_("The other team is moving."))
             if s.ball == f"zt:{s.moving}":
-                raise RuleError(
-                    N_("Give the ball to one of your gladiators first."), field="gladiator"
-                )
+                if any(p.may_receive(f) for f in s.side_fighters(s.moving)):
+                    raise RuleError(
+                        N_("Give the ball to one of your gladiators first."), field="gladiator"
+                    )
+                p.ball_to(s.moving)  # nobody left to take it since (3.4): on the basket square
             p.end_movement()
             return
         side = p.side or c.side
@@ -1274,9 +1364,14 @@ class KillpowerMatch(GameKind[MatchState]):
             p.say(N_("The ball lands on the aimed square."))
 
     def _basket(self, p: Play, scorer: Side, points: int, *, own: bool) -> None:
+        """`scorer` gets the points. 3.4: the team that put the ball in a basket places first;
+        after an own basket (7, TIRER DANS UN PANIER) "la balle revient à l'équipe adverse, même
+        si elle se place en second": the shooter's team places first, the scorer gets the ball."""
         p.score(scorer, points)
-        # 3.4 and 7: after an own basket the other team gets the points and the ball.
-        p.reset(scorer, ball_to=scorer if own else None)
+        if own:
+            p.reset(other(scorer), scorer)
+        else:
+            p.reset(scorer, other(scorer))
 
     def _throw(self, p: Play, c: Throw) -> None:
         s = p.s
@@ -1366,6 +1461,9 @@ class KillpowerMatch(GameKind[MatchState]):
         s.ball, s.ball_note = f"f:{f.id}", ""
         p.say(N_("{name} picks the ball up."), name=f.label)
 
+    def _drop(self, p: Play, c: Pick) -> None:
+        self._pick(p, c)
+
     # -- combat (8, 9)
 
     def _attack(self, p: Play, c: Attack) -> None:
@@ -1381,14 +1479,22 @@ class KillpowerMatch(GameKind[MatchState]):
             )
         if group and any(a.side != attackers[0].side for a in attackers):
             raise Refused(N_("A group attack is made by one team."), field="attackers")
+        offenders = [a for a in attackers if a.has("on_ground") or a.where == "zt"]
+        if offenders:
+            # TABLE 6: "Combattre [...] alors que vous êtes à terre", "sur le terrain alors que
+            # vous êtes dans la ZT": 1D5+5 turns; 6.2, the blow is ignored.
+            for a in offenders:
+                p.say(N_("{name} fights from the ground or the side-line zone."), name=a.label)
+                p.expel(a, "table6", "")
+            return
+        located = c.located or c.location is not None
+        if located and (not target.inert or c.location is None):
+            raise RuleError(
+                N_("Choose the location of a blow on an inert target (8.4), and only then."),
+                field="location",
+            )
         due = p.next_actor()
         for a in attackers:
-            if a.has("on_ground"):
-                raise Refused(
-                    N_("{name} is on the ground: standing up costs the action."),
-                    field="attackers",
-                    name=a.label,
-                )
             if group and not a.waiting and (due is None or due.id != a.id):
                 raise Refused(
                     N_(
@@ -1425,7 +1531,7 @@ class KillpowerMatch(GameKind[MatchState]):
                 needed = mr.hit_needed(
                     a.characteristics["PHY"],
                     inert=target.inert,
-                    located=c.located,
+                    located=located,
                     blind=a.has("blind"),
                 )
                 p.tell(
@@ -1446,7 +1552,7 @@ class KillpowerMatch(GameKind[MatchState]):
             )
         if not hits:
             return
-        data: dict[str, Any] = {"hits": [a.id for a in hits], "target": target.id}
+        data: dict[str, Any] = {"hits": [a.id for a in hits], "target": target.id, "group": group}
         evader = (
             not target.inert
             and not target.acted
@@ -1457,9 +1563,11 @@ class KillpowerMatch(GameKind[MatchState]):
             s.pending = Pending(kind="evade", side=target.side, data=data)
             p.say(N_("{target} may use their action to evade."), target=target.label)
         else:
-            self._damage(p, hits, target)
+            self._damage(p, hits, target, c.location if located else None)
 
-    def _damage(self, p: Play, hits: list[Fighter], target: Fighter) -> None:
+    def _damage(
+        self, p: Play, hits: list[Fighter], target: Fighter, location: str | None = None
+    ) -> None:
         """TABLE 1 and 8.3: PHY of every attacker who hit, + 1D10 for each one with gloves."""
         damage = 0
         for a in hits:
@@ -1467,9 +1575,11 @@ class KillpowerMatch(GameKind[MatchState]):
             if a.gloves:
                 damage += p.dice.roll(10, f"gloves of {a.name}", owner=a.side)
         result = mr.damage_state(target.characteristics["VIE"], target.armour, damage)
-        self._wound(p, target, damage, result)
+        self._wound(p, target, damage, result, location)
 
-    def _wound(self, p: Play, target: Fighter, damage: int, result: int) -> None:
+    def _wound(
+        self, p: Play, target: Fighter, damage: int, result: int, location: str | None = None
+    ) -> None:
         outcome = mr.wound(result)
         p.tell(
             target.side,
@@ -1495,6 +1605,13 @@ class KillpowerMatch(GameKind[MatchState]):
                 damage=damage,
             )
             p.off(target, "coma", result)
+            # 8.4: a blow on a chosen location needs no location die at the end (TABLE 8).
+            target.location = location
+            if location:
+                p.say(
+                    N_("The blow was aimed at: {location}."),
+                    location=Msg(LOCATION_TITLES[location]),
+                )
 
     def _answer(self, p: Play, c: Answer) -> None:
         s = p.s
@@ -1504,6 +1621,11 @@ class KillpowerMatch(GameKind[MatchState]):
         if p.side is not None and p.side != pending.side:
             raise NotAllowed(N_("The other team answers this."))
         data = pending.data
+        if c.token and (not c.yes or (pending.kind == "evade" and data.get("group"))):
+            # 8.2: no mandatory-success token in a group attack, "même pour la cible".
+            raise RuleError(
+                N_("The token makes an action succeed: here there is none."), field="token"
+            )
         if pending.kind == "evade":
             target = s.fighter(data["target"])
             hits = [s.fighter(h) for h in data["hits"]]
@@ -1511,7 +1633,7 @@ class KillpowerMatch(GameKind[MatchState]):
             if c.yes:
                 # 8.1: the target spends its action on a PHY roll; in a group, one blow only (8.2).
                 target.acted, target.waiting = True, False
-                die, ok = p.roll(target, "evade", target.characteristics["PHY"])
+                die, ok = p.roll(target, "evade", target.characteristics["PHY"], c.token)
                 if ok:
                     dodged = next((h for h in hits if h.id == c.gladiator), None) or max(
                         hits, key=lambda h: h.characteristics["PHY"]
@@ -1538,7 +1660,8 @@ class KillpowerMatch(GameKind[MatchState]):
                 raise Refused(N_("{name} cannot intercept now."), field="gladiator", name=g.label)
             g.concentration = 0
             g.acted, g.waiting = True, False
-            die, ok = p.roll(g, "interception", g.characteristics["BAL"])  # 9.C
+            # 9.C; 3.2: the token may make it ("intercepter le ballon").
+            die, ok = p.roll(g, "interception", g.characteristics["BAL"], c.token)
             if ok:
                 s.pending = None
                 s.ball, s.ball_note = f"f:{g.id}", ""
@@ -1554,7 +1677,7 @@ class KillpowerMatch(GameKind[MatchState]):
             s.pending = None
             if c.yes and carrier is not None:
                 carrier.acted, carrier.waiting = True, False
-                die, ok = p.roll(carrier, "resist", carrier.characteristics["BAL"])  # 9.D
+                die, ok = p.roll(carrier, "resist", carrier.characteristics["BAL"], c.token)  # 9.D
                 if ok:
                     p.say(N_("{name} keeps the ball ({die})."), name=carrier.label, die=die)
                     return
@@ -1644,10 +1767,11 @@ class KillpowerMatch(GameKind[MatchState]):
     def _power(self, p: Play, c: UsePower) -> None:
         """4.2 to 4.4: a card placed face down; a real one rolls its activation, counts its uses
         and, once activated, has its underlined part read to the other coach; a bluff does
-        nothing. The other coach sees the same thing either way."""
+        nothing. The other coach sees the same either way: the same sentence, one activation die
+        each (secret, whatever the card), the same timing for what it passes for, and a bluff
+        stays on the table like a power that works (4.4: "en la plaçant face cachée")."""
         s = p.s
         f = p.own(c.gladiator)
-        team = s.team(f.side)
         if s.stage != "running":
             raise RuleError(N_("The match is not being played."))
         if c.deactivate:
@@ -1656,26 +1780,36 @@ class KillpowerMatch(GameKind[MatchState]):
             f.active.remove(c.card)
             p.say(N_("{name} takes a power card back."), name=f.label)
             return
-        if f.where != "field":
+        if f.where not in ("field", "zt"):
             raise Refused(N_("{name} is not on the field."), field="gladiator", name=f.label)
         if f.inert:
             raise Refused(N_("{name} is inert and cannot act."), field="gladiator", name=f.label)
-        if c.card == "bluff":
-            if team.bluff < 1:
-                raise RuleError(N_("Your team has no bluff card."), field="card")
-            p.say(N_("{name} places a power card face down."), name=f.label)
-            p.tell(f.side, N_("It is a bluff: nothing happens."))
-            return
+        bluff = c.card == "bluff"
         card = s.cards.get(c.card)
-        if card is None or c.card not in f.powers:
-            raise RuleError(N_("{name} does not hold this power."), field="card", name=f.label)
-        if card.uses is not None and f.uses.get(card.key, 0) >= card.uses:
-            raise RuleError(
-                N_("“{power}” has no use left in this match."), field="card", power=card.name
-            )
-        if c.card in f.active:
-            raise RuleError(N_("This card is already on the table."), field="card")
-        if card.activation.cost:
+        if bluff:
+            down = sum(g.active.count("bluff") for g in s.side_fighters(f.side))
+            if down >= s.team(f.side).bluff:
+                raise RuleError(N_("Your team has no bluff card left in hand."), field="card")
+            cost, automatic = int(c.bluff_as == "1A"), c.bluff_as == "automatic"
+        else:
+            if card is None or c.card not in f.powers:
+                raise RuleError(N_("{name} does not hold this power."), field="card", name=f.label)
+            if card.uses is not None and f.uses.get(card.key, 0) >= card.uses:
+                raise RuleError(
+                    N_("“{power}” has no use left in this match."), field="card", power=card.name
+                )
+            if c.card in f.active:
+                raise RuleError(N_("This card is already on the table."), field="card")
+            cost, automatic = card.activation.cost, card.activation.kind == "automatic"
+        if (f.where == "zt" or f.has("on_ground")) and not automatic:
+            # TABLE 6: "Faire des pouvoirs dans la ZT", "activer des pouvoirs alors que vous êtes
+            # à terre": 1D5+5 turns, the power ignored (6.2); an automatic power works (notes 2,
+            # 3). A bluff is put down and punished the same: it must look the same.
+            p.say(N_("{name} places a power card face down."), name=f.label)
+            p.say(N_("{name} uses a power from the ground or the side-line zone."), name=f.label)
+            p.expel(f, "table6", "")
+            return
+        if cost:
             if s.phase != 3:
                 raise Refused(
                     N_("A power that costs an action is activated in phase 3."), field="card"
@@ -1684,10 +1818,15 @@ class KillpowerMatch(GameKind[MatchState]):
             f.concentration = 0
             p.spend(f)
         p.say(N_("{name} places a power card face down."), name=f.label)
+        die = p.dice.roll(10, f"activation of {f.name}", owner=f.side, secret=True)
+        if bluff:
+            f.active.append("bluff")
+            p.tell(f.side, N_("It is a bluff: nothing happens."))
+            return
+        assert card is not None
         ok = True
         if card.activation.characteristic:
             needed = f.characteristics[card.activation.characteristic]
-            die = p.dice.roll(10, f"activation of {f.name}", owner=f.side)
             ok = mr.succeeds(die, needed)
             p.tell(
                 f.side,
@@ -1704,19 +1843,63 @@ class KillpowerMatch(GameKind[MatchState]):
         f.uses[card.key] = f.uses.get(card.key, 0) + 1
         if card.activation.kind in ("while_active", "on_hit", "automatic"):
             f.active.append(card.key)
-        if card.read_aloud:
-            s.reveals.append(Reveal(side=f.side, fighter=f.id, text=card.read_aloud, turn=s.turn))
-            p.say(N_("Read to the other coach: “{text}”"), text=card.read_aloud)
+        if card.read_when:
+            # 4.3: "on ne dira rien à l'adversaire tant que [...]": armed, read at its moment.
+            s.armed.append(Armed(side=f.side, fighter=f.id, card=card.key, turn=s.turn))
+            p.tell(
+                f.side, N_("“{power}” waits: read it {when}."), power=card.name, when=card.read_when
+            )
+        elif card.read_aloud:
+            self._read(p, f, card.read_aloud)
+
+    @staticmethod
+    def _read(p: Play, f: Fighter, text: str) -> None:
+        """4.3: the underlined part, read to the other coach (the card's name stays hidden)."""
+        p.s.reveals.append(Reveal(side=f.side, fighter=f.id, text=text, turn=p.s.turn))
+        p.say(N_("Read to the other coach: “{text}”"), text=text)
+
+    def _trigger(self, p: Play, c: Trigger) -> None:
+        """4.3, Rayon laser: once its condition happens, the underlined part is read "à condition
+        qu'il ait raté son jet de résistance, sinon il ne se passera rien"."""
+        s = p.s
+        f = p.own(c.gladiator)
+        armed = next((a for a in s.armed if a.fighter == f.id and a.card == c.card), None)
+        if armed is None:
+            raise RuleError(
+                N_("No power of {name} waits for its moment."), field="card", name=f.label
+            )
+        card = s.cards[c.card]
+        if card.resistance and c.target is None:
+            raise RuleError(N_("Say whom the power strikes: they may resist."), field="target")
+        s.armed.remove(armed)
+        p.say(N_("The moment of {name}'s power has come."), name=f.label)
+        if card.resistance and c.target is not None:
+            target = s.fighter(c.target)
+            value = target.characteristics[card.resistance]
+            if target.has("afraid") and card.resistance == "POU":
+                value = mr.divided(value, 2)  # 5.1: a fleeing gladiator resists at POU / 2
+            if not (target.inert and card.resistance == "POU"):  # 5.1: an inert one cannot
+                die = p.dice.roll(10, f"resistance of {target.name}", owner=target.side)
+                if mr.succeeds(die, value):
+                    p.say(
+                        N_("{name} resists ({die}): nothing happens."), name=target.label, die=die
+                    )
+                    return
+                p.say(N_("{name} fails to resist ({die})."), name=target.label, die=die)
+        self._read(p, f, card.read_aloud)
 
     def _check(self, p: Play, c: Check) -> None:
         f = p.own(c.gladiator)
+        if f.inert and c.characteristic == "POU":
+            # 5.1, GUERRIER INERTE: "Il ne peut pas résister par des jets de POU (0A)".
+            raise Refused(N_("{name} is inert and cannot resist."), field="gladiator", name=f.label)
         value = f.characteristics[c.characteristic]
         if c.characteristic == "HAB":
             value = mr.divided(value, c.zones)  # 5.1: HAB / number of enemy action zones
         if f.has("afraid") and c.characteristic == "POU":
             value = mr.divided(value, 2)  # 5.1: a fleeing gladiator resists at POU / 2
         if c.action:
-            p.ready_to_act(f)
+            p.ready_to_act(f, phase3_order=not c.resist)
             p.spend(f)
         die, ok = p.roll(f, c.characteristic, value)
         p.say(
@@ -1907,6 +2090,7 @@ LABELS = {
     "reentry": N_("the re-entry"),
     "power": N_("the power card"),
     "check": N_("the roll"),
+    "trigger": N_("the power's moment"),
     "surrender": N_("the surrender"),
     "free_throw": N_("the free throw"),
 }
@@ -2019,6 +2203,17 @@ def match_view(state: MatchState, viewer: Viewer, side: Side | None) -> dict[str
             entry["bluff"] = team.bluff
             entry["lineup"] = team.lineup
             entry["roster"] = team.roster.gladiators
+            entry["armed"] = [
+                {
+                    "fighter": a.fighter,
+                    "label": state.fighter(a.fighter).label,
+                    "card": a.card,
+                    "name": state.cards[a.card].name,
+                    "when": state.cards[a.card].read_when,
+                }
+                for a in state.armed
+                if a.side == key
+            ]
         teams[key] = entry
     due = None
     order: list[dict[str, Any]] = []
@@ -2114,6 +2309,12 @@ def league_record(game_id: str, state: MatchState) -> dict[str, Any]:
             str(f.id): f.state
             for f in state.fighters.values()
             if f.where == "coma" and f.state is not None
+        },
+        # 8.4: a blow aimed at a location decides it for TABLE 8 (no location die).
+        "located": {
+            str(f.id): f.location
+            for f in state.fighters.values()
+            if f.where == "coma" and f.state is not None and f.location
         },
         "throws_a": [t.points for t in state.throws if t.side == "A"],
         "throws_b": [t.points for t in state.throws if t.side == "B"],

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from server.errors import RuleError
+from server.games.killpower import rules
 from server.platform.dice import Dice
 from server.platform.i18n import N_
 
@@ -28,6 +29,7 @@ MAX_CONCENTRATION = 4  # 7, CONCENTRATION: +1 per turn, at most +4
 FORFEIT_TURNS = 5  # TABLE 7, case II: forfeit if nobody enters the field within 5 turns
 FREE_THROWS = 2  # 13.2: two living gladiators, one shot each
 BLUFF_CARDS = (1, 3)  # 3.2 and 4.4: each coach takes 1 to 3 bluff cards
+TOURNAMENT_BLUFF_CARDS = 20  # 13.2: "Rajoutez autant de cartes bluff que vous le souhaitez"
 
 
 def other(side: Side) -> Side:
@@ -48,14 +50,16 @@ def succeeds(die: int, value: int) -> bool:
 
 
 def divided(value: int, by: int) -> int:
-    """HAB / 2 in two action zones, BAL / 2 for a blind throw, PHY / 3 when blind. The rule book
-    gives no rounding: Arbitre's reading rounds down (a harder roll, never an easier one)."""
-    return value // max(1, by)
+    """HAB / 2 in two action zones, BAL / 2 for a blind throw, PHY / 3 when blind, POU / 2 when
+    fleeing. 1.1, LE DÉ DANS LE JEU: "Pour un jet divisé par 2, arrondissez à la valeur
+    supérieure" (its example: 3 or 4 on the die make 2); the book's one rounding rule, read for
+    every divisor (the spec): HAB 5 / 2 = 3, PHY 4 / 3 = 2."""
+    return -(-value // max(1, by))
 
 
 def d5(dice: Dice, purpose: str) -> int:
-    """1D5 is 1D10 halved, rounded up (the spec): a physical d10 is entered, 1-2 give 1."""
-    return (dice.roll(10, purpose) + 1) // 2
+    """1D5 is 1D10 halved, rounded up (1.1): a physical d10 is entered, 1-2 give 1."""
+    return rules.d5(dice, purpose)
 
 
 def rap(dice: Dice, name: str, side: Side) -> int:

@@ -41,9 +41,14 @@ class PowerCard(BaseModel):
     uses: int | None = Field(default=None, ge=1, le=20)  # per match; none: at will
     text: str = Field(default="", max_length=2000)
     read_aloud: str = Field(default="", max_length=600)  # the underlined part (4.3)
+    # 4.3: "Parfois, il y a des conditions": the underlined part is read only once this happens
+    # (Rayon laser: "tant qu'aucun gladiateur ne passera la ligne 14"); empty: at activation.
+    read_when: str = Field(default="", max_length=300)
+    # The characteristic the target resists under, if it may (Rayon laser: VIE, Sommeil: POU).
+    resistance: Literal["", "DEP", "PHY", "HAB", "POU", "BAL", "VIE"] = ""
     copies: int = Field(default=1, ge=1, le=7)
 
-    @field_validator("name", "text", "read_aloud", "deactivation")
+    @field_validator("name", "text", "read_aloud", "deactivation", "read_when")
     @classmethod
     def _strip(cls, value: str) -> str:
         return value.strip()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from server.errors import RuleError
+from server.platform.dice import Dice
 from server.platform.i18n import N_, Msg
 
 Characteristic = Literal["DEP", "PHY", "HAB", "POU", "BAL", "VIE"]
@@ -172,6 +173,24 @@ def new_ranking(points: int, change: int, championship: bool) -> int:
     return max(0, points + change) if championship else points + change
 
 
+def d5(dice: Dice, purpose: str, *, owner: str | None = None, secret: bool = False) -> int:
+    """1.1, LE DÉ DANS LE JEU: "1D5 : Lancez le dé à 10 faces et divisez par 2", rounded up ("Sur
+    3 ou 4 sur le dé, cela veut dire que vous avez fait 2"): the d10 is what is rolled and, with
+    physical dice, entered, everywhere a 1D5 is asked (armour, expulsions)."""
+    return -(-dice.roll(10, purpose, owner=owner, secret=secret) // 2)
+
+
+Location = Literal["head", "trunk", "left_arm", "right_arm", "left_leg", "right_leg"]
+LOCATION_TITLES = {
+    "head": N_("head"),
+    "trunk": N_("trunk"),
+    "left_arm": N_("left arm"),
+    "right_arm": N_("right arm"),
+    "left_leg": N_("left leg"),
+    "right_leg": N_("right leg"),
+}
+
+
 def location(die: int) -> str:
     """TABLE 8, LOCALISATION: 1 head, 2-4 trunk, 5-6 left arm, 7-8 right arm, 9 left leg,
     10 right leg."""
@@ -191,9 +210,14 @@ def location(die: int) -> str:
 def fate(die: int, state: int) -> Fate:
     """TABLE 8 and 9.2: where the blow is located and how low the gladiator fell decide. -1 to -10:
     badly wounded; -11 to -15: dead if the head was hit, coma otherwise; -16 or less: dead."""
+    return fate_at(location(die), state)
+
+
+def fate_at(where: str, state: int) -> Fate:
+    """TABLE 8 at a location already known: rolled, or chosen by a blow on an inert target
+    ("Jetez 1D10 pour localiser [...] sauf si vous avez localisé", 8.4)."""
     if state >= 0:
         raise RuleError(N_("Only a negative state is a wound."), field="state")
-    where = location(die)
     if state >= -10:
         return "badly_wounded"
     if state >= -15:

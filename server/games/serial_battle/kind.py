@@ -289,7 +289,8 @@ class SerialBattle(GameKind[SBState]):
         if loser.pv <= 0:
             loser.eliminated = True
         elif not loser.knocked_out:
-            answer = rules.weapon_for(state, loser, rules.default_weapon(state, loser))
+            reply = c.defender_card or rules.default_weapon(state, loser)
+            answer = rules.weapon_for(state, loser, reply, "defender_card")
             back = rules.roll_blow(state, loser, winner, answer, dice, "answer_")
             rules.spend_ammunition(state, loser, answer, dice, "answer_")
             rules.land(state, back)
@@ -310,29 +311,46 @@ class SerialBattle(GameKind[SBState]):
         if pending is None:
             raise RuleError(N_("This choice was already made."), field="pending")
         winner, loser = state.player(pending.winner), state.player(pending.loser)
-        available = {h.copy_id: h for h in [*winner.cards, *loser.cards]}
-        keep = list(dict.fromkeys(c.keep))
-        for copy_id in keep:
-            if copy_id not in available:
+        take, give_back = list(dict.fromkeys(c.take)), list(dict.fromkeys(c.give_back))
+        for copy_id in take:
+            if loser.holds(copy_id) is None:
                 raise RuleError(
-                    N_("“{card}” is neither held by {winner} nor by {loser}."),
-                    field="keep",
-                    card=copy_id,
-                    winner=winner.name,
+                    N_("{loser} does not hold “{card}”."),
+                    field="take",
                     loser=loser.name,
+                    card=copy_id,
                 )
-        if len(keep) > MAX_CARDS:
-            raise RuleError(N_("{count} cards at most."), field="keep", count=MAX_CARDS)
+        for copy_id in give_back:
+            if winner.holds(copy_id) is None:
+                raise RuleError(
+                    N_("{winner} does not hold “{card}”."),
+                    field="give_back",
+                    winner=winner.name,
+                    card=copy_id,
+                )
+        count = len(winner.cards) - len(give_back) + len(take)
+        if count > MAX_CARDS:
+            raise RuleError(
+                N_(
+                    "{winner} would hold {count} cards, {limit} at most: take fewer, or give "
+                    "back some of their own."
+                ),
+                field="take",
+                winner=winner.name,
+                count=count,
+                limit=MAX_CARDS,
+            )
         state.pending.remove(pending)
-        returned = [copy for copy in available if copy not in keep]
-        winner.cards = [available[copy] for copy in keep]
+        kept = [h for h in winner.cards if h.copy_id not in give_back]
+        winner.cards = kept + [h for h in loser.cards if h.copy_id in take]
+        returned = give_back + [h.copy_id for h in loser.cards if h.copy_id not in take]
         loser.cards = []
         state.pool.extend(returned)
-        taken = [state.card(k).name for k in keep]
+        taken = [state.card(k).name for k in take]
         return Msg(
-            N_("{winner} keeps {cards}; {count} cards go back to the referee."),
+            N_("{winner} takes {cards}; {count} cards go back to the referee."),
             {"winner": winner.name, "cards": ", ".join(taken) or "—", "count": len(returned)},
-        ), {"keep": keep, "returned": returned}
+        ), {"take": take, "give_back": give_back, "returned": returned}
 
     def _give(self, state: SBState, c: GiveCard, dice: Dice, now: datetime) -> Any:
         player = state.player(c.player)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from server.errors import RuleError
 from server.games.serial_battle.catalog import (
@@ -213,7 +213,27 @@ class Assault(BaseModel):
     touch: Touch = "attacker"  # who touched or called first
     card: CardRef = "bare"  # the attacker's card copy, or "bare" for bare hands
     defender_card: CardRef | None = None  # the (single) defender's answer card; default: best
+    # Each defender's answer card in a group assault (form fields defender_card_<id>); a
+    # defender not named answers with their best usable card.
+    defender_cards: dict[PersonRef, CardRef] = Field(default_factory=dict, max_length=32)
     answer: bool = True  # does the defender strike back (if still standing)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_form(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        fields = [k for k in data if isinstance(k, str) and k.startswith("defender_card_")]
+        if not fields:
+            return data
+        data = dict(data)
+        cards = dict(data.get("defender_cards") or {})
+        for key in fields:
+            value = data.pop(key)
+            if value not in (None, ""):
+                cards[key.removeprefix("defender_card_")] = value
+        data["defender_cards"] = cards
+        return data
 
 
 class KnockoutTake(BaseModel):
@@ -226,12 +246,20 @@ class KnockoutAgain(BaseModel):
     type: Literal["knockout_again"]
     pending: PendingRef
     card: CardRef | None = None  # default: the card of the first assault
+    # Assommé: woken up, the defender "pourra alors répliquer": with this card, default the best.
+    defender_card: CardRef | None = None
 
 
 class Loot(BaseModel):
+    """Points de vie: "le vainqueur peut prendre sa ou ses cartes [...] Un joueur ne peut posséder
+    plus de 5 cartes, les autres sont remises à l'arbitre". `take`: the loser's cards the winner
+    takes; `give_back`: the winner's own cards handed to the referee to make room. The loser's
+    other cards go back to the referee."""
+
     type: Literal["loot"]
     pending: PendingRef
-    keep: list[CardRef] = Field(default_factory=list, max_length=64)
+    take: list[CardRef] = Field(default_factory=list, max_length=32)
+    give_back: list[CardRef] = Field(default_factory=list, max_length=5)
 
 
 class GiveCard(BaseModel):
@@ -617,7 +645,11 @@ def assault(
     long_range = weapon.card.has(Ability.LONG_RANGE)
     answers: dict[int, Weapon | None] = {}
     for defender in defenders:
-        chosen = command.defender_card if single and command.defender_card else None
+        # Each defender (or the referee for them) picks their answer card; the best usable one
+        # otherwise (Comment se passe un affrontement: "d'après sa carte").
+        chosen = command.defender_cards.get(defender.id) or (
+            command.defender_card if single and command.defender_card else None
+        )
         copy_id = chosen if chosen is not None else default_weapon(state, defender)
         answers[defender.id] = (
             weapon_for(state, defender, copy_id, "defender_card")
@@ -720,7 +752,15 @@ def settle(state: SBState, blows: list[Strike], now: datetime) -> None:
     """After blows: knock-out choices, eliminations with the winner's card taking, the end."""
     for blow in blows:
         target, striker = state.player(blow.target), state.player(blow.striker)
-        if target.eliminated and not any(e.player == target.id for e in state.eliminations):
+        # Points de vie: "Si un joueur tombe à zéro PV, il est éliminé et le vainqueur peut
+        # prendre sa ou ses cartes": the winner is who struck the blow that left them at 0 (a
+        # fatal one), not the first who hit them in a group fight.
+        killing = blow.hit and (blow.fatal or blow.remaining <= 0)
+        if (
+            killing
+            and target.eliminated
+            and not any(e.player == target.id for e in state.eliminations)
+        ):
             state.eliminations.append(
                 Elimination(player=target.id, by=striker.id, cause="assault", at=now)
             )

@@ -1,0 +1,395 @@
+"""Killpower Ball matches read to the letter: each test quotes the rule book's line it holds (the
+readings are listed in docs/readings.md). Two coach viewers play through the service, with
+scripted dice; after every command neither coach's view nor log carries the other's secrets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server.errors import ArbitreError, RuleError
+from server.platform.dice import ScriptedRolls
+from server.platform.kinds import Viewer
+from server.platform.service import GameService
+from tests.helpers import key
+from tests.killpower.test_league import League, team_command
+from tests.killpower.test_match import Match
+
+A, B = "A", "B"
+
+
+@pytest.fixture
+def match(service: GameService, rolls: ScriptedRolls) -> Match:
+    return Match(service, rolls)
+
+
+def staff(m: Match, command: dict[str, Any], *dice: int) -> str:
+    """What the match's organizer records with the referee tools."""
+    m.rolls.push(*dice)
+    return m.service.perform(m.id, m.organizer, command, idem_key=key()).summary.render()
+
+
+def start(m: Match, a: list[int], b: list[int], raps_a: list[int], raps_b: list[int]) -> None:
+    """Lineups of the first gladiators (by number), RAP rolled with each."""
+    m.act(A, {"type": "lineup", "gladiators": [m.g(A, n) for n in a], "bluff": 1}, *raps_a)
+    m.act(B, {"type": "lineup", "gladiators": [m.g(B, n) for n in b], "bluff": 1}, *raps_b)
+
+
+def take_the_ball(m: Match, taker: int, carrier: int) -> None:
+    """Phase 3: B's gladiator takes the ball from A's (BAL 4, rolled 1); A does not resist."""
+    m.act(B, {"type": "take", "gladiator": m.g(B, taker)}, 1)
+    m.act(A, {"type": "answer", "yes": False})
+    assert m.state.carrier.id == m.g(B, taker)  # type: ignore[union-attr]
+
+
+def test_a_basket_against_a_team_with_nobody_to_take_the_ball(match: Match) -> None:
+    """3.4: "Si un entraîneur, après panier ou don d'un point, n'a que des gladiateurs expulsés ou
+    en ZT involontaire (TABLE 7) : alors le ballon est placé sur la case de son panier et
+    l'équipe adverse joue seule jusqu'au retour des expulsés." Once a deadlock: nothing could
+    hand the ball over nor end the phase."""
+    m = match
+    start(m, [1, 2], [1], [3, 1], [5])  # RAP 4 against 5: Nabos gets the ball and the hand
+    assert (m.state.hand, m.state.ball) == (A, "zt:A")
+    m.act(A, {"type": "give_ball", "gladiator": m.g(A, 1)})
+    m.act(A, {"type": "enter", "gladiator": m.g(A, 1)})
+    m.act(A, {"type": "end_phase"})
+    m.act(B, {"type": "enter", "gladiator": m.g(B, 1)})
+    m.act(B, {"type": "end_phase"})
+    take_the_ball(m, 1, 1)
+    m.act(A, {"type": "act", "gladiator": m.g(A, 1), "action": "pass"})
+    assert (m.state.turn, m.state.hand) == (19, B)
+    # Turn 19: A1 is expelled (1D5+5: the d10 shows 10), A2 flees in its side-line zone.
+    staff(m, {"type": "expel", "gladiator": m.g(A, 1)}, 10)
+    staff(m, {"type": "condition", "gladiator": m.g(A, 2), "condition": "afraid", "turns": 12})
+    m.fails(A, {"type": "give_ball", "gladiator": m.g(A, 2)}, RuleError)  # no ball to give yet
+    # B1 scores from 6 squares (BAL 4 - 1 = 3, rolled 2).
+    said = m.act(B, {"type": "shot", "gladiator": m.g(B, 1), "distance": 6}, 2)
+    assert "personne pour prendre le ballon" in said
+    s = m.state
+    assert (s.ball, s.hand, s.turn, s.phase, s.first) == ("basket", A, 19, 1, B)
+    assert s.team(A).case == "III"  # expelled: Titanos plays alone
+    m.act(A, {"type": "end_phase"})  # nothing to give, nothing to do: the phase ends
+    assert m.state.phase == 2
+
+
+def test_a_team_all_afraid_is_not_made_to_take_the_ball(match: Match) -> None:
+    """5.1, GUERRIER EN FUITE: "Il ne s'occupe plus du match"; 3.4: a team with only gladiators
+    in an involuntary side-line zone does not get the ball. It was handed one, then expelled
+    for keeping it in the side-line zone."""
+    m = match
+    start(m, [1], [1], [3], [5])
+    staff(m, {"type": "condition", "gladiator": m.g(A, 1), "condition": "afraid", "turns": 12})
+    m.fails(A, {"type": "give_ball", "gladiator": m.g(A, 1)}, RuleError)
+    said = m.act(A, {"type": "end_phase"})
+    assert "case de son panier" in said
+    assert m.fighter(A, 1).where == "zt" and m.state.ball == "basket"
+
+
+def test_states_from_the_field_end_at_a_reset_and_when_leaving_it(match: Match) -> None:
+    """3.3, CAS PARTICULIER: "Si un gladiateur est sous l'effet d'un pouvoir sur le terrain, si
+    panier ou don d'un point, le gladiateur repart de sa ZT normalement"; "en fuite se trouve
+    dans sa ZT [...] il restera en fuite"; BG, "il n'est plus affecté par le pouvoir"."""
+    m = match
+    start(m, [1, 2, 3], [1], [3, 1, 1], [7])
+    m.act(A, {"type": "give_ball", "gladiator": m.g(A, 1)})
+    for n in (1, 2):
+        m.act(A, {"type": "enter", "gladiator": m.g(A, n)})
+    m.act(A, {"type": "end_phase"})
+    m.act(B, {"type": "enter", "gladiator": m.g(B, 1)})
+    m.act(B, {"type": "end_phase"})
+    staff(m, {"type": "condition", "gladiator": m.g(A, 1), "condition": "blind", "turns": 5})
+    staff(m, {"type": "condition", "gladiator": m.g(A, 2), "condition": "asleep", "turns": 2})
+    staff(m, {"type": "condition", "gladiator": m.g(A, 3), "condition": "afraid", "turns": 12})
+    take_the_ball(m, 1, 1)
+    m.act(A, {"type": "act", "gladiator": m.g(A, 1), "action": "pass"})
+    # Turn 19, Titanos' phase 1: B1 scores from 6 squares; the blind A1 lets the ball go by.
+    m.act(B, {"type": "shot", "gladiator": m.g(B, 1), "distance": 6}, 2)
+    m.act(A, {"type": "answer", "yes": False})
+    s = m.state
+    assert not s.fighter(m.g(A, 1)).conditions and not s.fighter(m.g(A, 2)).conditions
+    assert s.fighter(m.g(A, 1)).where == "zt"
+    assert m.fighter(A, 3).has("afraid")  # in the side-line zone: the fear goes on
+    # Badly wounded, a blind gladiator is no longer blind.
+    m.act(A, {"type": "give_ball", "gladiator": m.g(A, 1)})
+    m.act(A, {"type": "enter", "gladiator": m.g(A, 2)})
+    staff(m, {"type": "condition", "gladiator": m.g(A, 2), "condition": "blind", "turns": 5})
+    staff(m, {"type": "hurt", "gladiator": m.g(A, 2), "points": 12, "wound_points": True})
+    assert m.fighter(A, 2).where == "bg" and not m.fighter(A, 2).conditions
+
+
+def test_speed_order_and_resistance(service: GameService, rolls: ScriptedRolls) -> None:
+    """3.3: "Si une seule des deux équipes a des actions à faire, on néglige cette règle sur la
+    RAP. La règle sur la Rap n'intervient pas lorsqu'un gladiateur tente d'éviter une attaque ou
+    de résister à un pouvoir qui coûte 1A." 5.1: an inert gladiator "ne peut pas résister par
+    des jets de POU (0A)"."""
+    m = Match(service, rolls)
+    start(m, [1, 2], [1], [9, 8], [2])  # Titanos, the slower, has the ball and the hand
+    m.act(B, {"type": "give_ball", "gladiator": m.g(B, 1)})
+    m.act(B, {"type": "enter", "gladiator": m.g(B, 1)})
+    m.act(B, {"type": "end_phase"})
+    for n in (1, 2):
+        m.act(A, {"type": "enter", "gladiator": m.g(A, n)})
+    m.act(A, {"type": "end_phase"})
+    # A1 (9) is due; B1 (2) resists a power that costs 1A at once, but may not act otherwise.
+    check = {"type": "check", "gladiator": m.g(B, 1), "characteristic": "POU", "action": True}
+    m.fails(B, check, RuleError)
+    m.act(B, {**check, "resist": True}, 3)
+    # Only Nabos has actions left: its gladiators act in any order, A2 before A1.
+    m.act(A, {"type": "act", "gladiator": m.g(A, 2), "action": "pass"})
+    m.act(A, {"type": "act", "gladiator": m.g(A, 1), "action": "pass"})
+    assert m.state.turn == 19
+    staff(m, {"type": "condition", "gladiator": m.g(B, 1), "condition": "asleep", "turns": 2})
+    m.fails(B, {"type": "check", "gladiator": m.g(B, 1), "characteristic": "POU"}, RuleError)
+
+
+def test_the_token_makes_an_interception(match: Match) -> None:
+    """3.2, PION RÉUSSITE OBLIGATOIRE: "Ce pion peut être utilisé pour n'importe quelle action
+    (frapper un adversaire, intercepter le ballon ou tirer au panier"; 8.2: never against a
+    group attack, "même pour la cible"."""
+    m = match
+    start(m, [1, 2], [1], [3, 1], [5])  # Nabos: the ball, the hand and the token
+    assert m.state.token == A
+    m.act(A, {"type": "give_ball", "gladiator": m.g(A, 1)})
+    for n in (1, 2):
+        m.act(A, {"type": "enter", "gladiator": m.g(A, n)})
+    m.act(A, {"type": "end_phase"})
+    m.act(B, {"type": "enter", "gladiator": m.g(B, 1)})
+    m.act(B, {"type": "end_phase"})
+    take_the_ball(m, 1, 1)
+    for n in (1, 2):
+        m.act(A, {"type": "act", "gladiator": m.g(A, n), "action": "pass"})
+    # Turn 19, Titanos' phase 1: B1 throws to a square 5 away (BAL 4 + 5 - 1 = 8, rolled 3);
+    # Nabos intercepts with A1 and the token: no die.
+    m.act(B, {"type": "throw", "gladiator": m.g(B, 1), "distance": 5}, 3)
+    assert m.state.pending.kind == "intercept"  # type: ignore[union-attr]
+    said = m.act(A, {"type": "answer", "yes": True, "gladiator": m.g(A, 1), "token": True})
+    assert "pion réussite obligatoire" in said
+    s = m.state
+    assert s.carrier.id == m.g(A, 1) and s.token is None  # type: ignore[union-attr]
+
+
+def test_fighting_from_the_ground_is_an_expulsion(match: Match) -> None:
+    """TABLE 6, 1D5+5 TOURS: "Combattre ou activer des pouvoirs alors que vous êtes à terre";
+    "Faire des pouvoirs dans la ZT". 6.2: "on néglige l'action qui a causé l'expulsion"."""
+    m = match
+    start(m, [1, 2], [1], [9, 8], [2])  # Titanos has the ball and the hand
+    m.act(B, {"type": "give_ball", "gladiator": m.g(B, 1)})
+    m.act(B, {"type": "enter", "gladiator": m.g(B, 1)})
+    m.act(B, {"type": "end_phase"})
+    m.act(A, {"type": "enter", "gladiator": m.g(A, 1)})
+    m.act(A, {"type": "end_phase"})
+    staff(m, {"type": "condition", "gladiator": m.g(A, 1), "condition": "on_ground"})
+    said = m.act(A, {"type": "attack", "attackers": [m.g(A, 1)], "target": m.g(B, 1)}, 4)
+    assert "à terre" in said and m.fighter(A, 1).where == "expelled"
+    assert m.fighter(B, 1).where == "field"  # the blow is ignored
+    # A2 in the side-line zone puts Sommeil down (a power that is not automatic): expelled too.
+    said = m.act(A, {"type": "power", "gladiator": m.g(A, 2), "card": "bluff"}, 4)
+    assert m.fighter(A, 2).where == "expelled"
+
+
+def test_an_own_basket_gives_the_ball_to_the_team_placed_second(match: Match) -> None:
+    """3.4: "Si une équipe a mis un panier dans son propre panier, la balle revient à l'équipe
+    adverse, même si elle se place en second"; 7: "l'équipe adverse gagne les points"."""
+    m = match
+    start(m, [1], [1], [3], [5])
+    m.act(A, {"type": "give_ball", "gladiator": m.g(A, 1)})
+    m.act(A, {"type": "enter", "gladiator": m.g(A, 1)})
+    m.act(A, {"type": "shot", "gladiator": m.g(A, 1), "distance": 4, "own": True}, 1)
+    s = m.state
+    assert (s.team(B).score, s.first, s.hand, s.token, s.ball) == (4, A, B, B, "zt:B")
+
+
+def test_both_teams_idle_five_turns_end_the_match_on_its_score(match: Match) -> None:
+    """TABLE 7, II: "Victoire par abandon si aucun gladiateur de l'équipe X ne rentre sur le
+    terrain avant 5 tours": when both stay off, neither wins by the other's forfeit."""
+    m = match
+    start(m, [1], [1], [3], [5])
+    m.act(A, {"type": "give_ball", "gladiator": m.g(A, 1)})
+    m.act(A, {"type": "drop", "gladiator": m.g(A, 1)})  # 2, the ball put down from the ZT
+    for _ in range(6):
+        if m.state.stage == "running":
+            m.quiet_turn()
+    s = m.state
+    assert s.stage == "finished" and s.surrendered is None
+    assert s.outcomes == ("drawn", "drawn")
+
+
+def test_bluff_cards_in_a_championship_and_in_a_tournament(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """3.2: "chaque entraîneur prend de 1 à 3 cartes bluff"; 13.2, a tournament: "Rajoutez
+    autant de cartes bluff que vous le souhaitez"."""
+    m = Match(service, rolls)
+    lineup = {"type": "lineup", "gladiators": [m.g(A, 1)], "bluff": 5}
+    m.fails(A, lineup, RuleError)
+    league = League(service, rolls, mode="tournament")
+    titanos, viking = league.coach("Titanos"), league.coach("Viking")
+    league.act(titanos, team_command("Titanos", ["gloves"] * 7), *[1] * 7)
+    league.act(viking, team_command("Viking", ["gloves"] * 7), *[1] * 7)
+    league.act(league.owner, {"type": "bracket"}, 1)
+    match_id = service.open_linked(
+        league.id,
+        league.owner,
+        {"team_a": league.team("Titanos").id, "team_b": league.team("Viking").id},
+        idem_key=key(),
+    )
+    coach = Viewer("coach", league.state.live[0].coaches[0], "T")
+    rolls.push(4)
+    service.perform(
+        match_id,
+        coach,
+        {"type": "lineup", "gladiators": league.ids("Titanos")[:1], "bluff": 5},
+        idem_key=key(),
+    )
+    assert service.load(match_id).state.teams["A"].bluff == 5  # type: ignore[attr-defined]
+
+
+def test_a_located_blow_decides_table_8(match: Match) -> None:
+    """8.4: "7 si vous frappez une localisation précise, la tête par exemple (Il ne sera pas alors
+    nécessaire de jeter 1D10 de localisation, voir 9.2)"; TABLE 8: "-11 à -15 [...] MORT" at the
+    head. A group blow on the head of a sleeping gladiator leaves him at -12: dead, no die."""
+    m = match
+    start(m, [3, 4], [1], [9, 8], [2])  # two gloved Nabos; Titanos (RAP 2) has the ball
+    m.act(B, {"type": "give_ball", "gladiator": m.g(B, 1)})
+    m.act(B, {"type": "enter", "gladiator": m.g(B, 1)})
+    m.act(B, {"type": "drop", "gladiator": m.g(B, 1)})  # 0A, on its own square
+    m.act(B, {"type": "end_phase"})
+    for n in (3, 4):
+        m.act(A, {"type": "enter", "gladiator": m.g(A, n)})
+    m.act(A, {"type": "end_phase"})
+    staff(m, {"type": "condition", "gladiator": m.g(B, 1), "condition": "asleep", "turns": 3})
+    m.act(A, {"type": "act", "gladiator": m.g(A, 3), "action": "wait"})
+    blow = {"type": "attack", "attackers": [m.g(A, 3), m.g(A, 4)], "target": m.g(B, 1)}
+    m.fails(A, {**blow, "located": True}, RuleError)  # which location?
+    # 7 or less on a chosen location (one die for the group, 6); PHY 5 + 3 and PHY 4 + 5 (gloves)
+    # = 17 against VIE 4 + armour 1: -12, a coma; the sheet keeps the head for TABLE 8.
+    said = m.act(A, {**blow, "located": True, "location": "head"}, 6, 3, 5)
+    assert "tête" in said
+    b1 = m.fighter(B, 1)
+    assert (b1.where, b1.state, b1.location) == ("coma", -12, "head")
+    # Nobody of Titanos left: victory (TABLE 7, VI); the league rolls no location die.
+    record = m.league.state.matches[-1]
+    assert [(r.gladiator, r.die, r.location, r.fate) for r in record.risks] == [
+        (m.g(B, 1), None, "head", "dead")
+    ]
+
+
+class Powers:
+    """A match whose Nabos no. 1 holds Rayon laser and Sprint éclair (draws 2, 2), Titanos no. 1
+    Fantôme and Peur (1, 4); each coach plays through `act`."""
+
+    def __init__(self, service: GameService, rolls: ScriptedRolls) -> None:
+        self.service, self.rolls = service, rolls
+        league = League(service, rolls)
+        nadia, tomas = league.coach("Nadia"), league.coach("Tomas")
+        league.act(nadia, team_command("Nabos", ["powers"] + ["gloves"] * 6), 2, 2)
+        league.act(tomas, team_command("Titanos", ["powers"] + ["gloves"] * 6), 1, 4)
+        self.id = service.open_linked(
+            league.id,
+            nadia,
+            {"team_a": league.team("Nabos").id, "team_b": league.team("Titanos").id},
+            idem_key=key(),
+        )
+        live = league.state.live[0]
+        self.coach = {
+            A: Viewer("coach", live.coaches[0], "N"),
+            B: Viewer("coach", live.coaches[1], "T"),
+        }
+        self.ids = {A: league.ids("Nabos"), B: league.ids("Titanos")}
+
+    def act(self, side: str, command: dict[str, Any], *dice: int) -> str:
+        self.rolls.push(*dice)
+        done = self.service.perform(self.id, self.coach[side], command, idem_key=key())
+        return done.summary.render()
+
+    @property
+    def state(self) -> Any:
+        return self.service.load(self.id).state
+
+    def view(self, side: str) -> dict[str, Any]:
+        kind = self.service.load(self.id).kind
+        return kind.view(self.state, self.coach[side], self.service.clock.now())
+
+
+def test_the_turn_of_the_example_of_3_3(service: GameService, rolls: ScriptedRolls) -> None:
+    """3.3: "Durant un nouveau tour, le porteur du ballon active l'un de ses pouvoirs à 0A (HORS
+    PHASE), se déplace en direction d'un ami (PHASE 1), en lâchant le ballon sur sa case (0A)
+    (PHASE 1), puis termine son déplacement (PHASE 1). En PHASE 3, il frappe un adversaire
+    (1A)." """
+    m = Powers(service, rolls)
+    a1, a2, b1 = m.ids[A][0], m.ids[A][1], m.ids[B][0]
+    m.act(A, {"type": "lineup", "gladiators": [a1, a2]}, 3, 3)
+    m.act(B, {"type": "lineup", "gladiators": [b1]}, 9)  # Nabos: the ball and the hand
+    m.act(A, {"type": "give_ball", "gladiator": a1})
+    for g in (a1, a2):
+        m.act(A, {"type": "enter", "gladiator": g})
+    m.act(A, {"type": "end_phase"})
+    m.act(B, {"type": "enter", "gladiator": b1})
+    while m.state.turn > 18:  # two quiet turns: the hand comes back to Nabos at turn 18
+        phase_over(m)
+    assert (m.state.turn, m.state.phase, m.state.hand, m.state.carrier.id) == (18, 1, A, a1)
+    # HORS PHASE, 0A: Sprint éclair (DEP 5, rolled 4); A1 still has its action.
+    m.act(A, {"type": "power", "gladiator": a1, "card": "sprint-eclair"}, 4)
+    m.act(A, {"type": "drop", "gladiator": a1})  # PHASE 1: the ball on its own square, 0A
+    assert m.state.ball == "ground" and not m.state.fighter(a1).acted
+    m.act(A, {"type": "end_phase"})  # the end of its move
+    m.act(B, {"type": "end_phase"})
+    m.act(B, {"type": "act", "gladiator": b1, "action": "pass"})  # B1 (9) acts first
+    # PHASE 3: A1 hits B1 (PHY 4, rolled 2, 1A); B1 spent its action, it cannot evade (8.1):
+    # 4 against VIE 5 + armour 1, nothing.
+    said = m.act(A, {"type": "attack", "attackers": [a1], "target": b1}, 2)
+    assert "1 touche" in said and "sans effet" in said
+    assert m.state.fighter(a1).acted and m.state.fighter(b1).where == "field"
+
+
+def phase_over(m: Any) -> None:
+    """The current phase ends, nobody doing anything more."""
+    state = m.state
+    if state.phase in (1, 2):
+        m.act(state.moving, {"type": "end_phase"})
+    else:
+        for side in (A, B):
+            if m.state.phase == 3 and m.state.turn == state.turn:
+                m.act(side, {"type": "end_phase"})
+
+
+def test_a_power_read_when_its_moment_comes(service: GameService, rolls: ScriptedRolls) -> None:
+    """4.3: "Pour Rayon laser, on ne dira rien à l'adversaire tant qu'aucun gladiateur ne passera
+    la ligne 14. Dès que ce sera fait, on lira le texte souligné à condition qu'il ait raté son
+    jet de résistance, sinon il ne se passera rien." """
+    m = Powers(service, rolls)
+    a1, b1 = m.ids[A][0], m.ids[B][0]
+    m.act(A, {"type": "lineup", "gladiators": [a1]}, 9)
+    m.act(B, {"type": "lineup", "gladiators": [b1]}, 2)
+    m.act(B, {"type": "give_ball", "gladiator": b1})
+    m.act(B, {"type": "enter", "gladiator": b1})
+    m.act(B, {"type": "end_phase"})
+    m.act(A, {"type": "enter", "gladiator": a1})
+    m.act(A, {"type": "end_phase"})
+    # Phase 3: A1 activates Rayon laser (POU 4, rolled 2): armed, nothing read to Titanos.
+    said = m.act(A, {"type": "power", "gladiator": a1, "card": "rayon-laser"}, 2)
+    assert m.state.reveals == [] and "rayon" not in said.lower()
+    theirs = m.view(B)
+    assert "armed" not in theirs["teams"]["A"] and "rayon" not in str(theirs).lower()
+    assert [a["card"] for a in m.view(A)["teams"]["A"]["armed"]] == ["rayon-laser"]
+    # B1 crosses line 14: the target resists under VIE (4) and fails (7): the text is read.
+    said = m.act(A, {"type": "trigger", "gladiator": a1, "card": "rayon-laser", "target": b1}, 7)
+    assert "rayon laser frappe" in said.lower() and len(m.state.reveals) == 1
+    with pytest.raises(ArbitreError):  # read once
+        m.act(A, {"type": "trigger", "gladiator": a1, "card": "rayon-laser", "target": b1}, 1)
+
+
+def test_a_resisted_power_reads_nothing(service: GameService, rolls: ScriptedRolls) -> None:
+    m = Powers(service, rolls)
+    a1, b1 = m.ids[A][0], m.ids[B][0]
+    m.act(A, {"type": "lineup", "gladiators": [a1]}, 9)
+    m.act(B, {"type": "lineup", "gladiators": [b1]}, 2)
+    m.act(B, {"type": "give_ball", "gladiator": b1})
+    m.act(B, {"type": "enter", "gladiator": b1})
+    m.act(B, {"type": "end_phase"})
+    m.act(A, {"type": "enter", "gladiator": a1})
+    m.act(A, {"type": "end_phase"})
+    m.act(A, {"type": "power", "gladiator": a1, "card": "rayon-laser"}, 2)
+    said = m.act(A, {"type": "trigger", "gladiator": a1, "card": "rayon-laser", "target": b1}, 3)
+    assert "résiste" in said and m.state.reveals == [] and m.state.armed == []
