@@ -393,3 +393,136 @@ def test_a_resisted_power_reads_nothing(service: GameService, rolls: ScriptedRol
     m.act(A, {"type": "power", "gladiator": a1, "card": "rayon-laser"}, 2)
     said = m.act(A, {"type": "trigger", "gladiator": a1, "card": "rayon-laser", "target": b1}, 3)
     assert "résiste" in said and m.state.reveals == [] and m.state.armed == []
+
+
+def test_a_tournament_match_from_turn_20_to_1(service: GameService, rolls: ScriptedRolls) -> None:
+    """A self-refereed tournament match played to its last turn through the readings above:
+    5 bluff cards each (13.2), a token interception (3.2), a blinded gladiator back to normal
+    after a basket (3.3), a basket against a team with nobody to take the ball (3.4), a head blow
+    on a sleeping gladiator (8.4), and the league's end-of-match operations. Every die is scripted: none is rolled that the test did not say."""
+    league = League(service, rolls, mode="tournament")
+    titanos, viking = league.coach("Titanos"), league.coach("Viking")
+    league.act(titanos, team_command("Titanos", ["gloves"] * 7))
+    league.act(viking, team_command("Viking", ["gloves"] * 7))
+    league.act(league.owner, {"type": "bracket"}, 1)
+    match_id = service.open_linked(
+        league.id,
+        titanos,
+        {"team_a": league.team("Titanos").id, "team_b": league.team("Viking").id},
+        idem_key=key(),
+    )
+    live = league.state.live[0]
+    coach = {A: Viewer("coach", live.coaches[0], "T"), B: Viewer("coach", live.coaches[1], "V")}
+    organizer = Viewer("organizer", live.organizer, "Staff")
+    ids = {A: league.ids("Titanos"), B: league.ids("Viking")}
+
+    def g(side: str, n: int) -> int:
+        return ids[side][n - 1]
+
+    def act(side: str, command: dict[str, Any], *dice: int, who: Viewer | None = None) -> str:
+        rolls.push(*dice)
+        actor = who or coach[side]
+        return service.perform(match_id, actor, command, idem_key=key()).summary.render()
+
+    def state() -> Any:
+        return service.load(match_id).state
+
+    def quiet() -> None:  # the current phase ends, nobody doing more
+        s = state()
+        if s.phase in (1, 2):
+            act(s.moving, {"type": "end_phase"})
+        else:
+            for side in (A, B):
+                if state().phase == 3 and state().turn == s.turn:
+                    act(side, {"type": "end_phase"})
+
+    # 13.2: bluff cards at will; RAP 3, 1, 1 against 9, 8: Titanos has the ball, hand and token.
+    act(A, {"type": "lineup", "gladiators": [g(A, n) for n in (1, 2, 3)], "bluff": 5}, 3, 1, 1)
+    act(B, {"type": "lineup", "gladiators": [g(B, n) for n in (1, 2)], "bluff": 5}, 9, 8)
+    assert (state().hand, state().token, state().team(A).bluff) == (A, A, 5)
+
+    # Turn 20: B1 takes the ball from A1 in phase 3.
+    act(A, {"type": "give_ball", "gladiator": g(A, 1)})
+    for n in (1, 2):
+        act(A, {"type": "enter", "gladiator": g(A, n)})
+    act(A, {"type": "end_phase"})
+    for n in (1, 2):
+        act(B, {"type": "enter", "gladiator": g(B, n)})
+    act(B, {"type": "end_phase"})
+    act(B, {"type": "take", "gladiator": g(B, 1)}, 1)
+    act(A, {"type": "answer", "yes": False})
+    quiet()
+    assert (state().turn, state().hand) == (19, B)
+
+    # Turn 19: B1 throws, A1 intercepts with the token (no die).
+    act(B, {"type": "throw", "gladiator": g(B, 1), "distance": 5}, 3)
+    act(A, {"type": "answer", "yes": True, "gladiator": g(A, 1), "token": True})
+    assert state().carrier.id == g(A, 1) and state().token is None
+    act(B, {"type": "end_phase"})
+    # B2 is blinded by a power; A1, its action spent on the interception, scores next turn.
+    act(
+        B,
+        {"type": "condition", "gladiator": g(B, 2), "condition": "blind", "turns": 5},
+        who=organizer,
+    )
+    while state().turn == 19:
+        quiet()
+    act(A, {"type": "shot", "gladiator": g(A, 1), "distance": 6}, 2)  # turn 18, Titanos' hand
+    act(B, {"type": "answer", "yes": False})
+    s = state()
+    assert (s.team(A).score, s.turn, s.phase, s.hand, s.token) == (6, 18, 1, B, B)
+    assert not s.fighter(g(B, 2)).conditions  # 3.3: back from its side-line zone, normally
+
+    # Still turn 18: Viking's two are expelled (1D5+5: 10 turns, back at phase 1 of turn 8);
+    # nobody takes the ball: it goes on Viking's basket square, Titanos picks it up.
+    for n in (1, 2):
+        act(B, {"type": "expel", "gladiator": g(B, n)}, 10, who=organizer)
+    assert "case de son panier" in act(B, {"type": "end_phase"})
+    act(A, {"type": "enter", "gladiator": g(A, 2)})
+    act(A, {"type": "pick", "gladiator": g(A, 2)})
+    quiet()  # phase 3: nobody else acts
+    said = act(A, {"type": "shot", "gladiator": g(A, 2), "distance": 6}, 2)  # turn 17
+    assert "personne pour prendre le ballon" in said  # 3.4: Viking has only expelled gladiators
+    s = state()
+    assert (s.team(A).score, s.ball, s.turn, s.hand) == (12, "basket", 17, B)
+    act(B, {"type": "end_phase"})  # nothing to give: the phase ends (no deadlock)
+    act(A, {"type": "enter", "gladiator": g(A, 3)})  # Titanos keeps someone on the field
+    while state().turn > 9 or state().phase != 3:
+        quiet()
+    rolls.push(1, 1, 1, 2)  # the re-entry squares of B1 and B2 (1D2, 1D10 each)
+    quiet()
+    s = state()
+    assert s.turn == 8 and {s.fighter(g(B, n)).where for n in (1, 2)} == {"zt"}
+
+    # Turn 8: B1 enters and falls asleep (a power); A1 and A3 strike its head together (8.4).
+    for side in (s.moving, B if s.moving == A else A):  # each team's movement phase
+        for n in (1, 2) if side == B else (1,):
+            act(side, {"type": "enter", "gladiator": g(side, n)})
+        quiet()
+    act(
+        B,
+        {"type": "condition", "gladiator": g(B, 1), "condition": "asleep", "turns": 3},
+        who=organizer,
+    )
+    due = service.load(match_id).kind.view(state(), coach[A], service.clock.now())["due"]
+    if due and due["side"] == B:
+        act(B, {"type": "act", "gladiator": due["id"], "action": "pass"})
+    act(A, {"type": "act", "gladiator": g(A, 1), "action": "wait"})
+    blow = {"type": "attack", "attackers": [g(A, 1), g(A, 3)], "target": g(B, 1)}
+    said = act(A, {**blow, "located": True, "location": "head"}, 6, 3, 5)
+    b1 = state().fighter(g(B, 1))
+    assert (b1.where, b1.state, b1.location) == ("coma", -12, "head")
+
+    # To the end: B2 stays on the field, nobody scores again.
+    while state().stage == "running":
+        quiet()
+    s = state()
+    assert (s.stage, s.turn, s.outcomes) == ("finished", 1, ("won", "lost"))
+    assert rolls.values == []  # no die rolled that the test did not say
+    record = league.state.matches[-1]
+    assert (record.score, record.outcomes) == ((12, 0), ("won", "lost"))
+    # 13.2: the winner gets its team back as it came (no risk of death to roll); the league
+    # was still told where the coma blow landed.
+    assert record.risks == [] and league.state.champion == league.team("Titanos").id
+    sent = next(e for e in reversed(service.log(league.id, league.owner)) if e["type"] == "command")
+    assert sent["command"]["located"] == {str(g(B, 1)): "head"}
