@@ -152,7 +152,13 @@ class Templates:
             # The sentence of an action lives outside the live block, so the refreshes that
             # follow do not wipe it: it travels out of band.
             body += self.render("_flash.html", {**full, "oob": True})
-        return html_response(body, full.get("seq"), status_code=status_code, headers=headers)
+        response = html_response(body, full.get("seq"), status_code=status_code, headers=headers)
+        game = full.get("game")
+        if game is not None and getattr(game, "status", None):
+            # A page whose game went from one phase to the next (setup, running, finished) is
+            # laid out anew: the script reloads a page that a refresh finds in another phase.
+            response.headers["X-Game-Status"] = game.status
+        return response
 
 
 def html_response(

@@ -67,6 +67,13 @@
 
   document.addEventListener("htmx:after:request", function (evt) {
     var ctx = evt.detail.ctx;
+    // The game went to another phase (setup, running, finished): a refresh brings the new
+    // layout by reloading the page; an action's own answer already carries it.
+    var status = ctx && ctx.response && ctx.response.headers.get("X-Game-Status");
+    if (status && document.body.dataset.status && status !== document.body.dataset.status) {
+      if (ctx.request && ctx.request.method === "GET") { location.reload(); return; }
+      document.body.dataset.status = status;
+    }
     var seq = ctx && ctx.response && ctx.response.headers.get("X-Game-Seq");
     var s = stream();
     if (seq && s && parseInt(seq, 10) > seqOf(s)) s.dataset.seq = seq;

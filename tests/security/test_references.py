@@ -114,6 +114,7 @@ SB: dict[
             "defenders": [w.foreign["player"]],
             "card": w.foreign["card"],
             "defender_card": w.foreign["card"],
+            "defender_cards": {str(w.foreign["player"]): "couteau"},
         },
     ),
     "give": lambda w, s, r: (
@@ -142,7 +143,11 @@ SB: dict[
     ),
     "knockout_again": lambda w, s, r: (
         {"type": "knockout_again", "pending": sb_pending(w, s, r, "knockout")},
-        {"pending": w.foreign["pending"], "card": w.foreign["card"]},
+        {
+            "pending": w.foreign["pending"],
+            "card": w.foreign["card"],
+            "defender_card": w.foreign["card"],
+        },
     ),
     "loot": lambda w, s, r: (
         {"type": "loot", "pending": sb_pending(w, s, r, "loot"), "take": ["machette"]},
@@ -454,6 +459,7 @@ ID_WORDS = {
     "pending",
     "take",
     "give_back",
+    "defender_cards",
     "coach",
     "played_a",
     "played_b",
