@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import io
+import unicodedata
 from collections.abc import Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -109,6 +110,13 @@ def pick_language(cookie: str | None, accept_language: str | None, default: str)
             if code in LANGUAGES:
                 return code
     return default
+
+
+def sort_key(text: str) -> tuple[str, str]:
+    """A name's place in a list as a French reader expects it: accents and case set aside ("É"
+    with the "E", not after "Z"), then the exact name to break ties."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold()
+    return folded, text
 
 
 def joined(pieces: list[Msg], sep: str = " ") -> Msg:

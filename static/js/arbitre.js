@@ -12,6 +12,21 @@
     crypto.getRandomValues(bytes);
     return Array.prototype.map.call(bytes, function (b) { return (b + 256).toString(16).slice(1); }).join("");
   }
+  // A filter field for a long list (the assault's 32 player chips): accents and case set aside.
+  function fold(text) {
+    return (text || "").normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  }
+  document.addEventListener("input", function (evt) {
+    var field = evt.target;
+    if (!field.matches || !field.matches("[data-filter]")) return;
+    var list = document.querySelector(field.dataset.filter);
+    if (!list) return;
+    var wanted = fold(field.value.trim());
+    list.querySelectorAll("[data-filter-item]").forEach(function (item) {
+      item.hidden = wanted !== "" && fold(item.dataset.filterItem).indexOf(wanted) < 0;
+    });
+  });
+
   function csrf() {
     var meta = document.querySelector('meta[name="csrf-token"]');
     return meta ? meta.content : "";
@@ -86,6 +101,19 @@
       var idem = form.querySelector('input[name="idem"]');
       if (idem) idem.value = freshKey();
     }
+  });
+
+  // After an action, its sentence (to read aloud) is brought into view and focused, with the
+  // decision it calls for right under it.
+  document.addEventListener("htmx:finally:request", function (evt) {
+    var ctx = evt.detail && evt.detail.ctx;
+    if (!ctx || !ctx.request || ctx.request.method !== "POST" || !ctx.response) return;
+    if (ctx.response.status >= 300) return;
+    var said = document.querySelector("#flash .flash");
+    if (!said) return;
+    said.setAttribute("tabindex", "-1");
+    document.getElementById("flash").scrollIntoView({block: "start"});
+    said.focus({preventScroll: true});
   });
 
   // The stream says "hello" (its sequence number and the server time) and "changed".
@@ -226,6 +254,20 @@
     });
   }
   setInterval(tick, 250);
+
+  // News that buzzes once (a shrink that closed sectors): the first time a phone shows it.
+  function buzzNews() {
+    document.querySelectorAll("[data-buzz]").forEach(function (el) {
+      var id = "buzz:" + el.dataset.buzz;
+      try {
+        if (sessionStorage.getItem(id)) return;
+        sessionStorage.setItem(id, "1");
+      } catch (e) { if (el._buzzed) return; el._buzzed = true; }
+      beep(3);
+    });
+  }
+  document.addEventListener("htmx:after:settle", buzzNews);
+  document.addEventListener("DOMContentLoaded", buzzNews);
 
   // ---- keep a referee's screen awake
   var wakeLock = null;

@@ -264,7 +264,8 @@ def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
     assert match.state.turn == 16
     a5 = match.fighter(A, 5)
     assert (a5.where, a5.square) == ("zt", (1, 3))
-    match.act(A, {"type": "reentry", "gladiator": match.g(A, 5), "outcome": "taken"}, 2, 5)
+    # 1D2 from the d10: 7 / 5 rounded up is 2.
+    match.act(A, {"type": "reentry", "gladiator": match.g(A, 5), "outcome": "taken"}, 7, 5)
     assert match.fighter(A, 5).square == (2, 5)
     while match.state.turn > 11:
         match.quiet_turn()
@@ -389,7 +390,7 @@ def test_an_afraid_gladiator_expelled_serves_the_expulsion_then_the_fear(match: 
     match.act(B, {"type": "enter", "gladiator": match.g(B, 1)})
     match.end_phase()
     match.end_phase()
-    match.rolls.push(2, 6)  # the re-entry square at the start of turn 15
+    match.rolls.push(8, 6)  # the re-entry square at the start of turn 15 (1D2: 8 / 5 -> 2)
     while match.state.turn > 15:
         match.quiet_turn()
     a1 = match.fighter(A, 1)

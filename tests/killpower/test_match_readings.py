@@ -200,19 +200,25 @@ def test_an_own_basket_gives_the_ball_to_the_team_placed_second(match: Match) ->
     assert (s.team(B).score, s.first, s.hand, s.token, s.ball) == (4, A, B, B, "zt:B")
 
 
-def test_both_teams_idle_five_turns_end_the_match_on_its_score(match: Match) -> None:
+def test_both_teams_idle_five_turns_is_no_forfeit(match: Match) -> None:
     """TABLE 7, II: "Victoire par abandon si aucun gladiateur de l'équipe X ne rentre sur le
-    terrain avant 5 tours": when both stay off, neither wins by the other's forfeit."""
+    terrain avant 5 tours": when both stay off, neither wins by the other's forfeit, and no score
+    decides before the 20 turns (3.2: "pour gagner au bout des 20 tours")."""
     m = match
     start(m, [1], [1], [3], [5])
     m.act(A, {"type": "give_ball", "gladiator": m.g(A, 1)})
     m.act(A, {"type": "drop", "gladiator": m.g(A, 1)})  # 2, the ball put down from the ZT
-    for _ in range(6):
-        if m.state.stage == "running":
-            m.quiet_turn()
+    for _ in range(7):
+        m.quiet_turn()
     s = m.state
-    assert s.stage == "finished" and s.surrendered is None
-    assert s.outcomes == ("drawn", "drawn")
+    assert (s.stage, s.turn, s.surrendered, s.outcomes) == ("running", 13, None, None)
+    # Once one enters, the other, idle for more than 5 turns, forfeits at the next turn.
+    if s.moving != B:
+        m.end_phase()
+    m.act(B, {"type": "enter", "gladiator": m.g(B, 1)})
+    m.quiet_turn()
+    s = m.state
+    assert (s.stage, s.surrendered, s.outcomes) == ("finished", A, ("abandoned", "won"))
 
 
 def test_bluff_cards_in_a_championship_and_in_a_tournament(
@@ -526,3 +532,129 @@ def test_a_tournament_match_from_turn_20_to_1(service: GameService, rolls: Scrip
     assert record.risks == [] and league.state.champion == league.team("Titanos").id
     sent = next(e for e in reversed(service.log(league.id, league.owner)) if e["type"] == "command")
     assert sent["command"]["located"] == {str(g(B, 1)): "head"}
+
+
+# ---------------------------------------------------------------------------- a second review
+
+
+def on_the_field(
+    m: Match,
+    a: list[int],
+    b: list[int],
+    raps_a: list[int],
+    raps_b: list[int],
+    stay: tuple[int, ...] = (),
+) -> None:
+    """Lineups, then each team's gladiators enter in its own movement phase (but Titanos' `stay`):
+    phase 3 of turn 20. The team with the lower total RAP has the ball: its first holds it."""
+    start(m, a, b, raps_a, raps_b)
+    for _ in range(2):
+        side = m.state.moving
+        if m.state.ball == f"zt:{side}":
+            m.act(side, {"type": "give_ball", "gladiator": m.g(side, (a if side == A else b)[0])})
+        for n in a if side == A else b:
+            if side == A or n not in stay:
+                m.act(side, {"type": "enter", "gladiator": m.g(side, n)})
+        m.act(side, {"type": "end_phase"})
+    assert m.state.phase == 3
+
+
+def test_a_lineup_is_given_once(match: Match) -> None:
+    """3.2: the coaches "annoncent en secret à l'arbitre le nombre de gladiateurs", then "On tire
+    la rapidité": a second lineup would keep the best of the RAP rolled."""
+    m = match
+    m.act(A, {"type": "lineup", "gladiators": m.ids[A][:3], "bluff": 1}, 1, 2, 10)
+    m.fails(A, {"type": "lineup", "gladiators": [m.g(A, 3)], "bluff": 1}, RuleError)
+
+
+def test_a_blind_gladiators_shot_needs_the_1_on_the_second_die(match: Match) -> None:
+    """TABLE 9.F, "Tir dans un panier que vous ne voyez pas": "Si jet réussi, faire 1 sur 1D10 :
+    le ballon rentre dans le panier, sinon il est posé sur la case du panier"."""
+    m = match
+    start(m, [1], [1], [3], [5])
+    m.act(A, {"type": "give_ball", "gladiator": m.g(A, 1)})
+    m.act(A, {"type": "enter", "gladiator": m.g(A, 1)})
+    staff(m, {"type": "condition", "gladiator": m.g(A, 1), "condition": "blind", "turns": 3})
+    # BAL 4 / 2 = 2 from 2 squares: 1 succeeds, then 7 on the second die: on the basket square.
+    said = m.act(A, {"type": "shot", "gladiator": m.g(A, 1), "distance": 2}, 1, 7)
+    assert m.state.ball == "basket" and m.state.team(A).score == 0, said
+
+
+def test_a_group_attack_when_only_one_team_acts(match: Match) -> None:
+    """3.3: "Si une seule des deux équipes a des actions à faire, on néglige cette règle sur la
+    RAP": a group attack does not wait for its slowest member then."""
+    m = match
+    on_the_field(m, [1, 2], [1], [9, 8], [2])
+    m.act(B, {"type": "end_phase"})  # Titanos does nothing more this phase
+    staff(m, {"type": "condition", "gladiator": m.g(B, 1), "condition": "asleep", "turns": 2})
+    m.act(A, {"type": "attack", "attackers": [m.g(A, 2), m.g(A, 1)], "target": m.g(B, 1)}, 9, 1, 1)
+
+
+def test_a_resistance_in_the_other_teams_movement_phase_and_with_the_token(match: Match) -> None:
+    """TABLE 10, HORS PHASE: "Si, pour résister à un pouvoir ne coûtant pas d'action, la cible
+    visée doit faire un jet de résistance coûtant 1 action, ce sera fait immédiatement"; 3.2: the
+    token "peut être utilisé pour n'importe quelle action"."""
+    m = match
+    on_the_field(m, [1], [1, 2], [3], [9, 8])  # Nabos has the ball and the hand
+    m.end_phase()
+    assert (m.state.turn, m.state.phase, m.state.moving) == (19, 1, B)
+    resist = {"type": "check", "characteristic": "POU", "action": True, "resist": True}
+    m.act(A, {**resist, "gladiator": m.g(A, 1), "token": True})  # Titanos moves: still at once
+    assert m.state.token is None and m.fighter(A, 1).acted
+    m.fails(A, {**resist, "gladiator": m.g(A, 1)}, RuleError)  # its action is spent
+
+
+def test_a_gift_point_lapses_when_the_team_is_no_longer_badly_wounded(match: Match) -> None:
+    """3.4: "Le don d'un point n'est validé qu'à la fin de la PHASE 3": a team that left case IV
+    by then (a gladiator able to enter again) gives nothing."""
+    m = match
+    on_the_field(m, [1], [1, 2, 3], [1], [9, 8, 7], stay=(3,))
+    # Titanos' no. 3 is kept in its side-line zone by a power; its two others badly wounded.
+    staff(m, {"type": "condition", "gladiator": m.g(B, 3), "condition": "held", "turns": 1})
+    for n in (1, 2):
+        staff(m, {"type": "hurt", "gladiator": m.g(B, n), "points": 12, "wound_points": True})
+    assert (m.state.team(B).case, m.state.gift) == ("IV", B)
+    # Before the end of phase 3 the power ends: no. 3 may enter again (case II).
+    staff(m, {"type": "condition", "gladiator": m.g(B, 3), "condition": "held", "clear": True})
+    assert m.state.team(B).case == "II"
+    m.end_phase()
+    s = m.state
+    assert (s.team(A).score, s.gift, s.turn) == (0, None, 19)
+
+
+def test_attacking_across_the_side_line_and_the_impossible_blow(match: Match) -> None:
+    """TABLE 6: "Combattre ou d'utiliser des pouvoirs sur la ou les ZT, tout en étant sur le
+    terrain"; 6.3: "Si un gladiateur fait une erreur qui ne peut pas être commise. On annule"."""
+    m = match
+    on_the_field(m, [1, 2], [1, 3], [9, 8], [2, 1], stay=(3,))
+    # A2 is not due (A1, 9, is): its blow cannot be given, it is cancelled, not punished.
+    staff(m, {"type": "condition", "gladiator": m.g(A, 2), "condition": "on_ground"})
+    m.fails(A, {"type": "attack", "attackers": [m.g(A, 2)], "target": m.g(B, 1)}, RuleError)
+    assert m.fighter(A, 2).where == "field"
+    # A1 hits Titanos' no. 3 in its side-line zone: expelled.
+    said = m.act(A, {"type": "attack", "attackers": [m.g(A, 1)], "target": m.g(B, 3)}, 10)
+    assert m.fighter(A, 1).where == "expelled", said
+
+
+def test_an_armed_power_ends_when_its_bearer_leaves(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """4.2: "Pour qu'un pouvoir fonctionne, son lanceur doit être sur le terrain"."""
+    m = Powers(service, rolls)
+    a1, b1 = m.ids[A][0], m.ids[B][0]
+    m.act(A, {"type": "lineup", "gladiators": [a1]}, 9)
+    m.act(B, {"type": "lineup", "gladiators": [b1]}, 2)
+    m.act(B, {"type": "give_ball", "gladiator": b1})
+    m.act(B, {"type": "enter", "gladiator": b1})
+    m.act(B, {"type": "end_phase"})
+    m.act(A, {"type": "enter", "gladiator": a1})
+    m.act(A, {"type": "end_phase"})
+    m.act(A, {"type": "power", "gladiator": a1, "card": "rayon-laser"}, 2)
+    assert m.state.armed and m.view(B)["teams"]["A"]["fighters"][0]["cards_down"] == 1
+    m.service.perform(
+        m.id,
+        Viewer("coach", m.coach[B].person_id, "T"),
+        {"type": "hurt", "gladiator": a1, "points": 12, "wound_points": True},
+        idem_key=key(),
+    )
+    assert m.state.armed == [] and m.state.fighter(a1).where == "bg"

@@ -158,8 +158,10 @@ def test_table_6_expulsion_lengths(
     assert mr.expulsion_turns(offence, dice(*values), "Tom") == turns
 
 
-def test_6_2_the_reentry_square() -> None:
-    assert mr.reentry_square(dice(2, 7), "Tom") == (2, 7)
+@pytest.mark.parametrize(("d10", "row"), [(1, 1), (5, 1), (6, 2), (10, 2)])
+def test_6_2_the_reentry_square(d10: int, row: int) -> None:
+    # 6.2: 1D2 and 1D10; 1.1, the game's one die is a d10: 1D2 is the d10 / 5, rounded up.
+    assert mr.reentry_square(dice(d10, 7), "Tom") == (row, 7)
 
 
 S = mr.Standing
@@ -201,8 +203,9 @@ def test_3_3_phase_3_order() -> None:
         ((46, 33), (0, 0), (0, 0), (), ("A", "B", "B", "B", "power")),
         ((10, 10), (40, 55), (0, 0), (), ("B", "A", "A", "A", "exp")),
         ((10, 10), (40, 40), (30, 21), (), ("A", "B", "B", "B", "rap")),
-        # Everything tied: the ball on H14, a draw says who places first.
-        ((10, 10), (40, 40), (30, 30), (2,), ("B", None, "A", "A", "draw")),
+        # Everything tied: the ball on H14, a draw (1D2 from the d10: 7 gives 2) says who
+        # places first.
+        ((10, 10), (40, 40), (30, 30), (7,), ("B", None, "A", "A", "draw")),
     ],
 )
 def test_3_2_placement_ball_hand_and_token(powers, exps, raps, draw, expected) -> None:  # type: ignore[no-untyped-def]
@@ -214,3 +217,21 @@ def test_13_2_free_throw_order() -> None:
     # The stronger first, in turn; a team with one living gladiator throws once.
     assert mr.free_throw_order("B", {"A": 2, "B": 2}) == ["B", "A", "B", "A"]
     assert mr.free_throw_order("A", {"A": 2, "B": 1}) == ["A", "B", "A"]
+
+
+@pytest.mark.parametrize(
+    ("powers", "exps", "raps", "draw", "expected"),
+    [
+        # 13.2: "On donne le ballon à l'équipe la moins puissante".
+        ((46, 33), (0, 0), (0, 0), (), ("A", "B", "B", "B", "power")),
+        # Same power: no EXP tie-break, "la somme de la rapidité [...] l'équipe qui en a le moins,
+        # qui part avec le ballon".
+        ((10, 10), (40, 55), (30, 21), (), ("A", "B", "B", "B", "rap")),
+        # Tied RAP: "on tire au hasard l'équipe qui commence à se placer en ZT et qui se déplacera
+        # la première": the drawn team places first and has the hand.
+        ((10, 10), (40, 55), (30, 30), (2,), ("A", None, "A", "B", "draw")),
+    ],
+)
+def test_13_2_a_tournament_kickoff(powers, exps, raps, draw, expected) -> None:  # type: ignore[no-untyped-def]
+    kick = mr.kickoff(powers, exps, raps, dice(*draw), tournament=True)
+    assert (kick.first, kick.ball, kick.hand, kick.token, kick.reason) == expected

@@ -590,3 +590,27 @@ def test_a_group_challenged_with_a_one_target_card_strikes_first() -> None:
         {"type": "assault", "attacker": 1, "defenders": [4], "card": "club", "answer": False}, 1, 1
     )
     assert t.p(4).pv == 34 and t.p(4).wounds  # the club's fracture
+
+
+def test_a_long_range_second_assault_on_a_knocked_out_player_gets_no_answer() -> None:
+    """Longue portée: "Permet d'infliger un assaut [...] sans que ceux-ci ne puissent répliquer";
+    Assommé: a second assault "aura pour effet de le réveiller"."""
+    t = Table(game("Léa", "Hugo", cards={"Léa": ["blade", "bow"], "Hugo": ["knife"]}))
+    t.play({"type": "assault", "attacker": 1, "defenders": [2], "card": "blade"}, 5, 1)
+    pending = t.state.pending[0]
+    t.play({"type": "knockout_again", "pending": pending.id, "card": "bow"}, 3, 1, 2)
+    assert t.p(1).pv == 36 and not t.p(2).knocked_out  # Hugo woke up, but a bow has no answer
+
+
+def test_taking_a_card_from_a_knocked_out_player_with_a_full_hand() -> None:
+    """Assommé: "Lui prendre la carte de votre choix"; Points de vie: "Un joueur ne peut posséder
+    plus de 5 cartes, les autres sont remises à l'arbitre": one of one's own goes back."""
+    full = ["blade", "knife", "knife#2", "bow", "helmet"]
+    t = Table(game("Léa", "Hugo", cards={"Léa": full, "Hugo": ["gun"]}))
+    t.play({"type": "assault", "attacker": 1, "defenders": [2], "card": "blade"}, 5, 1)
+    pending = t.state.pending[0]
+    with pytest.raises(RuleError, match="5"):
+        t.play({"type": "knockout_take", "pending": pending.id, "card": "gun"})
+    t.play({"type": "knockout_take", "pending": pending.id, "card": "gun", "give_back": "knife#2"})
+    assert [h.copy_id for h in t.p(1).cards] == ["blade", "knife", "bow", "helmet", "gun"]
+    assert "knife#2" in t.state.pool

@@ -133,7 +133,9 @@ class Fighter(BaseModel):
 
     def standing(self, turn: int) -> mr.Standing:
         until = self.back if self.where == "expelled" else None
-        held = [u for c, u in self.conditions.items() if c in ("afraid", "held")]
+        # TABLE 7 (4), ZT involontaire: "s'ils fuient ou subissent un pouvoir dans leur ZT" (a
+        # sleeping one cannot enter either, nor be given the ball).
+        held = [u for c, u in self.conditions.items() if c in ("afraid", "held", "asleep")]
         involuntary = self.where == "zt" and bool(held)
         back_in_time = True
         if until is not None and until.turn < 1:
@@ -415,6 +417,7 @@ class UsePower(BaseModel):
     # 4.4: what a bluff passes for, so that it is played as such a card would be (in phase 3 at
     # its turn for 1A; from the ground or the side-line zone for an automatic one).
     bluff_as: Literal["0A", "1A", "automatic"] = "0A"
+    bluff_stays: bool = True  # on the table as a power that works, or taken back as one that failed
 
 
 class Check(BaseModel):
@@ -426,8 +429,9 @@ class Check(BaseModel):
     zones: int = Field(default=1, ge=1, le=8)  # HAB divided by the enemy action zones
     action: bool = False  # the roll costs the action (1A)
     # Resisting a power: 3.3, "La règle sur la RAP n'intervient pas [...] de résister à un
-    # pouvoir qui coûte 1A": no waiting for one's turn in phase 3.
+    # pouvoir qui coûte 1A": no waiting for one's turn, in any phase (TABLE 10, HORS PHASE).
     resist: bool = False
+    token: bool = False  # 3.2: the mandatory-success token makes the resistance succeed
 
 
 class Trigger(BaseModel):
@@ -531,12 +535,17 @@ class Play:
             )
         self.s.token = None
 
-    def ready_to_act(self, f: Fighter, *, phase3_order: bool = True) -> None:
-        """Whether a gladiator may spend its action now (3.3, TABLE 10, 5.1)."""
+    def ready_to_act(
+        self, f: Fighter, *, phase3_order: bool = True, anywhere: bool = False
+    ) -> None:
+        """Whether a gladiator may spend its action now (3.3, TABLE 10, 5.1). `anywhere`: also
+        from its side-line zone (to be expelled for it, TABLE 6)."""
         s = self.s
         if s.stage != "running":
             raise RuleError(N_("The match is not being played."))
-        if f.where != "field" and not (f.where == "zt" and s.carrier is f):
+        if anywhere and f.where == "zt":
+            pass
+        elif f.where != "field" and not (f.where == "zt" and s.carrier is f):
             raise Refused(N_("{name} is not on the field."), field="gladiator", name=f.label)
         if f.acted:
             raise Refused(
@@ -614,6 +623,8 @@ class Play:
         f.where = where
         f.state = state
         f.active = []  # 3.3: a power stops when its bearer leaves (unless its card says not)
+        # 4.2: "Pour qu'un pouvoir fonctionne, son lanceur doit être sur le terrain".
+        self.s.armed = [a for a in self.s.armed if a.fighter != f.id]
         f.concentration = 0
         f.waiting = False
         f.conditions = {}
@@ -712,10 +723,9 @@ class Play:
             if (since := s.team(side).idle_since) is not None and since - s.turn >= mr.FORFEIT_TURNS
         ]
         if len(idle) == 2:
-            # TABLE 7, case II for both: each would win by the other's forfeit; neither does, the
-            # match ends on its score (Arbitre's reading, docs/readings.md).
-            self.say(N_("Neither team has put anybody on the field for 5 turns: the match ends."))
-            self.finish()
+            # TABLE 7, case II for both: each would win by the other's forfeit; neither does, and
+            # the match goes on to its end (Arbitre's reading, docs/readings.md).
+            self.say(N_("Neither team has put anybody on the field for 5 turns: no forfeit."))
         elif idle:
             # TABLE 7, case II: nobody entered within 5 turns, the other team wins.
             self.say(
@@ -756,6 +766,10 @@ class Play:
         """End of phase 3: a gift point of TABLE 7 case IV is validated now (3.4), then the next
         turn."""
         s = self.s
+        if s.gift is not None and s.team(s.gift).case != "IV":
+            # 3.4: "Le don d'un point n'est validé qu'à la fin de la PHASE 3": a team out of case
+            # IV by then (someone back on the field or able to enter) gives nothing.
+            s.gift = None
         if s.gift is not None:
             giver = s.gift
             s.gift = None
@@ -810,6 +824,7 @@ class Play:
                 f.active = []
                 f.conditions = {}
             f.concentration = 0
+        s.armed = []  # 3.4: "Reprenez en main les cartes pouvoir qui ne sont plus actifs"
         s.first = first
         s.gift = None  # the badly wounded are back: a point still owed lapses
         s.token = receiver
@@ -1054,6 +1069,13 @@ class KillpowerMatch(GameKind[MatchState]):
         if side is None:
             raise RuleError(N_("Say which team this lineup is for."), field="side")
         team = s.team(side)
+        if team.ready:
+            # 3.2: announced, then RAP rolled: a second lineup would choose among rolled RAPs.
+            raise RuleError(
+                N_("{team} has given its lineup: an undo by the referee may change it."),
+                field="gladiators",
+                team=team.roster.name,
+            )
         roster = {g["id"]: g for g in team.roster.gladiators}
         if len(set(c.gladiators)) != len(c.gladiators):
             raise RuleError(N_("A gladiator is listed twice."), field="gladiators")
@@ -1115,7 +1137,13 @@ class KillpowerMatch(GameKind[MatchState]):
             raps[side] = sum(s.fighters[str(g["id"])].rap for g in chosen)
         a, b = s.team("A"), s.team("B")
         a.margin, b.margin = rules.targets(a.power, b.power)
-        kick = mr.kickoff((a.power, b.power), (a.exp, b.exp), (raps["A"], raps["B"]), p.dice)
+        kick = mr.kickoff(
+            (a.power, b.power),
+            (a.exp, b.exp),
+            (raps["A"], raps["B"]),
+            p.dice,
+            tournament=s.tournament,
+        )
         s.first, s.hand, s.token = kick.first, kick.hand, kick.token
         s.kickoff_reason = kick.reason
         s.ball = f"zt:{kick.ball}" if kick.ball else "center"
@@ -1277,7 +1305,7 @@ class KillpowerMatch(GameKind[MatchState]):
         bal = f.characteristics["BAL"]
         needed = mr.shot_needed(bal, c.distance, concentration, blind=c.blind or f.has("blind"))
         die, ok = p.roll(f, "shot", needed, c.token)
-        if ok and c.blind and not c.token:
+        if ok and (c.blind or f.has("blind")) and not c.token:
             ok = (
                 p.dice.roll(10, f"blind basket of {f.name}", owner=f.side) == 1
             )  # 9.F: then 1 on 1D10
@@ -1479,12 +1507,19 @@ class KillpowerMatch(GameKind[MatchState]):
             )
         if group and any(a.side != attackers[0].side for a in attackers):
             raise Refused(N_("A group attack is made by one team."), field="attackers")
+        for a in attackers:
+            # 6.3: a blow that cannot be given (its action spent, not its turn) is cancelled,
+            # never punished; only then TABLE 6 applies.
+            p.ready_to_act(a, phase3_order=not group, anywhere=True)
         offenders = [a for a in attackers if a.has("on_ground") or a.where == "zt"]
+        if target.where == "zt" and any(a.where == "field" for a in attackers):
+            # TABLE 6: "Combattre [...] sur la ou les ZT, tout en étant sur le terrain".
+            offenders = [*offenders, *(a for a in attackers if a.where == "field")]
         if offenders:
             # TABLE 6: "Combattre [...] alors que vous êtes à terre", "sur le terrain alors que
             # vous êtes dans la ZT": 1D5+5 turns; 6.2, the blow is ignored.
-            for a in offenders:
-                p.say(N_("{name} fights from the ground or the side-line zone."), name=a.label)
+            for a in {a.id: a for a in offenders}.values():
+                p.say(N_("{name} fights from the ground or across the side line."), name=a.label)
                 p.expel(a, "table6", "")
             return
         located = c.located or c.location is not None
@@ -1495,7 +1530,7 @@ class KillpowerMatch(GameKind[MatchState]):
             )
         due = p.next_actor()
         for a in attackers:
-            if group and not a.waiting and (due is None or due.id != a.id):
+            if group and p.both_teams_act() and not a.waiting and (due is None or due.id != a.id):
                 raise Refused(
                     N_(
                         "A group attack acts at the RAP of its slowest member: {name} must wait until then."
@@ -1820,7 +1855,8 @@ class KillpowerMatch(GameKind[MatchState]):
         p.say(N_("{name} places a power card face down."), name=f.label)
         die = p.dice.roll(10, f"activation of {f.name}", owner=f.side, secret=True)
         if bluff:
-            f.active.append("bluff")
+            if c.bluff_stays:  # passing for a power that worked; else for one that failed
+                f.active.append("bluff")
             p.tell(f.side, N_("It is a bluff: nothing happens."))
             return
         assert card is not None
@@ -1841,8 +1877,8 @@ class KillpowerMatch(GameKind[MatchState]):
         if not ok:
             return
         f.uses[card.key] = f.uses.get(card.key, 0) + 1
-        if card.activation.kind in ("while_active", "on_hit", "automatic"):
-            f.active.append(card.key)
+        # 4.2: "Un pouvoir actif ou activé doit être posé sur la table face cachée".
+        f.active.append(card.key)
         if card.read_when:
             # 4.3: "on ne dira rien à l'adversaire tant que [...]": armed, read at its moment.
             s.armed.append(Armed(side=f.side, fighter=f.id, card=card.key, turn=s.turn))
@@ -1872,6 +1908,8 @@ class KillpowerMatch(GameKind[MatchState]):
         if card.resistance and c.target is None:
             raise RuleError(N_("Say whom the power strikes: they may resist."), field="target")
         s.armed.remove(armed)
+        if c.card in f.active:
+            f.active.remove(c.card)  # read (or resisted): the card goes back to its coach
         p.say(N_("The moment of {name}'s power has come."), name=f.label)
         if card.resistance and c.target is not None:
             target = s.fighter(c.target)
@@ -1898,10 +1936,23 @@ class KillpowerMatch(GameKind[MatchState]):
             value = mr.divided(value, c.zones)  # 5.1: HAB / number of enemy action zones
         if f.has("afraid") and c.characteristic == "POU":
             value = mr.divided(value, 2)  # 5.1: a fleeing gladiator resists at POU / 2
-        if c.action:
-            p.ready_to_act(f, phase3_order=not c.resist)
+        if c.action and c.resist:
+            # TABLE 10, HORS PHASE: a resistance costing 1A "sera fait immédiatement", in any
+            # phase, whoever moves; 3.3: the RAP order does not apply.
+            if f.acted or f.where != "field":
+                raise Refused(
+                    N_("{name} has no action left to resist with."), field="gladiator", name=f.label
+                )
+            f.acted, f.waiting = True, False
+            f.concentration = 0
+        elif c.action:
+            p.ready_to_act(f)
             p.spend(f)
-        die, ok = p.roll(f, c.characteristic, value)
+        if c.token and not c.resist:
+            raise RuleError(
+                N_("The token makes an action succeed: here there is none."), field="token"
+            )
+        die, ok = p.roll(f, c.characteristic, value, c.token)
         p.say(
             N_("{name} rolls {characteristic}: {die}, {result}."),
             name=f.label,

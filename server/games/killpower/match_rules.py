@@ -52,8 +52,8 @@ def succeeds(die: int, value: int) -> bool:
 def divided(value: int, by: int) -> int:
     """HAB / 2 in two action zones, BAL / 2 for a blind throw, PHY / 3 when blind, POU / 2 when
     fleeing. 1.1, LE DÉ DANS LE JEU: "Pour un jet divisé par 2, arrondissez à la valeur
-    supérieure" (its example: 3 or 4 on the die make 2); the book's one rounding rule, read for
-    every divisor (the spec): HAB 5 / 2 = 3, PHY 4 / 3 = 2."""
+    supérieure" (its example: 3 or 4 on the die make 2); the book's one rounding rule, which
+    Arbitre extends to every divisor (docs/readings.md): HAB 5 / 2 = 3, PHY 4 / 3 = 2."""
     return -(-value // max(1, by))
 
 
@@ -84,12 +84,19 @@ class Kickoff:
 
 
 def kickoff(
-    powers: tuple[int, int], exps: tuple[int, int], raps: tuple[int, int], dice: Dice
+    powers: tuple[int, int],
+    exps: tuple[int, int],
+    raps: tuple[int, int],
+    dice: Dice,
+    *,
+    tournament: bool = False,
 ) -> Kickoff:
     """3.2, PLACEMENT and its notes: the stronger team places first and the weaker gets the ball
     and the hand; tied powers: the one with more EXP places first; tied EXP: more total RAP places
     first; tied RAP: the ball goes on H14 and a draw says who places first. The hand and the
-    mandatory-success token go to the team placed second."""
+    mandatory-success token go to the team placed second.
+    13.2, a tournament: no EXP tie-break; tied RAP, "on tire au hasard l'équipe qui commence à se
+    placer en ZT et qui se déplacera la première": the drawn team also has the hand."""
 
     def by(values: tuple[int, int], reason: str) -> Kickoff | None:
         if values[0] == values[1]:
@@ -97,11 +104,12 @@ def kickoff(
         first: Side = "A" if values[0] > values[1] else "B"
         return Kickoff(first, other(first), other(first), other(first), reason)
 
-    decided = by(powers, "power") or by(exps, "exp") or by(raps, "rap")
+    decided = by(powers, "power") or (not tournament and by(exps, "exp")) or by(raps, "rap")
     if decided:
         return decided
-    first: Side = "A" if dice.roll(2, "who places first") == 1 else "B"
-    return Kickoff(first, None, other(first), other(first), "draw")
+    first: Side = "A" if rules.d2(dice, "who places first") == 1 else "B"
+    hand = first if tournament else other(first)
+    return Kickoff(first, None, hand, other(first), "draw")
 
 
 # ---------------------------------------------------------------------------- the ball (7, TABLE 9)
@@ -217,7 +225,7 @@ def expulsion_turns(offence: Offence, dice: Dice, name: str) -> int:
 
 def reentry_square(dice: Dice, name: str) -> tuple[int, int]:
     """6.2, FIN D'EXPULSION: 1D2 and 1D10 give the side-line square the gladiator comes back on."""
-    return dice.roll(2, f"re-entry row of {name}"), dice.roll(10, f"re-entry square of {name}")
+    return rules.d2(dice, f"re-entry row of {name}"), dice.roll(10, f"re-entry square of {name}")
 
 
 # ---------------------------------------------------------------------------- TABLE 7

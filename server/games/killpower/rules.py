@@ -180,6 +180,12 @@ def d5(dice: Dice, purpose: str, *, owner: str | None = None, secret: bool = Fal
     return -(-dice.roll(10, purpose, owner=owner, secret=secret) // 2)
 
 
+def d2(dice: Dice, purpose: str) -> int:
+    """1D2 with the game's only die (1.1: "utilisez le dé à 10 faces"): the d10 divided by 5,
+    rounded up as 1D5 is (1 to 5 give 1, 6 to 10 give 2); the d10 is what is entered."""
+    return -(-dice.roll(10, purpose) // 5)
+
+
 Location = Literal["head", "trunk", "left_arm", "right_arm", "left_leg", "right_leg"]
 LOCATION_TITLES = {
     "head": N_("head"),

@@ -14,6 +14,7 @@ from server.errors import RuleError
 from server.games.serial_battle import rules
 from server.games.serial_battle.catalog import (
     BARE_HANDS,
+    Ability,
     Card,
     expand,
     validate_deck,
@@ -45,7 +46,7 @@ from server.games.serial_battle.rules import (
     ZoneDue,
 )
 from server.platform.dice import SERVER, Dice
-from server.platform.i18n import N_, Msg, joined
+from server.platform.i18n import N_, Msg, joined, sort_key
 from server.platform.kinds import (
     Context,
     GameKind,
@@ -269,6 +270,19 @@ class SerialBattle(GameKind[SBState]):
     def _knockout_take(self, state: SBState, c: KnockoutTake, dice: Dice, now: datetime) -> Any:
         pending = rules.take_pending(state, c.pending, "knockout")
         winner, loser = state.player(pending.winner), state.player(pending.loser)
+        if c.give_back is not None:
+            # 5 cards at most (Points de vie): one of the winner's own goes back to the referee
+            # to make room ("les autres sont remises à l'arbitre").
+            held = winner.holds(c.give_back)
+            if held is None:
+                raise RuleError(
+                    N_("{winner} does not hold “{card}”."),
+                    field="give_back",
+                    winner=winner.name,
+                    card=c.give_back,
+                )
+            winner.cards.remove(held)
+            state.pool.append(held.copy_id)
         rules.move_card(state, loser, winner, c.card)
         loser.knocked_out = False
         return Msg(
@@ -288,7 +302,8 @@ class SerialBattle(GameKind[SBState]):
         blows = [blow]
         if loser.pv <= 0:
             loser.eliminated = True
-        elif not loser.knocked_out:
+        elif not loser.knocked_out and not weapon.card.has(Ability.LONG_RANGE):
+            # Longue portée: "sans que ceux-ci ne puissent répliquer", the second assault too.
             reply = c.defender_card or rules.default_weapon(state, loser)
             answer = rules.weapon_for(state, loser, reply, "defender_card")
             back = rules.roll_blow(state, loser, winner, answer, dice, "answer_")
@@ -596,7 +611,7 @@ class SerialBattle(GameKind[SBState]):
 
     def _public(self, state: SBState) -> dict[str, Any]:
         """What anyone may see: the public board (spec: Public board and end of game)."""
-        alive = sorted(state.alive(), key=lambda p: p.name.casefold())
+        alive = sorted(state.alive(), key=lambda p: sort_key(p.name))
         eliminated = [
             {
                 "order": n,
@@ -615,6 +630,10 @@ class SerialBattle(GameKind[SBState]):
             "sectors": [{"name": s.name, "open": s.open} for s in state.sectors],
             "zone": state.zone.model_dump(mode="json") if state.zone else None,
             "shrinks": state.shrinks,
+            # La zone de combat: what the last shrink closed, announced on every phone.
+            "just_closed": [
+                s.name for s in state.sectors if state.shrinks and s.closed_at == state.shrinks
+            ],
             "shrink_minutes": state.shrink_minutes,
         }
         if state.phase == "finished" and state.result is not None:
@@ -633,7 +652,7 @@ class SerialBattle(GameKind[SBState]):
                     "alive": p.alive,
                     "pv": p.pv,
                 }
-                for p in sorted(state.players.values(), key=lambda p: (-p.kills, p.name))
+                for p in sorted(state.players.values(), key=lambda p: (-p.kills, sort_key(p.name)))
             ]
             view["elimination_details"] = [
                 {
@@ -665,19 +684,13 @@ class SerialBattle(GameKind[SBState]):
         return {"copy_id": held.copy_id, "ammo": held.ammo, "card": card.model_dump(mode="json")}
 
     def _staff(self, state: SBState) -> dict[str, Any]:
-        players = sorted(state.players.values(), key=lambda p: (not p.alive, p.name.casefold()))
+        players = sorted(state.players.values(), key=lambda p: (not p.alive, sort_key(p.name)))
+        # The assault's player chips: those just in an assault first (they often walk up again),
+        # then by name as a reader sorts them.
+        fighters = sorted(state.alive(), key=lambda p: (-p.last_fight, sort_key(p.name)))
         return {
-            "players": [
-                {
-                    **self._own(state, p),
-                    "tag": p.tag,
-                    "assaults": p.assaults,
-                    "damage": p.damage_dealt,
-                    "kills": p.kills,
-                    "default_card": rules.default_weapon(state, p),
-                }
-                for p in players
-            ],
+            "players": [self._staff_player(state, p) for p in players],
+            "fighters": [self._staff_player(state, p) for p in fighters],
             "pool": [{"copy_id": c, "name": state.card(c).name} for c in state.pool],
             "out": [{"copy_id": c, "name": state.card(c).name} for c in state.out],
             "pending": [p.model_dump(mode="json") for p in state.pending],
@@ -690,6 +703,17 @@ class SerialBattle(GameKind[SBState]):
             "advice": [m.render() for m in rules.advice(state)],
             "referees": list(state.referees.values()),
             "bare_hands": BARE_HANDS.model_dump(mode="json"),
+        }
+
+    def _staff_player(self, state: SBState, p: Player) -> dict[str, Any]:
+        return {
+            **self._own(state, p),
+            "tag": p.tag,
+            "assaults": p.assaults,
+            "damage": p.damage_dealt,
+            "kills": p.kills,
+            "last_fight": p.last_fight,
+            "default_card": rules.default_weapon(state, p),
         }
 
     def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:

@@ -56,7 +56,7 @@ class Player(BaseModel):
     knocked_out: bool = False
     eliminated: bool = False
     sector: str | None = None
-    assaults: int = 0
+    assaults: int = 0  # the assaults this player took part in (launched or answered)
     damage_dealt: int = 0
     kills: int = 0
     last_fight: int = 0  # the number of the last assault this player was in (recent first)
@@ -240,6 +240,8 @@ class KnockoutTake(BaseModel):
     type: Literal["knockout_take"]
     pending: PendingRef
     card: CardRef
+    # With 5 cards already, one of the winner's own goes back to the referee to make room.
+    give_back: CardRef | None = None
 
 
 class KnockoutAgain(BaseModel):
@@ -462,15 +464,26 @@ def weapon_for(state: SBState, player: Player, copy_id: str | None, field: str =
 
 
 def default_weapon(state: SBState, player: Player) -> str | None:
-    """The card a defender answers with when the referee does not say: the first usable one."""
+    """The card a player strikes with when the referee does not say: the best usable one (the
+    most PV on average over its six faces, then the most faces with an effect), the first of
+    equals."""
+    best: tuple[float, int] | None = None
+    chosen = None
     for held in player.cards:
         try:
             weapon = weapon_for(state, player, held.copy_id)
         except RuleError:
             continue
-        if weapon.copy_id is not None:
-            return weapon.copy_id
-    return None
+        if weapon.copy_id is None:
+            continue
+        faces = weapon.card.faces or []
+        worth = (
+            sum(f.pv for f in faces) / max(1, len(faces)),
+            sum(1 for f in faces if f.effect),
+        )
+        if best is None or worth > best:
+            best, chosen = worth, weapon.copy_id
+    return chosen
 
 
 def protection(state: SBState, target: Player, location: Location) -> tuple[int, bool]:
@@ -656,9 +669,9 @@ def assault(
             if copy_id
             else Weapon(copy_id=None, card=BARE_HANDS)
         )
-    attacker.assaults += 1
     state.assault_count += 1
     for player in (attacker, *defenders):
+        player.assaults += 1  # the assaults each took part in, launched or answered
         player.last_fight = state.assault_count
     blows: list[Strike] = []
     spent: dict[str, dict[str, int | bool | None]] = {}
