@@ -39,7 +39,7 @@ demo: $(STAMP)
 
 # Extract translatable strings and merge them into the French catalog.
 i18n: $(STAMP)
-	$(BIN)/pybabel extract -F server/locale/babel.cfg -k N_ -k Msg -o server/locale/messages.pot --no-location --sort-output --omit-header .
+	$(BIN)/pybabel extract -F server/locale/babel.cfg -k N_ -k Msg -k P_:1,2 -o server/locale/messages.pot --no-location --sort-output --omit-header .
 	$(BIN)/pybabel update -i server/locale/messages.pot -d server/locale -l fr --no-fuzzy-matching --ignore-obsolete --width 100
 
 clean:

@@ -82,7 +82,7 @@ PAGE_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
     ("GET", "/g/{game_id}/live/{page}", "/g/{g}/live/player", None, {"lea", "hugo"}),
     ("GET", "/g/{game_id}/live/{page}", "/g/{g}/live/board", None, ALL),
     ("GET", "/g/{game_id}/live/{page}", "/g/{g}/live/people", None, {"org"}),
-    ("GET", "/g/{game_id}/welcome", "/g/{g}/welcome", None, {"org"}),
+    ("GET", "/g/{game_id}/welcome", "/g/{g}/welcome", None, STAFF | {"lea", "hugo"}),
     ("GET", "/g/{game_id}/people", "/g/{g}/people", None, {"org"}),
     ("GET", "/g/{game_id}/slips", "/g/{g}/slips", None, {"org"}),
     (

@@ -82,12 +82,12 @@ def test_organizer_registers_people_and_each_link_opens_its_own_page(
     links = dict(
         (name, url.replace("http://testserver", ""))
         for name, url in re.findall(
-            r'aria-label="Lien de ([^"]+)" class="copy-source" value="?([^" ]*)', people
+            r'aria-label="Lien d(?:e |’)([^"]+)" class="copy-source" value="?([^" ]*)', people
         )
     ) or {
         m.group(2): m.group(1).replace("http://testserver", "")
         for m in re.finditer(
-            r'value="(http://testserver/t/[^"]+)" aria-label="Lien de ([^"]+)"', people
+            r'value="(http://testserver/t/[^"]+)" aria-label="Lien d(?:e |’)([^"]+)"', people
         )
     }
     assert set(links) == {"Camille", "Arbitre Nord", "Léa"}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import io
+import re
 import unicodedata
 from collections.abc import Mapping
 from contextvars import ContextVar
@@ -31,6 +32,34 @@ current_language: ContextVar[str] = ContextVar("current_language", default="fr")
 def N_(message: str) -> str:
     """Marks a message id for extraction; translated later, where it is shown."""
     return message
+
+
+def P_(singular: str, plural: str) -> tuple[str, str]:
+    """Marks a message with a plural for extraction (`Msg.count`): the form fits the number."""
+    return singular, plural
+
+
+# French, put right once a name is in the sentence: "Carte de Alice" is "Carte d’Alice", "à Les
+# Hoplites" is "aux Hoplites", "Pauline B.." ends with one dot. The catalogue itself is written
+# right: these only ever meet the names that fill its placeholders.
+_ELISION = re.compile(r"\b([Dd]|[Qq]u)e (?=[AEIOUYÀÂÉÈÊËÎÏÔÛaeiouyàâéèêëîïôû])")
+_CONTRACTIONS = [
+    (re.compile(r"\b([àÀ]) [lL]es "), lambda m: "aux " if m.group(1) == "à" else "Aux "),
+    (re.compile(r"\b([àÀ]) [lL]e "), lambda m: "au " if m.group(1) == "à" else "Au "),
+    (re.compile(r"\b([dD])e [lL]es "), lambda m: m.group(1) + "es "),
+    (re.compile(r"\b([dD])e [lL]e "), lambda m: m.group(1) + "u "),
+]
+_DOUBLE_DOT = re.compile(r"(?<!\.)\.\.(?!\.)")
+
+
+def polish(text: str) -> str:
+    """A sentence with its names in, as a reader expects it in the current language."""
+    text = _DOUBLE_DOT.sub(".", text)
+    if current_language.get() != "fr":
+        return text
+    for pattern, repl in _CONTRACTIONS:
+        text = pattern.sub(repl, text)
+    return _ELISION.sub(lambda m: m.group(1) + "’", text)
 
 
 @cache
@@ -66,17 +95,29 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
 class Msg:
     """A sentence to translate when shown: a message id and its parameters.
 
-    Parameters may be Msg themselves (a hit location, a card category), translated too.
+    Parameters may be Msg themselves (a hit location, a card category), translated too. A
+    sentence with a plural (`Msg.counted`) names its plural form and the parameter whose number
+    chooses between them (ngettext: "1 card goes back", "3 cards go back").
     """
 
     text: str
     params: Mapping[str, Any] = field(default_factory=dict)
+    plural: str | None = None
+    count: str | None = None
+
+    @classmethod
+    def counted(cls, forms: tuple[str, str], count: str, params: Mapping[str, Any]) -> Msg:
+        return cls(forms[0], params, plural=forms[1], count=count)
 
     def render(self) -> str:
         values = {k: v.render() if isinstance(v, Msg) else v for k, v in self.params.items()}
-        translated = gettext(self.text)
+        if self.plural is not None and self.count is not None:
+            number = values.get(self.count, 0)
+            translated = ngettext(self.text, self.plural, number if isinstance(number, int) else 0)
+        else:
+            translated = gettext(self.text)
         try:
-            return translated.format(**values)
+            return polish(translated.format(**values))
         except (KeyError, IndexError, ValueError):
             return translated
 
@@ -84,10 +125,13 @@ class Msg:
         return self.render()
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "text": self.text,
             "params": {k: v.to_json() if isinstance(v, Msg) else v for k, v in self.params.items()},
         }
+        if self.plural is not None:
+            data["plural"], data["count"] = self.plural, self.count
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any] | None) -> Msg:
@@ -97,7 +141,13 @@ class Msg:
             k: cls.from_json(v) if isinstance(v, dict) and "text" in v else v
             for k, v in (data.get("params") or {}).items()
         }
-        return cls(str(data.get("text", "")), params)
+        plural, count = data.get("plural"), data.get("count")
+        return cls(
+            str(data.get("text", "")),
+            params,
+            plural=str(plural) if plural else None,
+            count=str(count) if count else None,
+        )
 
 
 def pick_language(cookie: str | None, accept_language: str | None, default: str) -> str:

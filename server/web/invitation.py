@@ -110,7 +110,7 @@ def join_by_invitation(
             request, "platform/invitation.html", context, status_code=error.status
         )
     remember(request, registered.person)
-    return RedirectResponse(f"/g/{game_id}", status_code=303)
+    return RedirectResponse(f"/g/{game_id}/welcome", status_code=303)
 
 
 def invitation_context(service: GameService, game: Game, token: str) -> dict[str, Any]:

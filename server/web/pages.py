@@ -532,12 +532,17 @@ def people_context(
                 "code": link.code,
             }
         )
+    roles = loaded.kind.registrable_roles()
+    # The role the form offers first: the one last used on this phone, else the kind's common
+    # case (a fighter, a player, a coach), never the rarest.
+    last = request.session.get(f"role:{game_id}")
     return {
         "game": loaded.game,
         "kind": loaded.kind,
         "viewer": viewer,
         "people": people,
-        "roles": loaded.kind.registrable_roles(),
+        "roles": roles,
+        "default_role": last if last in roles else loaded.kind.roles[0],
         "join_url": f"{base}/join",
         "open_role": loaded.kind.open_role,
         "invite_url": (
@@ -565,10 +570,17 @@ def welcome(
     service: ServiceDep,
     templates: TemplatesDep,
 ) -> Response:
-    organizer_only(viewer)
-    context = people_context(request, service, game_id, viewer)
-    me = next(p for p in context["people"] if p["person"].id == viewer.person_id)
-    return templates.response(request, "platform/welcome.html", {**context, "me": me})
+    """A person's own link, QR code and code, right after they got it (the organizer's game just
+    created, a coach who joined by invitation): keep it to come back."""
+    if viewer.person_id is None:
+        raise NotAllowed(N_("This page is not yours."))
+    loaded = service.load(game_id)
+    person = service.person(game_id, viewer.person_id)
+    link = service.link_of(person)
+    base = str(request.base_url).rstrip("/")
+    me = {"person": person, "url": f"{base}/t/{link.token}", "code": link.code}
+    context = {"game": loaded.game, "kind": loaded.kind, "viewer": viewer, "me": me}
+    return templates.response(request, "platform/welcome.html", context)
 
 
 @router.get("/g/{game_id}/people")
@@ -608,6 +620,7 @@ async def register_person(
     flash = Msg(N_("{name} is registered."), {"name": registered.person.name})
     # The role stays chosen: people are often registered one role after another.
     form_kept = {"role": values.get("role", "")}
+    request.session[f"role:{game_id}"] = registered.person.role
     return people_answer(request, templates, service, game_id, viewer, flash=flash, form=form_kept)
 
 

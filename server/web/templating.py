@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
@@ -65,6 +66,8 @@ def make_environment(extra_dirs: Iterable[Path] = ()) -> jinja2.Environment:
         pgettext=i18n.pgettext,
         npgettext=i18n.npgettext,
     )
+    # Sentences with their names in, put right for the reader (`i18n.polish`): "Carte d’Alice".
+    env.globals.update(_=_gettext, gettext=_gettext, ngettext=_ngettext)
     env.globals.update(
         static=static_url,
         bundle_url=bundle_url,
@@ -74,6 +77,34 @@ def make_environment(extra_dirs: Iterable[Path] = ()) -> jinja2.Environment:
     )
     env.filters["msg"] = lambda m: m.render() if isinstance(m, i18n.Msg) else m
     return env
+
+
+def _finish(value: Any, autoescape: bool) -> Any:
+    if autoescape:
+        return Markup(i18n.polish(str(value)))  # polish adds letters and apostrophes only
+    return i18n.polish(value)
+
+
+@jinja2.pass_context
+def _gettext(context: Any, string: str, **variables: Any) -> Any:
+    """jinja2's new-style gettext (escaping the values it puts in), then `i18n.polish`."""
+    value: Any = i18n.gettext(string)
+    autoescape = context.eval_ctx.autoescape
+    if autoescape:
+        value = Markup(value)
+    if variables:
+        value = value % variables
+    return _finish(value, autoescape)
+
+
+@jinja2.pass_context
+def _ngettext(context: Any, singular: str, plural: str, num: int, **variables: Any) -> Any:
+    variables.setdefault("num", num)
+    value: Any = i18n.ngettext(singular, plural, num)
+    autoescape = context.eval_ctx.autoescape
+    if autoescape:
+        value = Markup(value)
+    return _finish(value % variables, autoescape)
 
 
 class SharedRenders:
@@ -148,9 +179,12 @@ class Templates:
             and "oob" in self.env.get_template(name).blocks
         ):
             body += self.render(name, full, "oob")
-        if block is not None and full.get("flash"):
+        if block is not None and (
+            full.get("flash") or (request.method == "POST" and full.get("errors"))
+        ):
             # The sentence of an action lives outside the live block, so the refreshes that
-            # follow do not wipe it: it travels out of band.
+            # follow do not wipe it: it travels out of band; a refusal clears the last one, so
+            # that an old success never shows above the new error.
             body += self.render("_flash.html", {**full, "oob": True})
         response = html_response(body, full.get("seq"), status_code=status_code, headers=headers)
         game = full.get("game")

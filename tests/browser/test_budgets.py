@@ -16,7 +16,8 @@ from tests.helpers import key
 
 FIRST_LOAD_BYTES = 40 * 1024  # compressed, htmx included
 FIRST_LOAD_REQUESTS = 4
-ACTION_BYTES = 4 * 1024
+# The answer carries the assault panel again: its player chips in their new recent-first order.
+ACTION_BYTES = 5 * 1024
 LONG_LIVED = ("/events",)  # the live stream stays open: not part of a load
 
 

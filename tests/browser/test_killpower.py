@@ -45,6 +45,11 @@ def test_a_coach_creates_a_team_and_the_ranking_shows_a_match(
     assert_accessible(coach)
     coach.get_by_label("Votre nom").fill("Alix")
     coach.get_by_role("button", name="Rejoindre").tap()
+    # Her own link first, with its QR code, to come back from any phone.
+    expect(coach.get_by_role("heading", name="Bienvenue, Alix")).to_be_visible()
+    expect(coach.get_by_role("img", name="QR code de votre lien")).to_be_visible()
+    assert_accessible(coach)
+    coach.get_by_role("link", name="Continuer").tap()
     expect(coach.get_by_role("heading", name="Créer une équipe")).to_be_visible()
     assert_accessible(coach)
     coach.get_by_label("Nom de l’équipe").fill("Nabos")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
@@ -19,7 +20,8 @@ PHONE: dict[str, Any] = {
 
 def link_of(page: Page, name: str) -> str:
     page.get_by_text(name, exact=True).first.click()  # opens the person's details
-    return str(page.get_by_label(f"Lien de {name}").input_value())
+    label = re.compile(f"^Lien (de |d’){re.escape(name)}$")
+    return str(page.get_by_label(label).input_value())
 
 
 def test_create_invite_and_see_a_referee_action_live(

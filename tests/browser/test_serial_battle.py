@@ -75,23 +75,27 @@ def test_an_assault_the_live_defender_and_the_shrinking_zone(
     assert_accessible(board)
     shot(hugo, "sb-player")
 
-    # Picking the two players...
-    console.get_by_label("Attaquant").select_option(label="Léa (36 PV)")
-    console.get_by_label("Défenseur").select_option(label="Hugo (36 PV)")
-    console.get_by_role("button", name="Suivant").tap()
-    expect(console.get_by_role("heading", name="Léa → Hugo")).to_be_visible()
-    assert_accessible(console)
-    shot(console, "sb-assault")
-    # ... then the assault itself: the Katana is already chosen, one tap rolls the dice.
+    # The whole assault, players included, counted in taps: the attacker's chip, the defender's
+    # chip, then one tap rolls the dice (the Katana is already chosen).
     service.dice.values[:] = [1, 2, 3, 4]  # type: ignore[attr-defined]  # the next four dice
     taps = Taps(console)
-    taps.tap(console.locator("#assault").get_by_text("Katana", exact=True))
+    chips = console.locator("#assault-chips")
+    taps.tap(chips.get_by_role("link", name="Léa"))
+    expect(console.get_by_role("heading", name="Léa attaque. Qui défend ?")).to_be_visible()
+    taps.tap(chips.get_by_role("link", name="Hugo"))
+    expect(console.get_by_role("heading", name="Léa → Hugo")).to_be_visible()
+    expect(console.locator("#assault").get_by_label("Katana")).to_be_checked()
+    assert_accessible(console)
+    shot(console, "sb-assault")
     taps.tap(console.get_by_role("button", name="Lancer les dés"))
     assert taps.count <= 4
     flash = console.locator("#flash")
     # Katana face 1 (3 PV) on the right arm; Hugo answers with his Couteau, face 3 on a leg.
     expect(flash).to_contain_text("Léa frappe Hugo au bras droit avec Katana : 3 PV")
-    expect(console.get_by_label("Attaquant")).to_be_visible()  # the builder starts over
+    expect(flash).to_be_in_viewport()  # the sentence to read aloud is in sight
+    # The builder starts over, the two who just fought first.
+    expect(chips.get_by_role("link")).to_have_count(3)
+    expect(chips.get_by_role("link").last).to_contain_text("Zoé")
     shot(console, "sb-console")
     # Hugo's own page follows, with no reload.
     expect(hugo.locator("#my-pv")).not_to_have_text("36")

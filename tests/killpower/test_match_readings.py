@@ -345,7 +345,7 @@ def test_the_turn_of_the_example_of_3_3(service: GameService, rolls: ScriptedRol
     # PHASE 3: A1 hits B1 (PHY 4, rolled 2, 1A); B1 spent its action, it cannot evade (8.1):
     # 4 against VIE 5 + armour 1, nothing.
     said = m.act(A, {"type": "attack", "attackers": [a1], "target": b1}, 2)
-    assert "1 touche" in said and "sans effet" in said
+    assert "1 coup porte" in said and "sans effet" in said
     assert m.state.fighter(a1).acted and m.state.fighter(b1).where == "field"
 
 

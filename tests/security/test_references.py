@@ -139,7 +139,11 @@ SB: dict[
     ),
     "knockout_take": lambda w, s, r: (
         {"type": "knockout_take", "pending": sb_pending(w, s, r, "knockout"), "card": "couteau"},
-        {"pending": w.foreign["pending"], "card": w.foreign["card"]},
+        {
+            "pending": w.foreign["pending"],
+            "card": w.foreign["card"],
+            "give_back": w.foreign["card"],
+        },
     ),
     "knockout_again": lambda w, s, r: (
         {"type": "knockout_again", "pending": sb_pending(w, s, r, "knockout")},

@@ -27,7 +27,7 @@ from server.games.killpower.match_rules import Side, Where, other
 from server.games.killpower.powers import PowerCard
 from server.games.killpower.rules import LOCATION_TITLES, OUTCOME_TITLES, Location
 from server.platform.dice import Dice
-from server.platform.i18n import N_, Msg, joined
+from server.platform.i18n import N_, P_, Msg, joined
 from server.platform.kinds import (
     Context,
     GameKind,
@@ -505,6 +505,9 @@ class Play:
     def say(self, message: str, **params: Any) -> None:
         self.public.append(Msg(message, params))
 
+    def say_counted(self, forms: tuple[str, str], count: str, **params: Any) -> None:
+        self.public.append(Msg.counted(forms, count, params))
+
     def tell(self, side: Side, message: str, **params: Any) -> None:
         self.private[side].append(Msg(message, params))
 
@@ -760,7 +763,7 @@ class Play:
         else:
             s.phase = 3
             self.tick()
-        self.say(N_("{phase} of turn {turn}."), phase=Msg(PHASE_TITLES[s.phase]), turn=s.turn)
+        self.say(N_("On to {phase} of turn {turn}."), phase=Msg(PHASE_TITLES[s.phase]), turn=s.turn)
 
     def end_phase3(self) -> None:
         """End of phase 3: a gift point of TABLE 7 case IV is validated now (3.4), then the next
@@ -1578,13 +1581,25 @@ class KillpowerMatch(GameKind[MatchState]):
                 )
                 if mr.succeeds(die, needed):
                     hits.append(a)
-            p.say(
-                N_("{names} attacks {target}: {die}, {hits} hit."),
-                names=names,
-                target=target.label,
-                die=die,
-                hits=len(hits),
-            )
+            if hits:
+                p.say_counted(
+                    P_(
+                        "Attack of {names} on {target}: the die shows {die}, {hits} blow lands.",
+                        "Attack of {names} on {target}: the die shows {die}, {hits} blows land.",
+                    ),
+                    "hits",
+                    names=names,
+                    target=target.label,
+                    die=die,
+                    hits=len(hits),
+                )
+            else:
+                p.say(
+                    N_("Attack of {names} on {target}: the die shows {die}, no blow lands."),
+                    names=names,
+                    target=target.label,
+                    die=die,
+                )
         if not hits:
             return
         data: dict[str, Any] = {"hits": [a.id for a in hits], "target": target.id, "group": group}

@@ -46,7 +46,7 @@ from server.games.serial_battle.rules import (
     ZoneDue,
 )
 from server.platform.dice import SERVER, Dice
-from server.platform.i18n import N_, Msg, joined, sort_key
+from server.platform.i18n import N_, P_, Msg, joined, sort_key
 from server.platform.kinds import (
     Context,
     GameKind,
@@ -242,6 +242,7 @@ class SerialBattle(GameKind[SBState]):
     def _assault(self, state: SBState, c: Assault, dice: Dice, now: datetime) -> Any:
         blows, details = rules.assault(state, c, dice, now)
         sentences = [rules.describe_blow(state, b) for b in blows]
+        sentences.extend(rules.ammunition_notes(state, details["ammunition"]))
         sentences.extend(self._pending_notes(state, c.attacker, *c.defenders))
         sentences.extend(self._end_note(state))
         result = {"blows": [b.model_dump(mode="json") for b in blows], **details}
@@ -296,7 +297,7 @@ class SerialBattle(GameKind[SBState]):
         winner, loser = state.player(pending.winner), state.player(pending.loser)
         weapon = rules.weapon_for(state, winner, c.card or pending.copy_id)
         blow = rules.roll_blow(state, winner, loser, weapon, dice, "")
-        spent = rules.spend_ammunition(state, winner, weapon, dice, "")
+        spent = {str(winner.id): rules.spend_ammunition(state, winner, weapon, dice, "")}
         loser.knocked_out = False
         rules.land(state, blow)
         blows = [blow]
@@ -307,13 +308,14 @@ class SerialBattle(GameKind[SBState]):
             reply = c.defender_card or rules.default_weapon(state, loser)
             answer = rules.weapon_for(state, loser, reply, "defender_card")
             back = rules.roll_blow(state, loser, winner, answer, dice, "answer_")
-            rules.spend_ammunition(state, loser, answer, dice, "answer_")
+            spent[str(loser.id)] = rules.spend_ammunition(state, loser, answer, dice, "answer_")
             rules.land(state, back)
             blows.append(back)
             if winner.pv <= 0:
                 winner.eliminated = True
         rules.settle(state, blows, now)
         sentences = [rules.describe_blow(state, b) for b in blows]
+        sentences.extend(rules.ammunition_notes(state, spent))
         sentences.extend(self._pending_notes(state, winner.id, loser.id))
         sentences.extend(self._end_note(state))
         return joined(sentences), {
@@ -362,8 +364,12 @@ class SerialBattle(GameKind[SBState]):
         loser.cards = []
         state.pool.extend(returned)
         taken = [state.card(k).name for k in take]
-        return Msg(
-            N_("{winner} takes {cards}; {count} cards go back to the referee."),
+        return Msg.counted(
+            P_(
+                "{winner} takes {cards}; {count} card goes back to the referee.",
+                "{winner} takes {cards}; {count} cards go back to the referee.",
+            ),
+            "count",
             {"winner": winner.name, "cards": ", ".join(taken) or "—", "count": len(returned)},
         ), {"take": take, "give_back": give_back, "returned": returned}
 

@@ -6,7 +6,7 @@ Where the rule book is silent, `../shared/spec/serial-battle.md` decides, and so
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
@@ -25,7 +25,7 @@ from server.games.serial_battle.catalog import (
     key_of,
 )
 from server.platform.dice import Dice
-from server.platform.i18n import N_, Msg, joined
+from server.platform.i18n import N_, P_, Msg, joined
 from server.platform.refs import PersonRef, Ref
 from server.platform.timers import Timer
 
@@ -580,7 +580,7 @@ def land(state: SBState, blow: Strike) -> None:
 
 def spend_ammunition(
     state: SBState, striker: Player, weapon: Weapon, dice: Dice, prefix: str
-) -> dict[str, int | bool | None]:
+) -> dict[str, int | bool | str | None]:
     """One unit per shot; a recoverable projectile comes back on 1-5; an empty weapon leaves the
     game and goes back to the referee (Munitions)."""
     if weapon.copy_id is None:
@@ -598,7 +598,7 @@ def spend_ammunition(
     if gone:
         striker.cards = [h for h in striker.cards if h.copy_id != weapon.copy_id]
         state.out.append(weapon.copy_id)
-    return {"left": held.ammo, "recovery": recovery, "gone": gone}
+    return {"card": weapon.copy_id, "left": held.ammo, "recovery": recovery, "gone": gone}
 
 
 def new_pending(
@@ -632,7 +632,7 @@ def ready_for_assault(state: SBState, player: Player) -> None:
 
 def assault(
     state: SBState, command: Assault, dice: Dice, now: datetime
-) -> tuple[list[Strike], dict[str, object]]:
+) -> tuple[list[Strike], dict[str, Any]]:
     """Resolves one assault; the state is changed in place (the caller works on a copy)."""
     if state.phase != "running":
         raise RuleError(N_("Assaults take place while the game is running."))
@@ -674,7 +674,7 @@ def assault(
         player.assaults += 1  # the assaults each took part in, launched or answered
         player.last_fight = state.assault_count
     blows: list[Strike] = []
-    spent: dict[str, dict[str, int | bool | None]] = {}
+    spent: dict[str, dict[str, int | bool | str | None]] = {}
 
     def prefix(kind: str, defender: Player) -> str:
         return f"{kind}_" if single else f"{kind}_{defender.id}_"
@@ -964,13 +964,54 @@ def describe_blow(state: SBState, blow: Strike) -> Msg:
     text = N_("{striker} hits {target} {where} with {card}: {pv} PV")
     pieces = [Msg(text, params)]
     if blow.protected:
-        pieces.append(Msg(N_("({protected} stopped)"), {"protected": blow.protected}))
+        pieces.append(
+            Msg.counted(
+                P_(" ({protected} stopped)", " ({protected} stopped)"),
+                "protected",
+                {"protected": blow.protected},
+            )
+        )
     if blow.effect is not None:
         pieces.append(Msg(N_(", {effect}"), {"effect": Msg(EFFECT_TITLES[blow.effect])}))
     if blow.fatal or blow.remaining <= 0:
-        pieces.append(Msg(N_(". {target} is eliminated."), {"target": target.name}))
+        pieces.append(Msg(N_(". {target} is out of the game."), {"target": target.name}))
     elif state.player(blow.target).knocked_out and blow.effect and blow.effect.knocks_out:
-        pieces.append(Msg(N_(". {target} is knocked out ({left} PV left)."), params))
+        pieces.append(
+            Msg.counted(
+                P_(
+                    ". {target} is knocked out ({left} PV left).",
+                    ". {target} is knocked out ({left} PV left).",
+                ),
+                "left",
+                params,
+            )
+        )
     else:
-        pieces.append(Msg(N_(". {target}: {left} PV left."), params))
+        pieces.append(
+            Msg.counted(
+                P_(". {target}: {left} PV left.", ". {target}: {left} PV left."), "left", params
+            )
+        )
     return joined(pieces, sep="")
+
+
+def ammunition_notes(state: SBState, spent: Mapping[str, Mapping[str, Any]]) -> list[Msg]:
+    """Munitions: what became of a projectile (Récupération des munitions: 1 to 5 recovered, 6
+    lost) and of a weapon that ran out ("retirée de la partie et remise à l'arbitre")."""
+    notes = []
+    for player_id, info in spent.items():
+        card = info.get("card")
+        if not card:
+            continue
+        params = {"player": state.player(player_id).name, "card": state.card(str(card)).name}
+        recovery = info.get("recovery")
+        if recovery is not None:
+            text = (
+                N_("{player} recovers the projectile of {card} ({die}).")
+                if recovered(int(recovery))
+                else N_("{player} loses the projectile of {card} ({die}).")
+            )
+            notes.append(Msg(text, {**params, "die": recovery}))
+        if info.get("gone"):
+            notes.append(Msg(N_("{player}’s {card} is empty: take the card back."), params))
+    return notes
