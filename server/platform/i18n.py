@@ -62,6 +62,17 @@ def polish(text: str) -> str:
     return _ELISION.sub(lambda m: m.group(1) + "’", text)
 
 
+def colon() -> str:
+    """What goes between a label and its value: "Code : 4821" in French (a no-break space before
+    the colon), "Code: 4821" in English."""
+    return "\u00a0: " if current_language.get() == "fr" else ": "
+
+
+def quoted(text: str) -> str:
+    """A sentence said by someone, in the reader's quotation marks."""
+    return f"«\u00a0{text}\u00a0»" if current_language.get() == "fr" else f"“{text}”"
+
+
 @cache
 def translations(language: str) -> _gettext.NullTranslations:
     po = LOCALE_DIR / language / "LC_MESSAGES" / "messages.po"

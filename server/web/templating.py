@@ -72,6 +72,8 @@ def make_environment(extra_dirs: Iterable[Path] = ()) -> jinja2.Environment:
         static=static_url,
         bundle_url=bundle_url,
         languages=i18n.LANGUAGE_NAMES,
+        colon=i18n.colon,
+        quoted=i18n.quoted,
         new_key=lambda: uuid.uuid4().hex,
         timer_of=lambda data: Timer.model_validate(data) if data else None,
     )

@@ -74,7 +74,7 @@ def test_a_coach_creates_a_team_and_the_ranking_shows_a_match(
     console.locator("#score-b").fill("1")
     assert_accessible(console)
     console.get_by_role("button", name="Enregistrer le match et tirer les risques de mort").tap()
-    expect(console.locator("#flash")).to_contain_text("Nabos : gagné")
+    expect(console.locator("#flash")).to_contain_text("Nabos : victoire")
     expect(console.locator("#score-a")).to_have_value("0")  # a fresh sheet for the next match
     shot(console, "kpb-console")
 

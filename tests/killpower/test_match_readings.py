@@ -4,6 +4,7 @@ scripted dice; after every command neither coach's view nor log carries the othe
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -84,6 +85,22 @@ def test_a_team_all_afraid_is_not_made_to_take_the_ball(match: Match) -> None:
     said = m.act(A, {"type": "end_phase"})
     assert "case de son panier" in said
     assert m.fighter(A, 1).where == "zt" and m.state.ball == "basket"
+
+
+def test_the_ball_kept_in_the_side_line_zone_expels_its_carrier_in_one_clear_sentence(
+    match: Match,
+) -> None:
+    """TABLE 6: the ball kept in the side-line zone at the end of the movement: 1D5+5 turns.
+    Issue 17: the sentence once ended in a glitch ("…tour 14. phase 2 du tour 20.")."""
+    m = match
+    start(m, [1, 2], [1], [3, 1], [5])
+    m.act(A, {"type": "give_ball", "gladiator": m.g(A, 1)})
+    m.act(A, {"type": "enter", "gladiator": m.g(A, 2)})
+    said = m.act(A, {"type": "end_phase"}, 8)  # 1D5 from a d10 showing 8: 4, so 9 turns
+    assert m.fighter(A, 1).where == "expelled"
+    assert "expulsé 9 tours : retour en phase 1 du tour 11." in said, said
+    assert said.endswith("Place à la phase 2 du tour 20."), said
+    assert not re.search(r"\. [a-zé]", said), said  # each sentence begins as one
 
 
 def test_states_from_the_field_end_at_a_reset_and_when_leaving_it(match: Match) -> None:

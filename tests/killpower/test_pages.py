@@ -150,7 +150,7 @@ def test_a_match_recorded_from_the_form_updates_the_table(kpb: dict[str, Any]) -
     kpb["rolls"].push(4)  # TABLE 8: 4 is the trunk; at -20, dead
     answer = ref.post(f"/g/{kpb['game']}/act", data=data, headers=HTMX)
     assert answer.status_code == 200, answer.text
-    assert "Titanos : gagné" in answer.text
+    assert "Titanos : victoire" in answer.text
     board = kpb["phones"]["stranger"].get(f"/g/{kpb['game']}/board").text
     rows = re.findall(r"<th scope=\"row\">(\w+)", board)
     assert rows == ["Titanos", "Nabos"]

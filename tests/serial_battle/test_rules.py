@@ -199,9 +199,9 @@ def test_an_eliminated_player_cannot_fight() -> None:
     t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["blade"]}))
     t.play(duel(card="blade"), 6, 1)  # critical
     assert t.p(2).eliminated
-    with pytest.raises(RuleError, match="éliminé"):
+    with pytest.raises(RuleError, match="hors jeu"):
         t.play({"type": "assault", "attacker": 2, "defenders": [3]}, 1, 1)
-    with pytest.raises(RuleError, match="éliminé"):
+    with pytest.raises(RuleError, match="hors jeu"):
         t.play({"type": "assault", "attacker": 3, "defenders": [2]}, 1, 1)
 
 

@@ -990,7 +990,7 @@ class KillpowerLeague(GameKind[LeagueState]):
         )
         pieces = [
             Msg(
-                N_("Match {number}: {a} {sa} – {sb} {b}, {a} {oa}, {b} {ob}."),
+                N_("Match {number}: {a} {sa} – {sb} {b}; {a}: {oa}, {b}: {ob}."),
                 {
                     "number": number,
                     "a": teams[0].name,

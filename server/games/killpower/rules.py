@@ -22,11 +22,11 @@ Specialization = Literal["archer", "defender", "warrior", "mentor", "shooter"]
 Equipment = Literal["gloves", "armour", "powers"]
 Outcome = Literal["won", "lost", "drawn", "abandoned"]
 Fate = Literal["badly_wounded", "coma", "dead"]
-OUTCOME_TITLES = {
-    "won": N_("won"),
-    "lost": N_("lost"),
-    "drawn": N_("drawn"),
-    "abandoned": N_("abandoned"),
+OUTCOME_TITLES = {  # nouns: "Nabos: victory" reads right whatever the team's name
+    "won": N_("victory"),
+    "lost": N_("defeat"),
+    "drawn": N_("draw"),
+    "abandoned": N_("surrender"),
 }
 
 CHARACTERISTICS: tuple[Characteristic, ...] = ("DEP", "PHY", "HAB", "POU", "BAL", "VIE")
