@@ -38,7 +38,9 @@ SINGULAR_S = {"pas", "temps", "fois", "cours", "tours", "bras", "corps", "dos", 
 
 
 def text_of(html: str) -> str:
-    text = TAG.sub(lambda m: "" if m.group(2) in INLINE else " ", SCRIPT.sub(" ", html)).replace("&nbsp;", "\u00a0")
+    text = TAG.sub(lambda m: "" if m.group(2) in INLINE else " ", SCRIPT.sub(" ", html)).replace(
+        "&nbsp;", "\u00a0"
+    )
     return re.sub(r"[ \t\r\n]+", " ", text)
 
 
@@ -65,11 +67,13 @@ def test_every_page_reads_right_in_english_and_in_french(
         if not u.endswith((".svg", ".csv", ".json", ".png"))
     ]
     problems: set[str] = set()
-    for persona, phone in phones(client, service, scene).items():
+    for phone in phones(client, service, scene).values():
         for url in urls:
             for lang, rules in (("en", ENGLISH), ("fr", FRENCH)):
                 answer = phone.get(url, headers={"Accept-Language": lang, "Cookie": f"lang={lang}"})
-                if answer.status_code != 200 or "html" not in answer.headers.get("content-type", ""):
+                if answer.status_code != 200 or "html" not in answer.headers.get(
+                    "content-type", ""
+                ):
                     continue
                 for fault in faults(text_of(answer.text), rules):
                     problems.add(f"{lang} {url}: {fault}")
