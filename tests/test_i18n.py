@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from server.config import ROOT
-from server.platform.i18n import LOCALE_DIR
+from server.platform.i18n import LOCALE_DIR, Msg, current_language
 
 KEYWORDS = {
     "_": None,
@@ -66,3 +69,42 @@ def test_no_template_writes_visible_text_outside_the_translations() -> None:
         text = path.read_text()
         for word in ("Partie", "Joueur", "Arbitres", "Annuler"):
             assert f">{word}<" not in text, (path, word)
+
+
+@pytest.mark.parametrize(
+    ("kind", "purpose", "french"),
+    [
+        ("serial_battle", "damage", "dégâts"),
+        ("serial_battle", "answer_location", "riposte : localisation"),
+        ("serial_battle", "2_damage", "dégâts sur Hugo"),
+        ("serial_battle", "answer_2_recovery", "riposte de Hugo : récupération du projectile"),
+        ("serial_battle", "hit_2", "touche sur Hugo"),
+        ("rcb", "shuffle_31", None),  # a step of the secret shuffle: not in the journal
+        ("rcb", "team_3", "tirage des équipes"),
+        ("kpb_match", "RAP of Nab1", "RAP de Nab1"),
+        ("kpb_match", "attack on Tit2", "attaque sur Tit2"),
+        ("kpb_match", "re-entry square of Ana", "case de retour d’Ana"),
+        ("kpb_match", "PHY of Nab1", "PHY de Nab1"),
+        ("kpb_league", "power card for Nab1", "carte pouvoir de Nab1"),
+        ("kpb_league", "risk of death of Nab1", "risque de mort de Nab1"),
+    ],
+)
+def test_the_journal_says_each_die_in_words(kind: str, purpose: str, french: str | None) -> None:
+    """Issue 17, item 10: "damage = 3, answer_location = 2, shuffle_31" was the journal."""
+    from server.platform.kinds import KINDS
+
+    k = KINDS[kind]
+    state = k.new_state(k.settings_model()) if kind != "serial_battle" else _two_players()
+    token = current_language.set("fr")
+    try:
+        label = k.roll_label(purpose, state)
+        said = label.render() if isinstance(label, Msg) else label
+    finally:
+        current_language.reset(token)
+    assert said == french
+
+
+def _two_players() -> Any:
+    from tests.serial_battle.helpers import game
+
+    return game("Léa", "Hugo")

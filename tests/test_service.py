@@ -299,3 +299,67 @@ def test_a_referee_undoes_their_own_actions_the_organizer_anyones(service: GameS
         service.undo(game.id, other, idem_key=key())
     service.undo(game.id, org, idem_key=key())
     assert service.load(game.id).state.players[str(lea.person_id)].points == 0  # type: ignore[attr-defined]
+
+
+def test_a_revoked_person_leaves_the_lists_and_frees_the_name(service: GameService) -> None:
+    """Issue 17, item 16: a fighter revoked before the deal was still dealt a card, and the
+    name could not be given to whoever replaced them. Every kind: before the game begins the
+    person leaves its lists; a re-issued link brings them back; the log rebuilds it all."""
+    cases = [
+        ("serial_battle", "player", lambda st: st.players),
+        ("serial_battle", "referee", lambda st: st.referees),
+        ("rcb", "fighter", lambda st: st.fighters),
+        ("rcb", "team", lambda st: st.phones),
+        ("kpb_league", "coach", lambda st: st.coaches),
+    ]
+    for kind, role, listed in cases:
+        game, organizer = service.create_game(kind, "Partie", "Orga", idem_key=key())
+        org = viewer_of(organizer)
+        lea = service.register(game.id, org, role, "Léa", idem_key=key()).person
+        assert str(lea.id) in listed(service.load(game.id).state), kind
+        with pytest.raises(InvalidInput, match="déjà inscrit"):
+            service.register(game.id, org, role, "léa", idem_key=key())
+        service.revoke(game.id, org, lea.id, idem_key=key())  # type: ignore[arg-type]
+        assert str(lea.id) not in listed(service.load(game.id).state), (kind, role)
+        assert service.verify(game.id)
+        # Her name is free again; re-issuing her old link is refused while it is taken.
+        other = service.register(game.id, org, role, "Léa", idem_key=key()).person
+        with pytest.raises(InvalidInput, match="déjà inscrit"):
+            service.reissue(game.id, org, lea.id, idem_key=key())  # type: ignore[arg-type]
+        service.revoke(game.id, org, other.id, idem_key=key())  # type: ignore[arg-type]
+        service.reissue(game.id, org, lea.id, idem_key=key())  # type: ignore[arg-type]
+        assert str(lea.id) in listed(service.load(game.id).state), kind
+        assert service.verify(game.id)
+
+
+def test_a_coach_who_leaves_takes_an_unplayed_team_along(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    rolls.endless = True
+    from server.games.killpower.demo import wizard
+
+    game, organizer = service.create_game("kpb_league", "Ligue", "Orga", idem_key=key())
+    org = viewer_of(organizer)
+    alix = service.register(game.id, org, "coach", "Alix", idem_key=key())
+    service.perform(game.id, viewer_of(alix), wizard("Nabos"), idem_key=key())
+    assert [t.name for t in service.load(game.id).state.teams.values()] == ["Nabos"]
+    service.revoke(game.id, org, alix.person.id, idem_key=key())  # type: ignore[arg-type]
+    assert not service.load(game.id).state.teams
+    assert service.verify(game.id)
+
+
+def test_a_player_revoked_in_play_stays_in_the_story(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """Mid-game a player is eliminated by the referee, not erased: revoking ends the link only."""
+    rolls.endless = True
+    game, organizer = service.create_game("serial_battle", "Parc", "Orga", idem_key=key())
+    org = viewer_of(organizer)
+    lea = service.register(game.id, org, "player", "Léa", idem_key=key()).person
+    service.register(game.id, org, "player", "Hugo", idem_key=key())
+    service.perform(game.id, org, {"type": "sectors", "names": "Nord, Sud"}, idem_key=key())
+    service.perform(game.id, org, {"type": "start"}, idem_key=key())
+    service.revoke(game.id, org, lea.id, idem_key=key())  # type: ignore[arg-type]
+    assert str(lea.id) in service.load(game.id).state.players  # type: ignore[attr-defined]
+    with pytest.raises(RuleError, match="avant le début"):
+        service.reissue(game.id, org, lea.id, idem_key=key())  # type: ignore[arg-type]

@@ -146,6 +146,12 @@ class GameKind(ABC, Generic[S]):
     def add_person(self, state: S, person: PersonInfo) -> S:
         return state
 
+    def remove_person(self, state: S, person: PersonInfo) -> S:
+        """A revoked link: the person leaves what they were in before the game began (a player
+        list, a team to be dealt). Someone already in play stays in the story: a player mid-game
+        is eliminated by the referee, not erased. A re-issued link calls `add_person` again."""
+        return state
+
     @abstractmethod
     def apply(self, state: S, command: Any, ctx: Context) -> Outcome[S]:
         """The rules: the new state and what happened, or a RuleError and nothing changed.
@@ -205,6 +211,11 @@ class GameKind(ABC, Generic[S]):
         if viewer.is_staff:
             return full_event(event)
         return None
+
+    def roll_label(self, purpose: str, state: S) -> Msg | str | None:
+        """How the journal page names a die: words in the reader's language, or None for a die
+        nobody at the table needs to read (a shuffle). The exports keep the purpose as stored."""
+        return purpose
 
     def label(self, command: Any, state: S) -> Msg:
         """A short name of the action, for the undo button ("assault of Léa on Hugo")."""

@@ -368,9 +368,12 @@ class GameService:
         return Registered(person, self.link_of(person))
 
     def _check_name_free(self, s: Session, game_id: str, name: str) -> None:
+        """One name, one person in play: a revoked person's name is free again."""
         taken = s.exec(
             select(Person.id).where(
-                Person.game_id == game_id, func.lower(Person.name) == name.lower()
+                Person.game_id == game_id,
+                func.lower(Person.name) == name.lower(),
+                Person.revoked == False,  # noqa: E712 (SQL)
             )
         ).first()
         if taken is not None:
@@ -495,6 +498,15 @@ class GameService:
             if prior is None:
                 if revoke and person.id == actor.person_id:
                     raise InvalidInput(N_("You cannot revoke your own organizer link."))
+                kind = get_kind(game.kind)
+                state = kind.state_model.model_validate(game.state)
+                info = PersonInfo(person.id, person.role, person.name)
+                if revoke and not person.revoked:
+                    state = kind.remove_person(state, info)
+                elif not revoke and person.revoked:  # back in: the name must still be free
+                    self._check_name_free(s, game_id, person.name)
+                    state = kind.add_person(state, info)
+                was_revoked = person.revoked
                 person.version += 1
                 person.nonce = new_nonce()
                 person.revoked = revoke
@@ -508,12 +520,19 @@ class GameService:
                     game,
                     "access",
                     actor,
-                    {"type": f"link.{operation}", "id": person.id},
+                    {
+                        "type": f"link.{operation}",
+                        "id": person.id,
+                        "role": person.role,
+                        "name": person.name,
+                        "was_revoked": was_revoked,
+                    },
                     summary=summary,
                     label=summary,
                     subjects=[],
                     idem=idem,
                 )
+                self._store(s, game, kind, state)
             s.add(person)
         self.broker.publish(game_id, game.seq, access_changed=True)
         return Registered(person, self.link_of(person))
@@ -924,6 +943,13 @@ class GameService:
             if event.type == "person":
                 info = PersonInfo(event.command["id"], event.command["role"], event.command["name"])
                 state = kind.add_person(state, info)
+            elif event.type == "access" and "role" in event.command:  # older logs: links only
+                c = event.command
+                info = PersonInfo(c["id"], c["role"], c["name"])
+                if c["type"] == "link.revoke" and not c["was_revoked"]:
+                    state = kind.remove_person(state, info)
+                elif c["type"] == "link.reissue" and c["was_revoked"]:
+                    state = kind.add_person(state, info)
             elif event.type == "command" and event.seq not in undone:
                 actor = Viewer(event.actor_role, event.actor_id, event.actor_name)
                 ctx = Context(actor, ReplayDice(event.rolls), event.at)

@@ -726,6 +726,9 @@ def log_page(
 ) -> Response:
     loaded = service.load(game_id)
     events = service.log(game_id, viewer)
+    for e in events:  # the page says each die in words; the exports keep the purposes
+        for r in e.get("rolls", []):
+            r["label"] = loaded.kind.roll_label(r["purpose"], loaded.state)
     return templates.response(
         request,
         "platform/log.html",

@@ -1,6 +1,6 @@
 """Every page of every scene reads right in both languages (issue 17, item 19).
 
-English: no space before a colon, no « ». French: "d’Alice" and "aux Hoplites" (never "de Alice",
+Both: no identifier ("answer_location = 2"). English: no space before a colon, no « ». French: "d’Alice" and "aux Hoplites" (never "de Alice",
 "à Les Hoplites"), no "1 arbitres" or "0 cartes reviennent", no "·e" in a sentence, no "B..".
 The pages are those of `test_every_page`, for each person of each scene.
 """
@@ -21,16 +21,22 @@ from tests.test_authorization import all_routes
 SCRIPT = re.compile(r"<(script|style)\b.*?</\1>", re.S)
 TAG = re.compile(r"<(/?)(\w+)[^>]*>")
 INLINE = {"strong", "em", "span", "a", "small", "b", "i", "abbr", "time", "code", "output"}
-ENGLISH = [
+IDENTIFIERS = [  # item 10: the journal speaks sentences ("damage = 3, answer_location = 2")
+    (re.compile(r"\b[a-z]+_[a-z0-9_]+\b"), "an identifier"),
+    (re.compile(r"\w = \d"), "a variable"),
+]
+ENGLISH = [*IDENTIFIERS,
     (re.compile(r"\w[ \u00a0]:[ \u00a0]"), "a space before a colon"),
     (re.compile(r"[«»]"), "French quotation marks"),
 ]
 FRENCH = [
+    *IDENTIFIERS,
     (re.compile(r"\b[Dd]e [AEIOUYÉÈaeiouyéè]\w"), "de before a vowel"),
     (re.compile(r"\b[àÀ] [Ll]es? "), "à le / à les"),
     (re.compile(r"\b[Dd]e [Ll]es? "), "de le / de les"),
     (re.compile(r"(?<![\d,.–-] )\b(?:0|1) [a-zàâçéèêëîïôûù]+s\b"), "a plural after 0 or 1"),
     (re.compile(r"·e\b"), "a ·e in a sentence"),
+    (re.compile(r" (?:of|for) [A-Z]"), "English in French"),
     (re.compile(r"\w\.\.(?!\.)"), "a double dot"),
 ]
 # Words that end in s in the singular, and the abbreviations that are not plurals.

@@ -476,6 +476,24 @@ class KillpowerLeague(GameKind[LeagueState]):
         state.coaches[str(person.id)] = person.name
         return state
 
+    def remove_person(self, state: LeagueState, person: PersonInfo) -> LeagueState:
+        """A coach who leaves: a team that never played leaves with them; one with a history
+        stays in the ranking, kept by the league's owner."""
+        if str(person.id) not in state.coaches:
+            return state
+        state = state.model_copy(deep=True)
+        del state.coaches[str(person.id)]
+        drawn = {p.a for r in state.bracket for p in r} | {p.b for r in state.bracket for p in r}
+        busy = drawn | {t for m in state.live for t in m.teams}
+        for key, team in list(state.teams.items()):
+            if team.coach != person.id:
+                continue
+            if team.played == 0 and team.id not in busy:
+                del state.teams[key]
+            else:
+                team.coach = None
+        return state
+
     def references(self, state: LeagueState) -> Mapping[str, Collection[Any]]:
         return {
             "team": {t.id for t in state.teams.values()},
@@ -1161,6 +1179,9 @@ class KillpowerLeague(GameKind[LeagueState]):
 
     def status(self, state: LeagueState) -> str:
         return "running"
+
+    def roll_label(self, purpose: str, state: LeagueState) -> Msg | str | None:
+        return rules.roll_label(purpose)
 
     def label(self, command: Any, state: LeagueState) -> Msg:
         if isinstance(command, RecordMatch):

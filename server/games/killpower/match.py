@@ -2077,6 +2077,9 @@ class KillpowerMatch(GameKind[MatchState]):
             return []
         return [league_record(game_id, state)]
 
+    def roll_label(self, purpose: str, state: MatchState) -> Msg | str | None:
+        return rules.roll_label(purpose)
+
     def label(self, command: Any, state: MatchState) -> Msg:
         return Msg(LABELS.get(command.type, N_("the action")))
 

@@ -283,3 +283,48 @@ def free_throw_winner(
             raise RuleError(N_("A free throw is taken from 2 to 12 squares."), field="throws")
     a, b = score[0] + sum(throws_a), score[1] + sum(throws_b)
     return "A" if a > b else "B" if b > a else ""
+
+
+# ---------------------------------------------------------------------------- the journal's dice
+
+# The purposes the match and the league give their dice ("RAP of Nab1", "attack on Tit2"), as
+# the journal page says them in the reader's language.
+_ROLL_WHAT = {
+    "RAP": N_("RAP"),
+    "activation": N_("activation"),
+    "blind basket": N_("blind basket"),
+    "free throw": N_("free throw"),
+    "gloves": N_("gloves"),
+    "re-entry square": N_("re-entry square"),
+    "re-entry row": N_("re-entry row"),
+    "resistance": N_("resistance"),
+    "magic armour": N_("magic armour"),
+    "power card": N_("power card"),
+    "risk of death": N_("risk of death"),
+    "expulsion": N_("expulsion"),
+    "shot": N_("shot"),
+    "take": N_("taking the ball"),
+    "throw": N_("throw"),
+    "resist": N_("keeping the ball"),
+    "evade": N_("evasion"),
+    "interception": N_("interception"),
+    **{c: c for c in ("DEP", "PHY", "HAB", "POU", "BAL", "VIE")},
+}
+_ROLL_PLAIN = {
+    "who places first": N_("who places first"),
+    "bracket draw": N_("bracket draw"),
+    "direction (TABLE 4)": N_("direction (TABLE 4)"),
+}
+
+
+def roll_label(purpose: str) -> Msg | str:
+    if purpose in _ROLL_PLAIN:
+        return Msg(_ROLL_PLAIN[purpose])
+    if purpose.startswith("attack on "):
+        return Msg(N_("attack on {name}"), {"name": purpose.removeprefix("attack on ")})
+    for what, title in _ROLL_WHAT.items():
+        for joint in (" of ", " for "):
+            if purpose.startswith(what + joint):
+                name = purpose.removeprefix(what + joint)
+                return Msg(N_("{what} of {name}"), {"what": Msg(title), "name": name})
+    return purpose

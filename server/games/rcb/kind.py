@@ -153,6 +153,15 @@ class RoiChevalierBourreau(GameKind[RCBState]):
             state.phones[str(person.id)] = Phone(id=person.id, name=person.name)
         return state
 
+    def remove_person(self, state: RCBState, person: PersonInfo) -> RCBState:
+        key = str(person.id)
+        if state.phase != "setup" or (key not in state.fighters and key not in state.phones):
+            return state  # dealt: the cards are in play, the referee decides
+        state = state.model_copy(deep=True)
+        state.fighters.pop(key, None)
+        state.phones.pop(key, None)
+        return state
+
     def apply(self, state: RCBState, command: Any, ctx: Context) -> Outcome[RCBState]:
         state = state.model_copy(deep=True)
         if isinstance(command, SETUP) and state.phase != "setup":
@@ -339,6 +348,14 @@ class RoiChevalierBourreau(GameKind[RCBState]):
 
     def may_send(self, viewer: Viewer, command: Any) -> bool:
         return viewer.is_organizer and not isinstance(command, DesignationDue)
+
+    def roll_label(self, purpose: str, state: RCBState) -> Msg | str | None:
+        """The shuffle's dice are secret steps of one draw: the journal names the draw only."""
+        if purpose.startswith("shuffle_"):
+            return None
+        if purpose.startswith("team_"):
+            return Msg(N_("drawing the teams"))
+        return purpose
 
     def label(self, command: Any, state: RCBState) -> Msg:
         labels = {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Collection, Mapping
 from datetime import datetime
 from pathlib import Path
@@ -99,6 +100,16 @@ def copy_but_deck(state: SBState) -> SBState:
     return copied
 
 
+# The dice of an assault (rules.assault): "damage", "answer_location", "3_recovery" (against the
+# third player of a multiple assault), "hit_3".
+_ROLL = re.compile(r"(?P<answer>answer_)?(?:(?P<id>\d+)_)?(?P<what>damage|location|recovery|hit)")
+_ROLL_WHAT = {
+    "damage": N_("damage"),
+    "location": N_("location"),
+    "recovery": N_("projectile recovery"),
+}
+
+
 class SerialBattle(GameKind[SBState]):
     key = "serial_battle"
     title = N_("Serial Battle")
@@ -127,6 +138,15 @@ class SerialBattle(GameKind[SBState]):
             if state.phase != "setup":
                 raise RuleError(N_("Players join before the game starts."))
             state.players[str(person.id)] = Player(id=person.id, name=person.name)
+        return state
+
+    def remove_person(self, state: SBState, person: PersonInfo) -> SBState:
+        key = str(person.id)
+        if key in state.referees or (state.phase == "setup" and key in state.players):
+            state = state.model_copy(deep=True)
+            state.referees.pop(key, None)
+            if state.phase == "setup":
+                state.players.pop(key, None)
         return state
 
     def apply(self, state: SBState, command: Any, ctx: Context) -> Outcome[SBState]:
@@ -540,6 +560,26 @@ class SerialBattle(GameKind[SBState]):
         if isinstance(command, Place):
             return list(command.players)
         return None
+
+    def roll_label(self, purpose: str, state: SBState) -> Msg | str | None:
+        """ "answer_3_location" is said "answer of Hugo: location"."""
+        m = _ROLL.fullmatch(
+            purpose.replace("hit_", "") + "_hit" if purpose.startswith("hit_") else purpose
+        )
+        if m is None:
+            return purpose
+        player = state.players.get(m["id"] or "")
+        name = player.name if player else m["id"]
+        if m["what"] == "hit":
+            return Msg(N_("hit on {name}"), {"name": name})
+        what = Msg(_ROLL_WHAT[m.group(3)])
+        if m["answer"] and name:
+            return Msg(N_("answer of {name}: {what}"), {"name": name, "what": what})
+        if m["answer"]:
+            return Msg(N_("answer: {what}"), {"what": what})
+        if name:
+            return Msg(N_("{what} on {name}"), {"name": name, "what": what})
+        return what
 
     def label(self, command: Any, state: SBState) -> Msg:
         name = lambda pid: state.players[str(pid)].name if str(pid) in state.players else "?"  # noqa: E731
