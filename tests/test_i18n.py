@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 

@@ -25,7 +25,8 @@ IDENTIFIERS = [  # item 10: the journal speaks sentences ("damage = 3, answer_lo
     (re.compile(r"\b[a-z]+_[a-z0-9_]+\b"), "an identifier"),
     (re.compile(r"\w = \d"), "a variable"),
 ]
-ENGLISH = [*IDENTIFIERS,
+ENGLISH = [
+    *IDENTIFIERS,
     (re.compile(r"\w[ \u00a0]:[ \u00a0]"), "a space before a colon"),
     (re.compile(r"[«»]"), "French quotation marks"),
 ]
