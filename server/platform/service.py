@@ -498,6 +498,7 @@ class GameService:
             if prior is None:
                 if revoke and person.id == actor.person_id:
                     raise InvalidInput(N_("You cannot revoke your own organizer link."))
+                assert person.id is not None  # a stored person
                 kind = get_kind(game.kind)
                 state = kind.state_model.model_validate(game.state)
                 info = PersonInfo(person.id, person.role, person.name)
