@@ -35,7 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.lighthouse
 
 demo: $(STAMP)
-	$(BIN)/python -m server demo $(KIND)
+	$(BIN)/python -m server demo $(KIND) --url http://$(HOST):$(PORT)
 
 # Extract translatable strings and merge them into the French catalog.
 i18n: $(STAMP)

@@ -28,6 +28,11 @@ def main(argv: list[str] | None = None) -> int:
     down.add_argument("revision")
     demo = commands.add_parser("demo", help="create a ready game with sample players")
     demo.add_argument("kind", nargs="?", default=None)
+    demo.add_argument(
+        "--url",
+        default=None,
+        help="the address phones reach the server at (default: http://HOST:PORT of the settings)",
+    )
     args = parser.parse_args(argv)
     settings = get_settings()
 
@@ -43,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
         print("ok")
         return 0
     if args.command == "demo":
-        return demo_game(args.kind)
+        url = args.url or f"http://{settings.host}:{settings.port}"
+        return demo_game(args.kind, url.rstrip("/"))
     return 2
 
 
@@ -79,7 +85,7 @@ def run_server(host: str, port: int, workers: int) -> int:
     return 0
 
 
-def demo_game(kind_key: str | None) -> int:
+def demo_game(kind_key: str | None, base: str) -> int:
     from server.db import Database
     from server.games.demo import DEMOS
     from server.migrate import upgrade
@@ -105,10 +111,14 @@ def demo_game(kind_key: str | None) -> int:
         Broker(),
     )
     game, organizer = DEMOS[key](service, uuid.uuid4().hex)
-    base = f"http://{settings.host}:{settings.port}"
-    print(f"{game.name} ({game.kind}) is ready.")
-    print(f"Organizer link: {base}/t/{organizer.link.token}")
-    print(f"Public board:   {base}/g/{game.id}/board")
+    print(f"{game.name} ({game.kind}) is ready at {base}.")
+    print(f"Public board: {base}/g/{game.id}/board")
+    print("Each person's own link (the organizer's runs the game):")
+    people = service.people(game.id)
+    width = max(len(f"{p.name} ({p.role})") for p in people)
+    for person in people:
+        who = f"{person.name} ({person.role})".ljust(width)
+        print(f"  {who}  {base}/t/{service.link_of(person).token}")
     return 0
 
 

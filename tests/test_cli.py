@@ -30,3 +30,24 @@ def test_db_upgrade_and_a_demo_game_whose_link_opens(
     with TestClient(app, follow_redirects=True) as phone:
         console = phone.get(f"/t/{token}")
         assert console.status_code == 200 and "Léa" in console.text and "Vélodrome" in console.text
+
+
+def test_a_demo_prints_everyone_s_link_at_the_server_s_address(
+    db_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 17, item 20: the links said port 8000 whatever the server's, and no coach's."""
+    monkeypatch.setenv("DATABASE_URL", db_url)
+    monkeypatch.setenv("SECRET_KEY", "cli-secret")
+    monkeypatch.setenv("PORT", "8123")
+    get_settings.cache_clear()
+    try:
+        assert main(["demo", "kpb_league"]) == 0
+        by_settings = capsys.readouterr().out
+        assert main(["demo", "kpb_league", "--url", "http://192.168.1.20:9000/"]) == 0
+        given = capsys.readouterr().out
+    finally:
+        get_settings.cache_clear()
+    links = re.findall(r"^ +(\S+) \((\w+)\) +(http://[^/]+)/t/[\w-]+$", by_settings, re.M)
+    assert {role for _, role, _ in links} == {"organizer", "coach"}
+    assert len(links) == 5 and {base for *_, base in links} == {"http://127.0.0.1:8123"}
+    assert "http://192.168.1.20:9000/t/" in given and "9000//" not in given
