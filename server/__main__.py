@@ -110,7 +110,7 @@ def demo_game(kind_key: str | None, base: str) -> int:
         secret_roll,
         Broker(),
     )
-    game, organizer = DEMOS[key](service, uuid.uuid4().hex)
+    game, _ = DEMOS[key](service, uuid.uuid4().hex)
     print(f"{game.name} ({game.kind}) is ready at {base}.")
     print(f"Public board: {base}/g/{game.id}/board")
     print("Each person's own link (the organizer's runs the game):")
