@@ -36,10 +36,11 @@ MEASURE = r"""(TARGET) => {
   }
   const doc = document.documentElement;
   const wide = [];
-  if (doc.scrollWidth > window.innerWidth) {
+  // A phone widens its layout to the widest content: the screen's width is the measure.
+  if (doc.scrollWidth > screen.width) {
     for (const el of document.body.querySelectorAll('*')) {
       const r = el.getBoundingClientRect();
-      if (r.width && r.right > window.innerWidth + 1) wide.push(el.tagName + '.' + el.className + ' ' + (el.textContent || '').trim().slice(0, 40));
+      if (r.width && r.right > screen.width + 1) wide.push(el.tagName + '.' + el.className + ' ' + (el.textContent || '').trim().slice(0, 40));
     }
   }
   const small = [];
@@ -60,7 +61,7 @@ MEASURE = r"""(TARGET) => {
     if ((o === 'auto' || o === 'scroll') && el.scrollWidth > el.clientWidth + 1) wide.push(el.tagName + '.' + el.className + ' scrolls');
   }
   const broken = [];  // "Combatta nts": a word cut over two lines, or text out of its box
-  for (const el of document.querySelectorAll('th, td, button, .button, .chip-button, .seg, .segmented span')) {
+  for (const el of document.querySelectorAll('th, td, li, button, .button, .chip-button, .seg, .segmented span')) {
     if (!el.getBoundingClientRect().width) continue;
     if (el.scrollWidth > el.clientWidth + 1 && getComputedStyle(el).overflowX === 'visible') {
       broken.push(el.tagName + ' "' + el.textContent.trim().slice(0, 30) + '" overflows');

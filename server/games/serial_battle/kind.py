@@ -384,14 +384,27 @@ class SerialBattle(GameKind[SBState]):
         loser.cards = []
         state.pool.extend(returned)
         taken = [state.card(k).name for k in take]
+        facts = {"take": take, "give_back": give_back, "returned": returned}
+        params = {"winner": winner.name, "cards": ", ".join(taken), "count": len(returned)}
+        if not returned:
+            return Msg(N_("{winner} takes {cards}."), params), facts
+        if not taken:
+            return Msg.counted(
+                P_(
+                    "{winner} takes nothing; {count} card goes back to the referee.",
+                    "{winner} takes nothing; {count} cards go back to the referee.",
+                ),
+                "count",
+                params,
+            ), facts
         return Msg.counted(
             P_(
                 "{winner} takes {cards}; {count} card goes back to the referee.",
                 "{winner} takes {cards}; {count} cards go back to the referee.",
             ),
             "count",
-            {"winner": winner.name, "cards": ", ".join(taken) or "—", "count": len(returned)},
-        ), {"take": take, "give_back": give_back, "returned": returned}
+            params,
+        ), facts
 
     def _give(self, state: SBState, c: GiveCard, dice: Dice, now: datetime) -> Any:
         player = state.player(c.player)
@@ -517,9 +530,11 @@ class SerialBattle(GameKind[SBState]):
     def _zone_due(self, state: SBState, c: ZoneDue, dice: Dice, now: datetime) -> Any:
         closed = rules.zone_due(state, c.deadline)
         if closed:
-            return Msg(N_("The zone shrinks: {sectors} closed."), {"sectors": ", ".join(closed)}), {
-                "closed": closed
-            }
+            forms = P_(
+                "The zone shrinks: {sectors} is closed.", "The zone shrinks: {sectors} are closed."
+            )
+            said = Msg.counted(forms, "count", {"sectors": ", ".join(closed), "count": len(closed)})
+            return said, {"closed": closed}
         return Msg(N_("The zone shrinks: the referee says which sectors close.")), {}
 
     # ------------------------------------------------------------------ the platform's questions

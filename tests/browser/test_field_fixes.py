@@ -1,0 +1,232 @@
+"""What a newcomer met at 390 px (issue 17), each tapped through in Chromium: the pages follow
+the game from one phase to the next, the next decision is in view, the shrink is announced,
+tools say what they do, destructive taps ask first, and forms forget an old success."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from server.games.killpower.demo import wizard
+from server.platform.service import GameService
+from tests.browser.conftest import assert_accessible, shot
+from tests.browser.test_platform_flow import PHONE
+from tests.helpers import key, viewer_of
+
+# Records each try to buzz, and whether the phone had been touched (a browser refuses before).
+BUZZES = """window.buzzes = [];
+navigator.vibrate = (pattern) => {
+  window.buzzes.push(pattern);
+  return true;
+};"""
+
+
+def opened(browser: Browser, url: str) -> Page:
+    context = browser.new_context(**PHONE)
+    context.add_init_script(BUZZES)
+    page = context.new_page()
+    page.goto(url)
+    return page
+
+
+def live(page: Page) -> Page:
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    return page
+
+
+def pick(console: Page, attacker: str, defender: str) -> None:
+    """The two chips of an assault, each tap seen through before the next."""
+    chips = console.locator("#assault-chips")
+    chips.get_by_role("link", name=attacker).tap()
+    expect(console.get_by_role("heading", name=f"{attacker} attaque. Qui défend ?")).to_be_visible()
+    chips.get_by_role("link", name=defender).tap()
+    expect(console.get_by_role("heading", name=f"{attacker} → {defender}")).to_be_visible()
+
+
+def test_a_serial_battle_from_setup_to_its_winner_on_phones_opened_before_the_start(
+    browser: Browser, live_server: Any
+) -> None:
+    """Items 1, 5, 7, 8, 9: phones opened during the setup get the assault panel at the start
+    without a reload; a death brings the loot decision into view; the shrink is announced with
+    its buzz; the last assault leaves no stale form above the winner, on every phone."""
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game("serial_battle", "Forêt", "Orga", idem_key=key())
+    org = viewer_of(organizer)
+    referee = service.register(game.id, org, "referee", "Arbitre Sud", idem_key=key())
+    people = {
+        n: viewer_of(service.register(game.id, org, "player", n, idem_key=key()))
+        for n in ("Léa", "Hugo", "Zoé")
+    }
+    service.perform(
+        game.id,
+        org,
+        {"type": "sectors", "names": "Nord, Sud, Est", "plan": "Nord\nSud"},
+        idem_key=key(),
+    )
+    service.perform(
+        game.id,
+        org,
+        {"type": "settings", "shrink_minutes": 10, "deal_mode": "scattered", "closing": "plan"},
+        idem_key=key(),
+    )
+    url = live_server.url
+    console = live(opened(browser, f"{url}/t/{service.link_of(referee.person).token}"))
+    hugo_person = service.person(game.id, people["Hugo"].person_id)  # type: ignore[arg-type]
+    hugo = live(opened(browser, f"{url}/t/{service.link_of(hugo_person).token}"))
+    expect(console.locator("#assault-chips")).to_have_count(0)
+
+    # The organizer starts the game from another phone: these two follow, with no reload.
+    service.perform(game.id, org, {"type": "start"}, idem_key=key())
+    for name, card in (("Léa", "katana"), ("Hugo", "couteau")):
+        service.perform(
+            game.id,
+            org,
+            {"type": "give", "player": people[name].person_id, "card": card},
+            idem_key=key(),
+        )
+    chips = console.locator("#assault-chips")
+    expect(chips.get_by_role("link", name="Léa")).to_be_visible(timeout=8000)
+    expect(hugo.locator("#my-pv")).to_have_text("36", timeout=8000)
+    live(console)
+    live(hugo)
+
+    # Léa kills Hugo: Katana face 6, a critical blow to the head. The referee reads the
+    # sentence, and the loot decision is in view, not 550 px below.
+    service.dice.values[:] = [6, 1]  # type: ignore[attr-defined]
+    pick(console, "Léa", "Hugo")
+    console.get_by_role("button", name="Lancer les dés").tap()
+    expect(console.locator("#flash")).to_contain_text("Hugo est hors jeu")
+    expect(console.locator("#flash")).to_be_in_viewport()
+    loot = console.get_by_role("heading", name="Léa prend les cartes de Hugo (5 au plus)")
+    expect(loot).to_be_in_viewport()
+    shot(console, "sb-decision")
+    console.get_by_role("button", name="Prendre celles-ci, le reste à l’arbitre").tap()
+    expect(console.locator("#flash")).to_contain_text("Couteau")
+    expect(loot).to_have_count(0)
+
+    # Ten minutes by the server's clock: the plan closes Nord. Every phone says so at the top,
+    # and the one that was touched buzzes; the countdown stays in view on the console.
+    hugo.locator("h1").first.tap()
+    console.locator("h1, h2").first.tap()
+    live_server.clock.advance(600)
+    for page in (console, hugo):
+        news = page.locator(".shrink-news")
+        expect(news).to_have_text(re.compile("Nord"), timeout=8000)
+        expect(news).to_be_in_viewport()
+    expect(console.locator(".countdown")).to_be_in_viewport()
+    assert console.evaluate("window.buzzes.length") >= 1
+    shot(console, "sb-shrink")
+
+    # The referee tools of a player say what they do; the sector to move to is never a closed
+    # one by default; eliminating asks first.
+    zoe = console.locator(".sb-players li").filter(has_text="Zoé")
+    zoe.locator("summary").tap()
+    expect(zoe.get_by_label("Déplacer Zoé vers")).to_have_value("Sud")
+    expect(zoe.get_by_label("Carte trouvée par Zoé")).to_be_visible()
+    expect(zoe.get_by_role("button", name="Donner la carte")).to_be_visible()
+    asked: list[str] = []
+    console.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    zoe.get_by_role("button", name="Éliminer Zoé").tap()
+    expect(zoe.locator(".pv")).to_have_text("36 PV")
+    assert asked == ["Éliminer Zoé ?"]
+    assert not service.load(game.id).state.players[str(people["Zoé"].person_id)].eliminated  # type: ignore[attr-defined]
+    zoe.locator("summary").tap()
+
+    # The last assault: Léa kills Zoé. The winner, and no assault form left above it.
+    service.dice.values[:] = [6, 1]  # type: ignore[attr-defined]
+    pick(console, "Léa", "Zoé")
+    console.get_by_role("button", name="Lancer les dés").tap()
+    for page in (console, hugo):
+        expect(page.get_by_role("heading", name="Léa gagne !")).to_be_visible(timeout=8000)
+    expect(console.locator("#assault *")).to_have_count(0)
+    expect(console.get_by_role("button", name="Lancer les dés")).to_have_count(0)
+    assert_accessible(console)
+    shot(console, "sb-result")
+
+
+def test_the_people_page_keeps_the_role_and_forgets_an_old_success(
+    browser: Browser, live_server: Any
+) -> None:
+    """Items 2 and 18: fighters were registered as team phones (twice); a refused name showed
+    the previous success above the error."""
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game("rcb", "Soirée", "Maître", idem_key=key())
+    page = opened(browser, f"{live_server.url}/t/{service.link_of(organizer.person).token}")
+    page.goto(f"{live_server.url}/g/{game.id}/people")
+    expect(page.get_by_label("combattant", exact=True)).to_be_checked()
+    page.get_by_label("Nom").fill("Alice")
+    page.get_by_role("button", name="Inscrire").tap()
+    expect(page.locator("#flash")).to_contain_text("Alice rejoint la partie.")
+    expect(page.get_by_label("combattant", exact=True)).to_be_checked()
+    page.get_by_label("téléphone d’équipe").check()
+    page.get_by_label("Nom").fill("Table rouge")
+    page.get_by_role("button", name="Inscrire").tap()
+    expect(page.locator("#flash")).to_contain_text("Table rouge rejoint la partie.")
+    page.reload()
+    expect(page.get_by_label("téléphone d’équipe")).to_be_checked()  # the last choice, kept
+    page.get_by_label("combattant", exact=True).check()
+    page.get_by_label("Nom").fill("alice")
+    page.get_by_role("button", name="Inscrire").tap()
+    expect(page.get_by_text("Quelqu’un s’appelant « alice » est déjà inscrit.")).to_be_visible()
+    expect(page.get_by_text("Table rouge rejoint la partie.")).to_have_count(0)
+    assert_accessible(page)
+
+
+def test_a_coach_sees_the_waiting_match_first_and_is_warned_before_an_expulsion(
+    browser: Browser, live_server: Any
+) -> None:
+    """Items 3, 13, 14: the open match is a banner at the top of the coach's league page;
+    ending a phase with the ball in the side-line zone is warned on the form and asked;
+    surrendering asks first."""
+    service: GameService = live_server.app.state.service
+    league, owner = service.create_game("kpb_league", "Ligue", "Camille", idem_key=key())
+    org = viewer_of(owner)
+    coaches = {
+        name: service.register(league.id, org, "coach", name, idem_key=key())
+        for name in ("Alix", "Basile")
+    }
+    for name, team in (("Alix", "Nabos"), ("Basile", "Titanos")):
+        service.perform(league.id, viewer_of(coaches[name]), wizard(team), idem_key=key())
+    teams = {t.name: t.id for t in service.load(league.id).state.teams.values()}
+    match_id = service.open_linked(
+        league.id,
+        viewer_of(coaches["Basile"]),
+        {"team_a": teams["Titanos"], "team_b": teams["Nabos"], "mode": "self"},
+        idem_key=key(),
+    )
+    alix = opened(browser, f"{live_server.url}/t/{coaches['Alix'].link.token}")
+    banner = alix.get_by_role("heading", name="Votre match est ouvert")
+    expect(banner).to_be_in_viewport()
+    assert_accessible(alix)
+    alix.get_by_role("link", name="Aller au match Titanos – Nabos").tap()
+    expect(alix.get_by_role("heading", name="Titanos – Nabos")).to_be_visible()
+    live(alix)
+    basile = opened(browser, f"{live_server.url}/t/{coaches['Basile'].link.token}")
+    basile.goto(f"{live_server.url}/g/{league.id}/kpb/matches/{match_id}")
+    live(basile)
+    alix.get_by_role("button", name="Donner la composition").tap()
+    expect(basile.get_by_text("Nabos · prêt")).to_be_visible(timeout=5000)
+    basile.get_by_role("button", name="Donner la composition").tap()
+    for page in (alix, basile):
+        expect(page.locator("[data-turn]")).to_have_text("Tour 20", timeout=5000)
+
+    state = service.load(match_id).state
+    mover = alix if state.hand == "B" else basile
+    mover.get_by_role("button", name="Donner le ballon").first.tap()
+    warning = mover.get_by_role("alert").filter(has_text="La balle est encore en zone de touche")
+    expect(warning).to_be_visible()
+    asked: list[str] = []
+    mover.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    mover.get_by_role("button", name="Fin de la phase de déplacement").tap()
+    expect(warning).to_be_visible()
+    assert asked and "Terminer la phase quand même ?" in asked[0]
+    assert service.load(match_id).state.phase == 1  # nothing ended, nobody expelled
+
+    asked.clear()
+    mover.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    mover.get_by_role("button", name="Abandonner").tap()
+    assert asked == ["Abandonner le match ?"]
+    assert service.load(match_id).state.stage == "running"
+    shot(mover, "kpb-warning")
