@@ -1,0 +1,64 @@
+"""What the referee reads aloud says what happened to the cards (issue 17, item 6): a projectile
+recovered or lost on its 1D6 (Récupération des munitions), a weapon run out to take back
+(Munitions); and the end summary counts the assaults each took part in (item 11)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.platform.dice import ScriptedRolls
+from server.platform.service import GameService
+from tests.helpers import key, viewer_of
+
+
+def test_projectiles_and_empty_weapons_are_said(service: GameService, rolls: ScriptedRolls) -> None:
+    game, organizer = service.create_game(
+        "serial_battle", "Parc", "Orga", idem_key=key(), settings={"deal_mode": "scattered"}
+    )
+    org = viewer_of(organizer)
+    ids = {
+        n: viewer_of(service.register(game.id, org, "player", n, idem_key=key())).person_id
+        for n in ("Léa", "Hugo", "Zoé")
+    }
+    service.perform(game.id, org, {"type": "sectors", "names": "Nord, Sud"}, idem_key=key())
+    rolls.endless = True
+    service.perform(game.id, org, {"type": "start"}, idem_key=key())
+    rolls.endless = False
+    rolls.values.clear()
+
+    def act(command: dict[str, Any], *dice: int) -> str:
+        rolls.push(*dice)
+        return service.perform(game.id, org, command, idem_key=key()).summary.render()
+
+    act({"type": "give", "player": ids["Léa"], "card": "shuriken"})
+    lea = service.load(game.id).state.players[str(ids["Léa"])]  # type: ignore[attr-defined]
+    shuriken = lea.cards[0].copy_id
+    throw = {
+        "type": "assault",
+        "attacker": ids["Léa"],
+        "defenders": [ids["Hugo"]],
+        "card": shuriken,
+        "answer": False,
+    }
+    # Damage 1, location 3, then the recovery die: 5 brings the shuriken back (1 to 5).
+    said = act(throw, 1, 3, 5)
+    assert "Léa récupère le projectile de Shuriken (5)." in said, said
+    # The last shuriken, thrown and lost on a 6: the card is empty and goes back.
+    act(
+        {
+            "type": "correct",
+            "player": ids["Léa"],
+            "pv": 36,
+            "card": shuriken,
+            "ammo": 1,
+            "reason": "un seul shuriken",
+        }
+    )
+    said = act({**throw, "defenders": [ids["Zoé"]]}, 1, 3, 6)
+    assert "Léa perd le projectile de Shuriken (6)." in said, said
+    assert "Shuriken de Léa est vide : reprenez la carte." in said, said
+    assert not service.load(game.id).state.players[str(ids["Léa"])].cards  # type: ignore[attr-defined]
+
+    # Hugo and Zoé each defended once, Léa attacked twice: an assault counts for both sides.
+    counts = {p.name: p.assaults for p in service.load(game.id).state.players.values()}  # type: ignore[attr-defined]
+    assert counts == {"Léa": 2, "Hugo": 1, "Zoé": 1}
