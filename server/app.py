@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -31,7 +31,14 @@ from server.platform.kinds import KINDS
 from server.platform.live import Broker
 from server.platform.service import GameService
 from server.web import api, invitation, pages, stream
-from server.web.security import BodyLimits, RequestLocale, SecurityHeaders, redact, redact_logs
+from server.web.security import (
+    BodyLimits,
+    RequestLocale,
+    SecurityHeaders,
+    csrf_protected,
+    redact,
+    redact_logs,
+)
 from server.web.templating import STATIC_DIR, Templates, make_environment
 
 log = logging.getLogger("arbitre")
@@ -130,14 +137,16 @@ def create_app(
     app.add_middleware(GZipMiddleware, minimum_size=600)  # leaves text/event-stream alone
 
     app.mount("/static", CachedStatic(directory=STATIC_DIR), name="static")
-    app.include_router(api.router)
-    app.include_router(stream.router)
-    app.include_router(pages.router)
-    app.include_router(invitation.router)
+    app.include_router(api.router)  # bearer tokens, no cookie: no cross-site form to fear
+    # Every page router checks the cross-site token of any request that may change something.
+    guarded = [Depends(csrf_protected)]
+    app.include_router(stream.router, dependencies=guarded)
+    app.include_router(pages.router, dependencies=guarded)
+    app.include_router(invitation.router, dependencies=guarded)
     for kind in KINDS.values():
         router = kind.router()
         if router is not None:
-            app.include_router(router)
+            app.include_router(router, dependencies=guarded)
     install_error_handlers(app)
     return app
 

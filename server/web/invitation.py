@@ -18,7 +18,7 @@ from server.platform.i18n import N_, Msg
 from server.platform.idempotency import AlreadyCreated
 from server.platform.kinds import get_kind
 from server.platform.service import GameService
-from server.web.pages import Csrf, browser_caller, organizer_only, people_answer, remember
+from server.web.pages import browser_caller, organizer_only, people_answer, remember
 
 router = APIRouter(include_in_schema=False)
 
@@ -30,7 +30,7 @@ def invitation_url(request: Request, service: GameService, game_id: str) -> str 
     return f"{str(request.base_url).rstrip('/')}/g/{game_id}/join/{token}"
 
 
-@router.post("/g/{game_id}/invitation/{action}", dependencies=[Csrf])
+@router.post("/g/{game_id}/invitation/{action}")
 async def change_invitation(
     game_id: str,
     action: str,
@@ -79,7 +79,7 @@ def invitation_page(
     )
 
 
-@router.post("/g/{game_id}/join/{token}", dependencies=[Csrf])
+@router.post("/g/{game_id}/join/{token}")
 def join_by_invitation(
     game_id: str,
     token: str,

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import anyio
 import segno
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import FormData, QueryParams
 
@@ -41,11 +41,9 @@ from server.platform.i18n import N_, Msg
 from server.platform.idempotency import session_caller
 from server.platform.kinds import KINDS, PUBLIC, Viewer
 from server.platform.service import DICE_MODES, GameService, Loaded
-from server.web.security import check_csrf
 from server.web.templating import Templates, bundle, html_response, is_htmx
 
 router = APIRouter(include_in_schema=False)
-Csrf = Depends(check_csrf)
 
 RESERVED_FIELDS = {"csrf_token", "idem", "seq", "target_seq"}
 
@@ -171,7 +169,7 @@ def home(request: Request, service: ServiceDep, templates: TemplatesDep) -> Resp
     )
 
 
-@router.post("/games", dependencies=[Csrf])
+@router.post("/games")
 async def create_game(request: Request, service: ServiceDep, templates: TemplatesDep) -> Response:
     form = await request.form()
     values = {k: v for k, v in form.items() if isinstance(v, str)}
@@ -214,7 +212,7 @@ def join_page(request: Request, templates: TemplatesDep) -> Response:
     return templates.response(request, "join.html", {"code": request.query_params.get("code", "")})
 
 
-@router.post("/join", dependencies=[Csrf])
+@router.post("/join")
 def join(
     request: Request,
     code: Annotated[str, Form(max_length=40)],
@@ -243,7 +241,7 @@ def join(
     return RedirectResponse(f"/g/{person.game_id}", status_code=303)
 
 
-@router.post("/lang", dependencies=[Csrf])
+@router.post("/lang")
 def switch_language(
     request: Request,
     lang: Annotated[str, Form()],
@@ -403,7 +401,7 @@ def board_live(
     return response
 
 
-@router.post("/g/{game_id}/act", dependencies=[Csrf])
+@router.post("/g/{game_id}/act")
 async def act(
     game_id: str,
     request: Request,
@@ -467,7 +465,7 @@ def dice_prompt(error: ArbitreError, form: FormData) -> dict[str, Any] | None:
     }
 
 
-@router.post("/g/{game_id}/undo", dependencies=[Csrf])
+@router.post("/g/{game_id}/undo")
 async def undo(
     game_id: str,
     request: Request,
@@ -596,7 +594,7 @@ def people_page(
     return templates.response(request, "platform/people.html", context)
 
 
-@router.post("/g/{game_id}/people", dependencies=[Csrf])
+@router.post("/g/{game_id}/people")
 async def register_person(
     game_id: str,
     request: Request,
@@ -624,7 +622,7 @@ async def register_person(
     return people_answer(request, templates, service, game_id, viewer, flash=flash, form=form_kept)
 
 
-@router.post("/g/{game_id}/people/{person_id}/{action}", dependencies=[Csrf])
+@router.post("/g/{game_id}/people/{person_id}/{action}")
 async def change_link(
     game_id: str,
     person_id: PersonId,

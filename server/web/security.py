@@ -103,6 +103,13 @@ class RequestLocale:
             i18n.current_language.reset(token)
 
 
+async def csrf_protected(request: Request) -> None:
+    """The page routers' default (server.app): every request that may change something is checked,
+    so a route cannot forget it. The API, on bearer tokens and no cookie, is apart."""
+    if request.method not in ("GET", "HEAD", "OPTIONS"):
+        await check_csrf(request)
+
+
 async def check_csrf(request: Request) -> None:
     """State-changing page requests must come from our own pages: same origin, and the
     session's token in the form or in the X-CSRF-Token header."""
