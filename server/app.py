@@ -18,7 +18,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.staticfiles import StaticFiles
 
-import server.games  # noqa: F401  (registers the game kinds)
+import server.games
 from server.config import Settings, get_settings
 from server.db import Database
 from server.errors import ArbitreError, LinkInvalid, validation_problem
@@ -143,10 +143,8 @@ def create_app(
     app.include_router(stream.router, dependencies=guarded)
     app.include_router(pages.router, dependencies=guarded)
     app.include_router(invitation.router, dependencies=guarded)
-    for kind in KINDS.values():
-        router = kind.router()
-        if router is not None:
-            app.include_router(router, dependencies=guarded)
+    for router in server.games.routers():
+        app.include_router(router, dependencies=guarded)
     install_error_handlers(app)
     return app
 

@@ -12,13 +12,14 @@ import gettext as _gettext
 import io
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -42,7 +43,11 @@ def P_(singular: str, plural: str) -> tuple[str, str]:
 # French, put right once a name is in the sentence: "Carte de Alice" is "Carte d’Alice", "à Les
 # Hoplites" is "aux Hoplites", "Pauline B.." ends with one dot. The catalogue itself is written
 # right: these only ever meet the names that fill its placeholders.
-_ELISION = re.compile(r"\b([Dd]|[Qq]u)e (?=[AEIOUYÀÂÉÈÊËÎÏÔÛaeiouyàâéèêëîïôû])")
+# A Y elides before a consonant ("d’Yves") but not before a vowel ("de Yann"); an H is left
+# alone (aspirated or not, only a dictionary knows: "de Hache" is the safe mistake).
+_ELISION = re.compile(
+    r"\b([Dd]|[Qq]u)e (?=[AEIOUÀÂÉÈÊËÎÏÔÛaeiouàâéèêëîïôû]|[Yy][^aeiouyàâéèêëîïôûAEIOUY])"
+)
 _CONTRACTIONS = [
     (re.compile(r"\b([àÀ]) [lL]es "), lambda m: "aux " if m.group(1) == "à" else "Aux "),
     (re.compile(r"\b([àÀ]) [lL]e "), lambda m: "au " if m.group(1) == "à" else "Au "),
@@ -121,6 +126,9 @@ class Msg:
         return cls(forms[0], params, plural=forms[1], count=count)
 
     def render(self) -> str:
+        if self.text == _LIST:  # `listed`: "Sud et Est", "North, South and East"
+            items = [str(i) for i in self.params.get("items", [])]
+            return format_list(items, locale=current_language.get()) if items else "—"
         values = {k: v.render() if isinstance(v, Msg) else v for k, v in self.params.items()}
         if self.plural is not None and self.count is not None:
             number = values.get(self.count, 0)
@@ -178,6 +186,15 @@ def sort_key(text: str) -> tuple[str, str]:
     with the "E", not after "Z"), then the exact name to break ties."""
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold()
     return folded, text
+
+
+_LIST = "\x1flist"
+
+
+def listed(items: Iterable[str]) -> Msg:
+    """Names as a reader lists them in their language ("Sud et Est", "North, South and East"),
+    kept as names so that the journal says them in each reader's language."""
+    return Msg(_LIST, {"items": list(items)})
 
 
 def joined(pieces: list[Msg], sep: str = " ") -> Msg:

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Generic, TypeVar
 
-from fastapi import APIRouter
 from pydantic import BaseModel, TypeAdapter
 
 from server.errors import NotAllowed
@@ -242,10 +241,6 @@ class GameKind(ABC, Generic[S]):
     def template_globals(self) -> dict[str, Any]:
         """Helpers the kind's templates use (titles of its terms, ...)."""
         return {}
-
-    def router(self) -> APIRouter | None:
-        """Routes of the kind's own (a card catalogue, a map upload...)."""
-        return None
 
     def parse(self, command: Mapping[str, Any]) -> Any:
         return self.commands.validate_python(command)

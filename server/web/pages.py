@@ -539,6 +539,7 @@ def people_context(
         "kind": loaded.kind,
         "viewer": viewer,
         "people": people,
+        "page": "people",
         "roles": roles,
         "default_role": last if last in roles else loaded.kind.roles[0],
         "join_url": f"{base}/join",

@@ -105,15 +105,21 @@
 
   // After an action, its sentence (to read aloud) is brought into view and focused, with the
   // decision it calls for right under it.
+  // A refusal (a changed screen, a card that cannot be used, a die to type) is brought into view
+  // the same way: a referee must not think the tap was lost, and tap again.
+  function reveal(el, box) {
+    el.setAttribute("tabindex", "-1");
+    (box || el).scrollIntoView({block: "start"});
+    el.focus({preventScroll: true});
+  }
   document.addEventListener("htmx:finally:request", function (evt) {
     var ctx = evt.detail && evt.detail.ctx;
     if (!ctx || !ctx.request || ctx.request.method !== "POST" || !ctx.response) return;
+    var problem = document.querySelector(".form-error, .dice-prompt, .field-error");
+    if (problem) { reveal(problem); return; }
     if (ctx.response.status >= 300) return;
     var said = document.querySelector("#flash .flash");
-    if (!said) return;
-    said.setAttribute("tabindex", "-1");
-    document.getElementById("flash").scrollIntoView({block: "start"});
-    said.focus({preventScroll: true});
+    if (said) reveal(said, document.getElementById("flash"));
   });
 
   // The stream says "hello" (its sequence number and the server time) and "changed".

@@ -91,7 +91,7 @@ def test_an_assault_the_live_defender_and_the_shrinking_zone(
     assert taps.count <= 4
     flash = console.locator("#flash")
     # Katana face 1 (3 PV) on the right arm; Hugo answers with his Couteau, face 3 on a leg.
-    expect(flash).to_contain_text("Léa frappe Hugo au bras droit avec Katana : 3 PV")
+    expect(flash).to_contain_text("Léa frappe Hugo au bras droit avec la carte Katana : 3 PV")
     expect(flash).to_be_in_viewport()  # the sentence to read aloud is in sight
     # The builder starts over, the two who just fought first.
     expect(chips.get_by_role("link")).to_have_count(3)

@@ -166,7 +166,7 @@ def test_an_assault_through_the_console_in_one_tap_after_the_players(sb: dict[st
     )
     assert answer.status_code == 200
     assert (
-        "Léa frappe Hugo au bras droit avec Katana : 6 PV, tranché. Hugo : 30 PV restants."
+        "Léa frappe Hugo au bras droit avec la carte Katana : 6 PV, tranché. Hugo : 30 PV restants."
         in answer.text
     )
     assert 'id="assault" hx-swap-oob="true"' in answer.text  # the builder starts over

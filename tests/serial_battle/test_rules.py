@@ -102,7 +102,7 @@ def test_the_sentence_to_read_aloud() -> None:
     t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["blade"]}))
     t.play(duel(card="blade"), 4, 2)
     assert (
-        t.said == "Léa frappe Hugo au bras droit avec Blade : 4 PV, tranché. Hugo : 32 PV restants."
+        t.said == "Léa frappe Hugo au bras droit avec la carte Blade : 4 PV, tranché. Hugo : 32 PV restants."
     )
 
 
@@ -614,3 +614,17 @@ def test_taking_a_card_from_a_knocked_out_player_with_a_full_hand() -> None:
     t.play({"type": "knockout_take", "pending": pending.id, "card": "gun", "give_back": "knife#2"})
     assert [h.copy_id for h in t.p(1).cards] == ["blade", "knife", "bow", "helmet", "gun"]
     assert "knife#2" in t.state.pool
+
+
+def test_an_arm_lost_in_the_assault_leaves_a_bare_handed_answer() -> None:
+    """Membre tranché: "vous ne pouvez plus vous servir des armes comme l'arc [...] qui
+    nécessitent d'avoir deux mains". Hugo's arm goes to Léa's blow; his answer cannot be with
+    the two-handed sword he was holding: he answers bare-handed (a playtest found the sword)."""
+    t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["blade"], "Hugo": ["sword"]}))
+    t.play(duel(card="blade", defender_card="sword", answer=True), 4, 2, 3, 1)
+    assert t.said.startswith("Léa frappe Hugo au bras droit avec la carte Blade : 4 PV, tranché.")
+    assert "Hugo ne peut plus tenir la carte Sword avec un seul bras : riposte à mains nues." in (
+        t.said
+    )
+    assert "Hugo frappe Léa" in t.said and "à mains nues" in t.said
+    assert t.p(1).pv == 36 - 1  # bare hands, face 3: 1 PV (not the sword's 5)

@@ -42,7 +42,7 @@ def test_projectiles_and_empty_weapons_are_said(service: GameService, rolls: Scr
     }
     # Damage 1, location 3, then the recovery die: 5 brings the shuriken back (1 to 5).
     said = act(throw, 1, 3, 5)
-    assert "Léa récupère le projectile de Shuriken (5)." in said, said
+    assert "Léa récupère le projectile de la carte Shuriken (dé : 5)." in said, said
     # The last shuriken, thrown and lost on a 6: the card is empty and goes back.
     act(
         {
@@ -55,8 +55,8 @@ def test_projectiles_and_empty_weapons_are_said(service: GameService, rolls: Scr
         }
     )
     said = act({**throw, "defenders": [ids["Zoé"]]}, 1, 3, 6)
-    assert "Léa perd le projectile de Shuriken (6)." in said, said
-    assert "Shuriken de Léa est vide : reprenez la carte." in said, said
+    assert "Léa perd le projectile de la carte Shuriken (dé : 6)." in said, said
+    assert "La carte Shuriken de Léa est vide : reprenez-la." in said, said
     assert not service.load(game.id).state.players[str(ids["Léa"])].cards  # type: ignore[attr-defined]
 
     # Hugo and Zoé each defended once, Léa attacked twice: an assault counts for both sides.

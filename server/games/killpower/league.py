@@ -1389,10 +1389,5 @@ class KillpowerLeague(GameKind[LeagueState]):
             "kpb_power_kinds": KIND_TITLES,
         }
 
-    def router(self) -> Any:
-        from server.games.killpower.routes import router
-
-        return router
-
 
 KILLPOWER_LEAGUE = KillpowerLeague()

@@ -47,7 +47,7 @@ from server.games.serial_battle.rules import (
     ZoneDue,
 )
 from server.platform.dice import SERVER, Dice
-from server.platform.i18n import N_, P_, Msg, joined, sort_key
+from server.platform.i18n import N_, P_, Msg, joined, listed, sort_key
 from server.platform.kinds import (
     Context,
     GameKind,
@@ -204,10 +204,9 @@ class SerialBattle(GameKind[SBState]):
         ), {}
 
     def _start(self, state: SBState, c: Start, dice: Dice, now: datetime) -> Any:
-        if len(state.players) < 2:
-            raise RuleError(N_("A game needs at least two players."))
-        if len(state.sectors) < 2:
-            raise RuleError(N_("Name at least two sectors: the zone shrinks by closing them."))
+        missing = rules.start_missing(state)
+        if missing:
+            raise RuleError(N_("Not yet: {missing}"), missing=joined(missing))
         copies = expand(state.deck)
         dealt: dict[str, str] = {}
         if state.deal_mode == "random":
@@ -307,7 +306,7 @@ class SerialBattle(GameKind[SBState]):
         rules.move_card(state, loser, winner, c.card)
         loser.knocked_out = False
         return Msg(
-            N_("{winner} takes “{card}” from {loser} and leaves."),
+            N_("{winner} takes the card {card} from {loser} and leaves."),
             {"winner": winner.name, "loser": loser.name, "card": state.card(c.card).name},
         ), {}
 
@@ -385,18 +384,28 @@ class SerialBattle(GameKind[SBState]):
         state.pool.extend(returned)
         taken = [state.card(k).name for k in take]
         facts = {"take": take, "give_back": give_back, "returned": returned}
-        params = {"winner": winner.name, "cards": ", ".join(taken), "count": len(returned)}
-        if not returned:
-            return Msg(N_("{winner} takes {cards}."), params), facts
-        if not taken:
-            return Msg.counted(
-                P_(
-                    "{winner} takes nothing; {count} card goes back to the referee.",
-                    "{winner} takes nothing; {count} cards go back to the referee.",
-                ),
-                "count",
+        params = {"winner": winner.name, "cards": listed(taken), "taken": len(taken)}
+        pieces = [
+            Msg.counted(
+                P_("{winner} takes the card {cards}.", "{winner} takes the cards {cards}."),
+                "taken",
                 params,
-            ), facts
+            )
+            if taken
+            else Msg(N_("{winner} takes nothing."), params)
+        ]
+        if returned:
+            pieces.append(
+                Msg.counted(
+                    P_(
+                        "{count} card goes back to the referee.",
+                        "{count} cards go back to the referee.",
+                    ),
+                    "count",
+                    {"count": len(returned)},
+                )
+            )
+        return joined(pieces), facts
         return Msg.counted(
             P_(
                 "{winner} takes {cards}; {count} card goes back to the referee.",
@@ -424,7 +433,7 @@ class SerialBattle(GameKind[SBState]):
         state.pool.remove(c.card)
         player.cards.append(rules.fresh_card(state, c.card))
         return Msg(
-            N_("{player} picks up “{card}”."),
+            N_("{player} picks up the card {card}."),
             {"player": player.name, "card": state.card(c.card).name},
         ), {}
 
@@ -441,7 +450,7 @@ class SerialBattle(GameKind[SBState]):
         player.cards.remove(held)
         state.pool.append(c.card)
         return Msg(
-            N_("“{card}” goes back from {player} to the referee."),
+            N_("The card {card} goes back from {player} to the referee."),
             {"player": player.name, "card": state.card(c.card).name},
         ), {}
 
@@ -499,7 +508,7 @@ class SerialBattle(GameKind[SBState]):
             player.sector = c.sector
             names.append(player.name)
         return Msg(
-            N_("In sector {sector}: {players}."), {"sector": c.sector, "players": ", ".join(names)}
+            N_("In sector {sector}: {players}."), {"sector": c.sector, "players": listed(names)}
         ), {}
 
     def _eliminate(self, state: SBState, c: Eliminate, dice: Dice, now: datetime) -> Any:
@@ -519,13 +528,24 @@ class SerialBattle(GameKind[SBState]):
         state.shrink_due = False
         if state.zone is None and state.phase == "running":
             state.zone = rules.next_zone_timer(state, now)
+        pieces = [Msg(N_("Sectors closed: {sectors}."), {"sectors": listed(closed)})]
+        return joined([*pieces, *self._inside(state, closed)]), {"closed": closed}
+
+    def _inside(self, state: SBState, closed: list[str]) -> list[Msg]:
+        """Who the referees must eliminate now; when nobody was placed, what to look for."""
+        if not closed:
+            return []
         inside = [p.name for p in state.alive() if p.sector in closed]
-        pieces = [Msg(N_("Sectors closed: {sectors}."), {"sectors": ", ".join(closed) or "—"})]
         if inside:
-            pieces.append(
-                Msg(N_("Still inside, to eliminate: {players}."), {"players": ", ".join(inside)})
-            )
-        return joined(pieces), {"closed": closed}
+            return [Msg(N_("Still inside, to eliminate: {players}."), {"players": listed(inside)})]
+        if not any(p.sector for p in state.alive()):
+            return [
+                Msg(
+                    N_("Nobody is placed in a sector: eliminate whoever is still in {sectors}."),
+                    {"sectors": listed(closed)},
+                )
+            ]
+        return []
 
     def _zone_due(self, state: SBState, c: ZoneDue, dice: Dice, now: datetime) -> Any:
         closed = rules.zone_due(state, c.deadline)
@@ -533,8 +553,8 @@ class SerialBattle(GameKind[SBState]):
             forms = P_(
                 "The zone shrinks: {sectors} is closed.", "The zone shrinks: {sectors} are closed."
             )
-            said = Msg.counted(forms, "count", {"sectors": ", ".join(closed), "count": len(closed)})
-            return said, {"closed": closed}
+            said = Msg.counted(forms, "count", {"sectors": listed(closed), "count": len(closed)})
+            return joined([said, *self._inside(state, closed)]), {"closed": closed}
         return Msg(N_("The zone shrinks: the referee says which sectors close.")), {}
 
     # ------------------------------------------------------------------ the platform's questions
@@ -655,11 +675,6 @@ class SerialBattle(GameKind[SBState]):
             "start_pv": rules.START_PV,
         }
 
-    def router(self) -> Any:
-        from server.games.serial_battle.routes import router
-
-        return router
-
     # ------------------------------------------------------------------ views
 
     def view(self, state: SBState, viewer: Viewer, now: datetime) -> dict[str, Any]:
@@ -738,7 +753,24 @@ class SerialBattle(GameKind[SBState]):
             "knocked_out": player.knocked_out,
             "eliminated": player.eliminated,
             "sector": player.sector,
+            "out": next(
+                (
+                    {"cause": e.cause, "by": state.player(e.by).name if e.by else None}
+                    for e in state.eliminations
+                    if e.player == player.id
+                ),
+                None,
+            ),
+            "won": state.result is not None and state.result.winner == player.id,
         }
+
+    def _pool_kinds(self, state: SBState) -> list[dict[str, Any]]:
+        kinds: dict[str, dict[str, Any]] = {}
+        for copy_id in state.pool:
+            card = state.card(copy_id)
+            kind = kinds.setdefault(card.key, {"copy_id": copy_id, "name": card.name, "count": 0})
+            kind["count"] += 1
+        return sorted(kinds.values(), key=lambda k: sort_key(k["name"]))
 
     def _held(self, state: SBState, held: rules.Held) -> dict[str, Any]:
         card = state.card(held.copy_id)
@@ -753,6 +785,8 @@ class SerialBattle(GameKind[SBState]):
             "players": [self._staff_player(state, p) for p in players],
             "fighters": [self._staff_player(state, p) for p in fighters],
             "pool": [{"copy_id": c, "name": state.card(c).name} for c in state.pool],
+            # The cards a referee may hand out, one line a kind, as a reader sorts them.
+            "pool_kinds": self._pool_kinds(state),
             "out": [{"copy_id": c, "name": state.card(c).name} for c in state.out],
             "pending": [p.model_dump(mode="json") for p in state.pending],
             "deck": [c.model_dump(mode="json") for c in state.deck],
@@ -762,6 +796,7 @@ class SerialBattle(GameKind[SBState]):
             "plan": state.plan,
             "shrink_due": state.shrink_due,
             "advice": [m.render() for m in rules.advice(state)],
+            "missing": [m.render() for m in rules.start_missing(state)],
             "referees": list(state.referees.values()),
             "bare_hands": BARE_HANDS.model_dump(mode="json"),
         }

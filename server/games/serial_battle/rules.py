@@ -367,6 +367,16 @@ def multiple_target_hit(die: int) -> bool:
     return die <= 5
 
 
+def start_missing(state: SBState) -> list[Msg]:
+    """What the game still needs before it can start, said before the tap that would be refused."""
+    missing = []
+    if len(state.players) < 2:
+        missing.append(Msg(N_("A game needs at least two players.")))
+    if len(state.sectors) < 2:
+        missing.append(Msg(N_("Name at least two sectors: the zone shrinks by closing them.")))
+    return missing
+
+
 def advice(state: SBState) -> list[Msg]:
     """What the rule book advises that this game does not follow (warnings, never refusals)."""
     notes = []
@@ -429,6 +439,7 @@ class Strike(BaseModel):
     immune: bool = False
     fatal: bool = False
     remaining: int = 0
+    unusable: str | None = None  # the two-handed card the striker could no longer hold
 
 
 class Weapon(BaseModel):
@@ -681,7 +692,13 @@ def assault(
 
     def answer_blow(defender: Player) -> Strike:
         answer = answers[defender.id] or Weapon(copy_id=None, card=BARE_HANDS)
+        lost: str | None = None
+        if answer.card.has(Ability.TWO_HANDS) and defender.arm_disabled:
+            # Membre tranché: "vous ne pouvez plus vous servir des armes [...] qui nécessitent
+            # d'avoir deux mains". The arm went in this very assault: the answer is bare-handed.
+            lost, answer = answer.card.key, Weapon(copy_id=None, card=BARE_HANDS)
         blow = roll_blow(state, defender, attacker, answer, dice, prefix("answer", defender))
+        blow.unusable = lost
         spent[str(defender.id)] = spend_ammunition(
             state, defender, answer, dice, prefix("answer", defender)
         )
@@ -951,17 +968,36 @@ def describe_blow(state: SBState, blow: Strike) -> Msg:
     params: dict[str, object] = {
         "striker": striker.name,
         "target": target.name,
-        "card": card.name if card is not BARE_HANDS else Msg(N_("bare hands")),
+        "card": card.name,
         "where": Msg(LOCATION_HIT[blow.location]) if blow.location else "",
         "pv": blow.pv,
         "left": blow.remaining,
     }
-    if blow.immune:
-        return Msg(
-            N_("{striker} hits {target} {where} with {card}: protected, no damage."),
-            params,
+    said = _blow_sentence(state, blow, card, params)
+    if blow.unusable:  # a two-handed card, an arm lost to the blow just before (Membre tranché)
+        lead = Msg(
+            N_("{striker} cannot hold the card {card} with one arm left: bare hands."),
+            {"striker": striker.name, "card": state.card(blow.unusable).name},
         )
-    text = N_("{striker} hits {target} {where} with {card}: {pv} PV")
+        return joined([lead, said])
+    return said
+
+
+def _blow_sentence(state: SBState, blow: Strike, card: Card, params: dict[str, object]) -> Msg:
+    target = state.player(blow.target)
+    bare = card is BARE_HANDS
+    if blow.immune:
+        text = (
+            N_("{striker} hits {target} {where} with bare hands: protected, no damage.")
+            if bare
+            else N_("{striker} hits {target} {where} with the card {card}: protected, no damage.")
+        )
+        return Msg(text, params)
+    text = (
+        N_("{striker} hits {target} {where} with bare hands: {pv} PV")
+        if bare
+        else N_("{striker} hits {target} {where} with the card {card}: {pv} PV")
+    )
     pieces = [Msg(text, params)]
     if blow.protected:
         pieces.append(
@@ -1003,15 +1039,18 @@ def ammunition_notes(state: SBState, spent: Mapping[str, Mapping[str, Any]]) -> 
         card = info.get("card")
         if not card:
             continue
-        params = {"player": state.player(player_id).name, "card": state.card(str(card)).name}
+        player = state.player(player_id)
+        params = {"player": player.name, "card": state.card(str(card)).name}
         recovery = info.get("recovery")
-        if recovery is not None:
+        if recovery is not None and not player.eliminated:  # out: the loot says where cards go
             text = (
-                N_("{player} recovers the projectile of {card} ({die}).")
+                N_("{player} recovers the projectile of the card {card} (die: {die}).")
                 if recovered(int(recovery))
-                else N_("{player} loses the projectile of {card} ({die}).")
+                else N_("{player} loses the projectile of the card {card} (die: {die}).")
             )
             notes.append(Msg(text, {**params, "die": recovery}))
         if info.get("gone"):
-            notes.append(Msg(N_("{player}’s {card} is empty: take the card back."), params))
+            notes.append(
+                Msg(N_("The card {card} of {player} is empty: take the card back."), params)
+            )
     return notes
