@@ -102,7 +102,8 @@ def test_the_sentence_to_read_aloud() -> None:
     t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["blade"]}))
     t.play(duel(card="blade"), 4, 2)
     assert (
-        t.said == "Léa frappe Hugo au bras droit avec la carte Blade : 4 PV, tranché. Hugo : 32 PV restants."
+        t.said
+        == "Léa frappe Hugo au bras droit avec la carte Blade : 4 PV, tranché. Hugo : 32 PV restants."
     )
 
 
