@@ -23,8 +23,8 @@ navigator.vibrate = (pattern) => {
 };"""
 
 
-def opened(browser: Browser, url: str) -> Page:
-    context = browser.new_context(**PHONE)
+def opened(browser: Browser, url: str, height: int = 844) -> Page:
+    context = browser.new_context(**{**PHONE, "viewport": {"width": 390, "height": height}})
     context.add_init_script(BUZZES)
     page = context.new_page()
     page.goto(url)
@@ -230,3 +230,32 @@ def test_a_coach_sees_the_waiting_match_first_and_is_warned_before_an_expulsion(
     assert asked == ["Abandonner le match ?"]
     assert service.load(match_id).state.stage == "running"
     shot(mover, "kpb-warning")
+
+
+def test_a_refused_assault_is_said_in_view(browser: Browser, live_server: Any) -> None:
+    """Playtest: a second referee's assault changed the game while this one held the form; the
+    refusal was written 30 px below the screen and the referee tapped again."""
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game("serial_battle", "Bois", "Orga", idem_key=key())
+    org = viewer_of(organizer)
+    referee = service.register(game.id, org, "referee", "Arbitre Est", idem_key=key())
+    for n in ("Léa", "Hugo", "Zoé", "Malik", "Inès", "Tom", "Jade", "Sami", "Noé", "Lina"):
+        service.register(game.id, org, "player", n, idem_key=key())
+    service.perform(game.id, org, {"type": "sectors", "names": "Nord, Sud"}, idem_key=key())
+    service.perform(game.id, org, {"type": "start"}, idem_key=key())
+    link = f"{live_server.url}/t/{service.link_of(referee.person).token}"
+    console = live(opened(browser, link, height=667))  # a small phone
+    pick(console, "Léa", "Hugo")
+    ids = {p.name: p.id for p in service.load(game.id).state.players.values()}  # type: ignore[attr-defined]
+    service.perform(  # another referee, meanwhile
+        game.id,
+        org,
+        {"type": "assault", "attacker": ids["Zoé"], "defenders": [ids["Léa"]], "answer": False},
+        idem_key=key(),
+    )
+    console.get_by_role("button", name="Lancer les dés").tap()
+    refusal = console.locator(".form-error")
+    expect(refusal).to_contain_text("La partie a changé")
+    expect(refusal).to_be_focused()  # brought to the referee, like a sentence to read aloud
+    expect(refusal).to_be_in_viewport()
+    expect(console.get_by_role("heading", name="Léa → Hugo")).to_be_visible()  # choices kept

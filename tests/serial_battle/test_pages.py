@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
 from tests.helpers import csrf_of, form_fields, key, viewer_of
@@ -232,3 +233,36 @@ def test_a_broken_deck_import_says_which_line(sb: dict[str, Any]) -> None:
     exported = org.get(f"/g/{sb['game']}/sb/deck.csv").text
     assert "Épée,blade,1,2,3,4,5,6 critical" in exported
     assert sb["service"].load(sb["game"]).state.deck[0].name == "Épée"
+
+
+def test_the_setup_says_what_the_start_needs_and_players_learn_how_it_ended(
+    sb: dict[str, Any], rolls: ScriptedRolls
+) -> None:
+    """Playtest: the start was refused one reason at a time, 2,000 px down; the winner's page
+    did not say so; a player out did not learn why nor what to do with the cards."""
+    service: GameService = sb["service"]
+    game, people, phones = sb["game"], sb["people"], sb["phones"]
+    page = phones["org"].get(f"/g/{game}").text
+    assert "Nommez au moins deux secteurs" in page
+    assert page.index("Nommez au moins deux secteurs") < page.index("Lancer la partie")
+    assert page.index("Lancer la partie") < page.index("Secteurs et plan")
+    service.perform(game, people["org"], {"type": "sectors", "names": "Nord, Sud"}, idem_key=key())
+    assert "Nommez au moins deux secteurs" not in phones["org"].get(f"/g/{game}").text
+    rolls.endless = True
+    service.perform(game, people["org"], {"type": "start"}, idem_key=key())
+    # Nobody was placed in a sector: the shrink says what to look for.
+    rolls.endless = False
+    said = service.perform(
+        game, people["org"], {"type": "close", "sectors": ["Nord"]}, idem_key=key()
+    ).summary.render()
+    assert "Personne n’est placé dans un secteur : éliminez qui se trouve encore dans Nord." in said
+    service.perform(
+        game,
+        people["ref"],
+        {"type": "eliminate", "player": people["hugo"].person_id, "cause": "zone"},
+        idem_key=key(),
+    )
+    hugo = phones["hugo"].get(f"/g/{game}").text
+    assert "Cause : secteur fermé. Rendez vos cartes à l’arbitre." in hugo
+    assert "Vous avez gagné !" in phones["lea"].get(f"/g/{game}").text
+    assert "Vous avez gagné !" not in hugo
