@@ -275,7 +275,7 @@ class SerialBattle(GameKind[SBState]):
                 text = (
                     N_("{winner} chooses: take a card from {loser}, or a second assault.")
                     if pending.kind == "knockout"
-                    else N_("{winner} may take the cards of {loser}.")
+                    else N_("{winner} may take {loser}’s cards.")
                 )
                 notes.append(Msg(text, {"winner": winner.name, "loser": loser.name}))
         return notes

@@ -1044,9 +1044,9 @@ def ammunition_notes(state: SBState, spent: Mapping[str, Mapping[str, Any]]) -> 
         recovery = info.get("recovery")
         if recovery is not None and not player.eliminated:  # out: the loot says where cards go
             text = (
-                N_("{player} recovers the projectile of the card {card} (die: {die}).")
+                N_("{player} recovers the {card} projectile (die: {die}).")
                 if recovered(int(recovery))
-                else N_("{player} loses the projectile of the card {card} (die: {die}).")
+                else N_("{player} loses the {card} projectile (die: {die}).")
             )
             notes.append(Msg(text, {**params, "die": recovery}))
         if info.get("gone"):
