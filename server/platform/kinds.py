@@ -64,9 +64,25 @@ S = TypeVar("S", bound=BaseModel)
 
 @dataclass
 class Outcome(Generic[S]):
+    """What `GameKind.apply` gives the platform: the new state, and what the handler did."""
+
     state: S
     summary: Msg
     result: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Applied:
+    """What one rule handler did to the state it was given: the sentence to read aloud, and the
+    facts the log keeps (the dice are in the context)."""
+
+    summary: Msg
+    result: dict[str, Any] = field(default_factory=dict)
+
+
+# Every game's rules have one signature: a handler changes the state it is given (a copy the
+# kind made) for one command, with the actor, the dice and the time in `ctx`.
+Handler = Callable[[Any, Any, Context], Applied]
 
 
 @dataclass(frozen=True)
@@ -151,10 +167,24 @@ class GameKind(ABC, Generic[S]):
         is eliminated by the referee, not erased. A re-issued link calls `add_person` again."""
         return state
 
-    @abstractmethod
+    # The kind's rules: each command's type and the handler that applies it (see `Handler`).
+    handlers: ClassVar[Mapping[type, Handler]] = {}
+
     def apply(self, state: S, command: Any, ctx: Context) -> Outcome[S]:
         """The rules: the new state and what happened, or a RuleError and nothing changed.
-        Never changes `state` itself (copy it first): the platform keeps it in its cache."""
+        Never changes `state` itself: the handler works on a copy (the platform keeps the state
+        in its cache)."""
+        work = self.copy(state)
+        self.check(work, command)
+        applied = self.handlers[type(command)](work, command, ctx)
+        return Outcome(work, applied.summary, applied.result)
+
+    def copy(self, state: S) -> S:
+        """The copy a handler may change."""
+        return state.model_copy(deep=True)
+
+    def check(self, state: S, command: Any) -> None:
+        """What every command of a phase needs (a game started, not over), before its handler."""
 
     def status(self, state: S) -> str:
         """ "setup", "running" or "finished"."""

@@ -100,8 +100,7 @@ def test_csv_exports_hold_no_formula(client: TestClient) -> None:
 def test_serial_battle_decks_round_trip_through_a_neutralised_csv(
     client: TestClient, rolls: ScriptedRolls
 ) -> None:
-    from server.games.serial_battle.catalog import dump_csv_deck, parse_csv_deck
-    from server.games.serial_battle.kind import sample_deck
+    from server.games.serial_battle.catalog import dump_csv_deck, parse_csv_deck, sample_deck
 
     cards = sample_deck()
     cards[0] = cards[0].model_copy(update={"text": "=1+1 (a formula once)"})

@@ -6,7 +6,7 @@ from typing import Any
 
 from server.games.serial_battle.catalog import Card, Face, Location, Protection
 from server.games.serial_battle.kind import SERIAL_BATTLE
-from server.games.serial_battle.rules import Held, Player, SBState, Sector
+from server.games.serial_battle.state import Held, Player, SBState, Sector
 from server.platform.clock import FakeClock
 from server.platform.dice import CommandDice, ScriptedRolls
 from server.platform.kinds import Context, Outcome, Viewer

@@ -9,16 +9,12 @@ import pytest
 from pydantic import ValidationError
 
 from server.errors import RuleError
+from server.games.serial_battle.assault import bare_hands_face, multiple_target_hit, strike_order
+from server.games.serial_battle.cards import recovered
 from server.games.serial_battle.catalog import Effect, Location
+from server.games.serial_battle.ending import outcome
 from server.games.serial_battle.kind import SERIAL_BATTLE
-from server.games.serial_battle.rules import (
-    SBState,
-    bare_hands_face,
-    multiple_target_hit,
-    outcome,
-    recovered,
-    strike_order,
-)
+from server.games.serial_battle.state import SBState
 from server.platform.kinds import PersonInfo
 from server.platform.timers import Timer
 from tests.serial_battle.helpers import DECK, Table, game

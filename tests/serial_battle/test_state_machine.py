@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from server.errors import ArbitreError
 from server.games.serial_battle.catalog import key_of
 from server.games.serial_battle.kind import SERIAL_BATTLE
-from server.games.serial_battle.rules import MAX_CARDS, START_PV, SBState
+from server.games.serial_battle.state import MAX_CARDS, START_PV, SBState
 from server.platform.clock import FakeClock
 from server.platform.dice import CommandDice
 from server.platform.kinds import Context

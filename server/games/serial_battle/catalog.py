@@ -13,6 +13,7 @@ import json
 import re
 import unicodedata
 from enum import IntEnum, StrEnum
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
@@ -451,3 +452,12 @@ def expand(cards: list[Card]) -> list[str]:
 
 def key_of(copy_id: str) -> str:
     return copy_id.split("#", 1)[0]
+
+
+SAMPLE_DECK_FILE = Path(__file__).with_name("sample_deck.json")
+
+
+def sample_deck() -> list[Card]:
+    """The 32-card deck a game starts with, until its organizer imports their own."""
+    data = json.loads(SAMPLE_DECK_FILE.read_text())
+    return [Card.model_validate(c) for c in data["cards"]]

@@ -15,8 +15,8 @@ from server.games.serial_battle.catalog import (
     dump_json_deck,
     parse_csv_deck,
     parse_json_deck,
+    sample_deck,
 )
-from server.games.serial_battle.kind import sample_deck
 from server.platform.i18n import N_
 from server.platform.kinds import Viewer
 from server.web.pages import download, idem_of, int_field, page_context, uploaded_text

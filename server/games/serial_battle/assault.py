@@ -1,18 +1,20 @@
-"""Serial Battle, outdoor rules: pure functions of the state, the command, the dice and the time.
-
-Section names in comments are the rule book's (`../shared/seeds/000_8fdb4a6c1f31fa4b.txt`).
-Where the rule book is silent, `../shared/spec/serial-battle.md` decides, and so do the notes here.
-"""
+"""The assault (Lexique: Initiative, Assaut, Assommé, Membre tranché; Points de vie): who
+strikes first, with what, the blows and what they do, the sentence to read aloud."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from datetime import datetime, timedelta
-from typing import Annotated, Any, Literal
+from datetime import datetime
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel
 
 from server.errors import RuleError
+from server.games.serial_battle.cards import (
+    ammunition_notes,
+    move_card,
+    spend_ammunition,
+    take_pending,
+)
 from server.games.serial_battle.catalog import (
     BARE_HANDS,
     EFFECT_TITLES,
@@ -21,319 +23,23 @@ from server.games.serial_battle.catalog import (
     Card,
     Effect,
     Location,
-    expand,
     key_of,
 )
+from server.games.serial_battle.commands import Assault, KnockoutAgain, KnockoutTake
+from server.games.serial_battle.ending import end_note, finish_if_over, return_cards
+from server.games.serial_battle.state import (
+    Elimination,
+    Order,
+    Pending,
+    Player,
+    SBState,
+    Touch,
+    Weapon,
+)
+from server.games.serial_battle.telling import pending_notes
 from server.platform.dice import Dice
 from server.platform.i18n import N_, P_, Msg, joined
-from server.platform.refs import PersonRef, Ref
-from server.platform.timers import Timer
-
-START_PV = 36  # Points de vie: "Au départ, vous possédez 36 PV."
-MAX_CARDS = 5  # "Un joueur ne peut posséder plus de 5 cartes"
-ADVISED_PLAYERS = (12, 32)  # "il faudra prévoir de 12 à 32 joueurs"
-PLAYERS_PER_REFEREE = 6  # "jusqu'à un arbitre par tranche de six joueurs"
-
-Touch = Literal["attacker", "defender", "simultaneous"]
-Order = Literal["attacker", "defender", "simultaneous"]
-
-
-# ---------------------------------------------------------------------------- state
-
-
-class Held(BaseModel):
-    copy_id: str
-    ammo: int | None = None  # left; none when not counted
-
-
-class Player(BaseModel):
-    id: int
-    name: str
-    tag: str = ""  # a number or a team colour
-    pv: int = START_PV
-    cards: list[Held] = Field(default_factory=list)
-    wounds: dict[Location, Effect] = Field(default_factory=dict)  # severed or fractured
-    knocked_out: bool = False
-    eliminated: bool = False
-    sector: str | None = None
-    assaults: int = 0  # the assaults this player took part in (launched or answered)
-    damage_dealt: int = 0
-    kills: int = 0
-    last_fight: int = 0  # the number of the last assault this player was in (recent first)
-
-    @property
-    def alive(self) -> bool:
-        return not self.eliminated
-
-    @property
-    def arm_disabled(self) -> bool:
-        """A severed or fractured arm forbids two-handed cards (Membre tranché/fracture)."""
-        return any(location.is_arm for location in self.wounds)
-
-    def holds(self, copy_id: str) -> Held | None:
-        return next((h for h in self.cards if h.copy_id == copy_id), None)
-
-
-class Sector(BaseModel):
-    name: str
-    open: bool = True
-    closed_at: int | None = None  # the shrink that closed it
-
-
-class Pending(BaseModel):
-    """A choice the rules leave to a player, which the referee records."""
-
-    id: int
-    kind: Literal["knockout", "loot"]
-    winner: int  # who chooses
-    loser: int
-    copy_id: str | None = None  # the card the winner struck with
-
-
-class Elimination(BaseModel):
-    player: int
-    by: int | None = None
-    cause: Literal["assault", "zone", "out_of_bounds", "referee"]
-    at: datetime
-    note: str = ""
-
-
-class Result(BaseModel):
-    winner: int | None
-    reason: Literal["last_survivor", "no_survivor", "ended_by_referee"]
-
-
-class SBSettings(BaseModel):
-    shrink_minutes: int = Field(default=10, ge=1, le=120)
-    deal_mode: Literal["random", "scattered"] = "random"
-
-
-class SBState(BaseModel):
-    phase: Literal["setup", "running", "paused", "finished"] = "setup"
-    deck: list[Card] = Field(default_factory=list)
-    sample_deck: bool = True
-    pool: list[str] = Field(default_factory=list)  # copies in the referee's hands
-    out: list[str] = Field(default_factory=list)  # copies out of the game (no ammunition)
-    players: dict[str, Player] = Field(default_factory=dict)
-    referees: dict[str, str] = Field(default_factory=dict)
-    sectors: list[Sector] = Field(default_factory=list)
-    shrink_minutes: int = 10
-    deal_mode: Literal["random", "scattered"] = "random"
-    closing: Literal["choose", "plan"] = "choose"
-    plan: list[list[str]] = Field(default_factory=list)
-    zone: Timer | None = None
-    shrinks: int = 0
-    shrink_due: bool = False  # the referee must say which sectors close
-    started_at: datetime | None = None
-    ended_at: datetime | None = None
-    pending: list[Pending] = Field(default_factory=list)
-    next_pending: int = 1
-    eliminations: list[Elimination] = Field(default_factory=list)
-    result: Result | None = None
-    assault_count: int = 0
-
-    def card(self, copy_id: str) -> Card:
-        key = key_of(copy_id)
-        for card in self.deck:
-            if card.key == key:
-                return card
-        raise RuleError(N_("Unknown card “{card}”."), field="card", card=copy_id)
-
-    def player(self, player_id: int | str) -> Player:
-        player = self.players.get(str(player_id))
-        if player is None:
-            raise RuleError(N_("No player number {player}."), field="player", player=player_id)
-        return player
-
-    def alive(self) -> list[Player]:
-        return [p for p in self.players.values() if p.alive]
-
-    def open_sectors(self) -> list[Sector]:
-        return [s for s in self.sectors if s.open]
-
-
-# ---------------------------------------------------------------------------- commands
-
-# What commands name (checked by the platform against `SerialBattle.references`): a card copy
-# of the deck ("bare": bare hands), a choice the referee owes, a sector.
-CardRef = Annotated[str, Ref("card")]
-PendingRef = Annotated[int, Ref("pending")]
-SectorRef = Annotated[str, Ref("sector")]
-
-
-class SetSettings(BaseModel):
-    type: Literal["settings"]
-    shrink_minutes: int = Field(ge=1, le=120)
-    deal_mode: Literal["random", "scattered"]
-    closing: Literal["choose", "plan"]
-
-
-class SetSectors(BaseModel):
-    type: Literal["sectors"]
-    names: str = Field(max_length=2000, description="One sector a line, or separated by commas.")
-    plan: str = Field(
-        default="", max_length=4000, description="One shrink a line: the sectors it closes."
-    )
-
-
-class ReplaceDeck(BaseModel):
-    type: Literal["deck"]
-    cards: list[Card] = Field(max_length=200)
-    sample: bool = False
-
-
-class TagPlayer(BaseModel):
-    type: Literal["tag"]
-    player: PersonRef
-    tag: str = Field(default="", max_length=20)
-
-
-class Start(BaseModel):
-    type: Literal["start"]
-
-
-class Pause(BaseModel):
-    type: Literal["pause"]
-
-
-class Resume(BaseModel):
-    type: Literal["resume"]
-
-
-class End(BaseModel):
-    type: Literal["end"]
-
-
-class Assault(BaseModel):
-    """One assault (Assaut), the heart of the console: steps 1-8 of the spec."""
-
-    type: Literal["assault"]
-    attacker: PersonRef
-    defenders: list[PersonRef] = Field(min_length=1, max_length=32)
-    touch: Touch = "attacker"  # who touched or called first
-    card: CardRef = "bare"  # the attacker's card copy, or "bare" for bare hands
-    defender_card: CardRef | None = None  # the (single) defender's answer card; default: best
-    # Each defender's answer card in a group assault (form fields defender_card_<id>); a
-    # defender not named answers with their best usable card.
-    defender_cards: dict[PersonRef, CardRef] = Field(default_factory=dict, max_length=32)
-    answer: bool = True  # does the defender strike back (if still standing)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _from_form(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        fields = [k for k in data if isinstance(k, str) and k.startswith("defender_card_")]
-        if not fields:
-            return data
-        data = dict(data)
-        cards = dict(data.get("defender_cards") or {})
-        for key in fields:
-            value = data.pop(key)
-            if value not in (None, ""):
-                cards[key.removeprefix("defender_card_")] = value
-        data["defender_cards"] = cards
-        return data
-
-
-class KnockoutTake(BaseModel):
-    type: Literal["knockout_take"]
-    pending: PendingRef
-    card: CardRef
-    # With 5 cards already, one of the winner's own goes back to the referee to make room.
-    give_back: CardRef | None = None
-
-
-class KnockoutAgain(BaseModel):
-    type: Literal["knockout_again"]
-    pending: PendingRef
-    card: CardRef | None = None  # default: the card of the first assault
-    # Assommé: woken up, the defender "pourra alors répliquer": with this card, default the best.
-    defender_card: CardRef | None = None
-
-
-class Loot(BaseModel):
-    """Points de vie: "le vainqueur peut prendre sa ou ses cartes [...] Un joueur ne peut posséder
-    plus de 5 cartes, les autres sont remises à l'arbitre". `take`: the loser's cards the winner
-    takes; `give_back`: the winner's own cards handed to the referee to make room. The loser's
-    other cards go back to the referee."""
-
-    type: Literal["loot"]
-    pending: PendingRef
-    take: list[CardRef] = Field(default_factory=list, max_length=32)
-    give_back: list[CardRef] = Field(default_factory=list, max_length=5)
-
-
-class GiveCard(BaseModel):
-    type: Literal["give"]
-    player: PersonRef
-    card: CardRef  # a copy id in the referee's hands
-
-
-class TakeCard(BaseModel):
-    type: Literal["take"]
-    player: PersonRef
-    card: CardRef
-
-
-class Correct(BaseModel):
-    type: Literal["correct"]
-    player: PersonRef
-    pv: int | None = Field(default=None, ge=0, le=START_PV)  # no card heals
-    card: CardRef | None = None
-    ammo: int | None = Field(default=None, ge=0, le=99)
-    reason: str = Field(min_length=1, max_length=200)
-
-
-class Place(BaseModel):
-    type: Literal["place"]
-    players: list[PersonRef] = Field(min_length=1, max_length=64)
-    sector: SectorRef = Field(max_length=60)
-
-
-class Eliminate(BaseModel):
-    type: Literal["eliminate"]
-    player: PersonRef
-    cause: Literal["zone", "out_of_bounds", "referee"]
-    note: str = Field(default="", max_length=200)
-
-
-class CloseSectors(BaseModel):
-    type: Literal["close"]
-    sectors: list[SectorRef] = Field(min_length=1, max_length=64)
-
-
-class ZoneDue(BaseModel):
-    """The clock reached a shrink (sent by the server, never by a person)."""
-
-    type: Literal["zone_due"]
-    deadline: datetime
-
-
-Command = (
-    SetSettings
-    | SetSectors
-    | ReplaceDeck
-    | TagPlayer
-    | Start
-    | Pause
-    | Resume
-    | End
-    | Assault
-    | KnockoutTake
-    | KnockoutAgain
-    | Loot
-    | GiveCard
-    | TakeCard
-    | Correct
-    | Place
-    | Eliminate
-    | CloseSectors
-    | ZoneDue
-)
-
-
-# ---------------------------------------------------------------------------- small rules
+from server.platform.kinds import Applied, Context
 
 
 def strike_order(touch: Touch, attacker_level: int, defender_level: int) -> Order:
@@ -357,71 +63,9 @@ def bare_hands_face(die: int) -> tuple[int, Effect | None]:
     return face.pv, face.effect
 
 
-def recovered(die: int) -> bool:
-    """Récupération des munitions: 1 to 5 the projectile is recovered, 6 it is lost."""
-    return die <= 5
-
-
 def multiple_target_hit(die: int) -> bool:
     """Cible multiple: each opponent rolls, 1 to 5 hit, 6 spared."""
     return die <= 5
-
-
-def start_missing(state: SBState) -> list[Msg]:
-    """What the game still needs before it can start, said before the tap that would be refused."""
-    missing = []
-    if len(state.players) < 2:
-        missing.append(Msg(N_("A game needs at least two players.")))
-    if len(state.sectors) < 2:
-        missing.append(Msg(N_("Name at least two sectors: the zone shrinks by closing them.")))
-    return missing
-
-
-def advice(state: SBState) -> list[Msg]:
-    """What the rule book advises that this game does not follow (warnings, never refusals)."""
-    notes = []
-    count = len(state.players)
-    low, high = ADVISED_PLAYERS
-    if count and not low <= count <= high:
-        notes.append(
-            Msg(
-                N_("The rule book advises {low} to {high} players; this game has {count}."),
-                {"low": low, "high": high, "count": count},
-            )
-        )
-    referees = len(state.referees)
-    needed = -(-count // PLAYERS_PER_REFEREE)
-    if count and referees > needed:
-        notes.append(
-            Msg(
-                N_("Up to one referee per six players: {count} players need {needed} at most."),
-                {"count": count, "needed": needed},
-            )
-        )
-    copies = len(expand(state.deck))
-    if state.deal_mode == "random" and count > copies:
-        notes.append(
-            Msg(
-                N_("{count} players for {copies} cards: some start with bare hands."),
-                {"count": count, "copies": copies},
-            )
-        )
-    return notes
-
-
-def outcome(state: SBState) -> Result | None:
-    """The end of the game (Quand se termine la partie ?): one survivor wins; none, nobody wins."""
-    if state.phase in ("setup",):
-        return None
-    alive = state.alive()
-    if len(alive) == 1:
-        return Result(winner=alive[0].id, reason="last_survivor")
-    if not alive:
-        return Result(winner=None, reason="no_survivor")
-    return None
-
-
-# ---------------------------------------------------------------------------- assault
 
 
 class Strike(BaseModel):
@@ -440,11 +84,6 @@ class Strike(BaseModel):
     fatal: bool = False
     remaining: int = 0
     unusable: str | None = None  # the two-handed card the striker could no longer hold
-
-
-class Weapon(BaseModel):
-    copy_id: str | None  # none: bare hands
-    card: Card
 
 
 def weapon_for(state: SBState, player: Player, copy_id: str | None, field: str = "card") -> Weapon:
@@ -587,29 +226,6 @@ def land(state: SBState, blow: Strike) -> None:
     elif blow.effect is not None and blow.effect.knocks_out and target.pv > 0:
         target.knocked_out = True
     blow.remaining = target.pv
-
-
-def spend_ammunition(
-    state: SBState, striker: Player, weapon: Weapon, dice: Dice, prefix: str
-) -> dict[str, int | bool | str | None]:
-    """One unit per shot; a recoverable projectile comes back on 1-5; an empty weapon leaves the
-    game and goes back to the referee (Munitions)."""
-    if weapon.copy_id is None:
-        return {}
-    held = striker.holds(weapon.copy_id)
-    if held is None or held.ammo is None:
-        return {}
-    held.ammo -= 1
-    recovery: int | None = None
-    if weapon.card.recoverable:
-        recovery = dice.roll(6, f"{prefix}recovery")
-        if recovered(recovery):
-            held.ammo += 1
-    gone = held.ammo <= 0
-    if gone:
-        striker.cards = [h for h in striker.cards if h.copy_id != weapon.copy_id]
-        state.out.append(weapon.copy_id)
-    return {"card": weapon.copy_id, "left": held.ammo, "recovery": recovery, "gone": gone}
 
 
 def new_pending(
@@ -825,133 +441,8 @@ def settle(state: SBState, blows: list[Strike], now: datetime) -> None:
     finish_if_over(state, now)
 
 
-def eliminate(
-    state: SBState,
-    player: Player,
-    cause: Literal["zone", "out_of_bounds", "referee"],
-    now: datetime,
-    note: str = "",
-) -> None:
-    """Out by the referee's word (zone, bounds, a correction to 0 PV): no winner takes the cards,
-    and the choices this player was still to make lapse."""
-    player.eliminated = True
-    player.knocked_out = False
-    state.eliminations.append(Elimination(player=player.id, cause=cause, at=now, note=note))
-    for pending in list(state.pending):
-        if player.id not in (pending.winner, pending.loser):
-            continue
-        state.pending.remove(pending)
-        other = state.player(pending.loser)
-        other.knocked_out = False
-        if pending.kind == "loot":
-            return_cards(state, other)
-    return_cards(state, player)
-    finish_if_over(state, now)
-
-
 def copy_for(blow: Strike, striker: Player) -> str | None:
     return next((h.copy_id for h in striker.cards if key_of(h.copy_id) == blow.card), None)
-
-
-def return_cards(state: SBState, player: Player) -> None:
-    state.pool.extend(h.copy_id for h in player.cards)
-    player.cards = []
-
-
-def finish_if_over(state: SBState, now: datetime) -> None:
-    result = outcome(state)
-    if result is not None and state.phase != "finished":
-        state.result = result
-        state.phase = "finished"
-        state.ended_at = now
-        state.zone = state.zone.pause(now) if state.zone else None
-        for pending in state.pending:
-            loser = state.player(pending.loser)
-            loser.knocked_out = False
-            if pending.kind == "loot":  # nobody is left to take them
-                return_cards(state, loser)
-        state.pending = []
-
-
-def take_pending(state: SBState, pending_id: int, kind: str) -> Pending:
-    pending = next((p for p in state.pending if p.id == pending_id and p.kind == kind), None)
-    if pending is None:
-        raise RuleError(N_("This choice was already made."), field="pending")
-    state.pending.remove(pending)
-    return pending
-
-
-def move_card(state: SBState, source: Player, target: Player, copy_id: str) -> None:
-    held = source.holds(copy_id)
-    if held is None:
-        raise RuleError(
-            N_("{player} does not hold “{card}”."),
-            field="card",
-            player=source.name,
-            card=state.card(copy_id).name,
-        )
-    if len(target.cards) >= MAX_CARDS:
-        raise RuleError(
-            N_("{player} already holds {count} cards, the most allowed."),
-            field="card",
-            player=target.name,
-            count=MAX_CARDS,
-        )
-    source.cards.remove(held)
-    target.cards.append(held)
-
-
-def fresh_card(state: SBState, copy_id: str) -> Held:
-    card = state.card(copy_id)
-    return Held(copy_id=copy_id, ammo=card.ammo if not card.unlimited_ammo else None)
-
-
-# ---------------------------------------------------------------------------- zone
-
-
-def parse_names(text: str) -> list[str]:
-    names = []
-    for line in text.replace(",", "\n").replace(";", "\n").splitlines():
-        name = " ".join(line.split())
-        if name and name not in names:
-            names.append(name[:60])
-    return names
-
-
-def close_sectors(state: SBState, names: Iterable[str]) -> list[str]:
-    closed = []
-    known = {s.name: s for s in state.sectors}
-    for name in names:
-        sector = known.get(name)
-        if sector is None:
-            raise RuleError(N_("Unknown sector “{sector}”."), field="sectors", sector=name)
-        if sector.open:
-            sector.open = False
-            sector.closed_at = state.shrinks
-            closed.append(name)
-    return closed
-
-
-def next_zone_timer(state: SBState, from_deadline: datetime) -> Timer | None:
-    """The next shrink, one interval after the last deadline, while a sector can still close."""
-    if len(state.open_sectors()) <= 1:
-        return None
-    return Timer(
-        deadline=from_deadline + timedelta(minutes=state.shrink_minutes),
-        duration=state.shrink_minutes * 60,
-    )
-
-
-def zone_due(state: SBState, deadline: datetime) -> list[str]:
-    """La zone de combat: every interval some sectors close for good."""
-    state.shrinks += 1
-    closed: list[str] = []
-    if state.closing == "plan" and state.shrinks <= len(state.plan):
-        closed = close_sectors(state, state.plan[state.shrinks - 1])
-    else:
-        state.shrink_due = True
-    state.zone = next_zone_timer(state, deadline)
-    return closed
 
 
 def describe_blow(state: SBState, blow: Strike) -> Msg:
@@ -1031,26 +522,77 @@ def _blow_sentence(state: SBState, blow: Strike, card: Card, params: dict[str, o
     return joined(pieces, sep="")
 
 
-def ammunition_notes(state: SBState, spent: Mapping[str, Mapping[str, Any]]) -> list[Msg]:
-    """Munitions: what became of a projectile (Récupération des munitions: 1 to 5 recovered, 6
-    lost) and of a weapon that ran out ("retirée de la partie et remise à l'arbitre")."""
-    notes = []
-    for player_id, info in spent.items():
-        card = info.get("card")
-        if not card:
-            continue
-        player = state.player(player_id)
-        params = {"player": player.name, "card": state.card(str(card)).name}
-        recovery = info.get("recovery")
-        if recovery is not None and not player.eliminated:  # out: the loot says where cards go
-            text = (
-                N_("{player} recovers the {card} projectile (die: {die}).")
-                if recovered(int(recovery))
-                else N_("{player} loses the {card} projectile (die: {die}).")
+# -------------------------------------------------------------------- handlers
+
+
+def on_assault(state: SBState, c: Assault, ctx: Context) -> Applied:
+    blows, details = assault(state, c, ctx.dice, ctx.now)
+    sentences = [describe_blow(state, b) for b in blows]
+    sentences.extend(ammunition_notes(state, details["ammunition"]))
+    sentences.extend(pending_notes(state, c.attacker, *c.defenders))
+    sentences.extend(end_note(state))
+    result = {"blows": [b.model_dump(mode="json") for b in blows], **details}
+    return Applied(joined(sentences), result)
+
+
+def on_knockout_take(state: SBState, c: KnockoutTake, ctx: Context) -> Applied:
+    pending = take_pending(state, c.pending, "knockout")
+    winner, loser = state.player(pending.winner), state.player(pending.loser)
+    if c.give_back is not None:
+        # 5 cards at most (Points de vie): one of the winner's own goes back to the referee
+        # to make room ("les autres sont remises à l'arbitre").
+        held = winner.holds(c.give_back)
+        if held is None:
+            raise RuleError(
+                N_("{winner} does not hold “{card}”."),
+                field="give_back",
+                winner=winner.name,
+                card=c.give_back,
             )
-            notes.append(Msg(text, {**params, "die": recovery}))
-        if info.get("gone"):
-            notes.append(
-                Msg(N_("The card {card} of {player} is empty: take the card back."), params)
-            )
-    return notes
+        winner.cards.remove(held)
+        state.pool.append(held.copy_id)
+    move_card(state, loser, winner, c.card)
+    loser.knocked_out = False
+    return Applied(
+        Msg(
+            N_("{winner} takes the card {card} from {loser} and leaves."),
+            {"winner": winner.name, "loser": loser.name, "card": state.card(c.card).name},
+        ),
+        {},
+    )
+
+
+def on_knockout_again(state: SBState, c: KnockoutAgain, ctx: Context) -> Applied:
+    """Assommé: a second assault wakes the defender up, who may then strike back."""
+    pending = take_pending(state, c.pending, "knockout")
+    winner, loser = state.player(pending.winner), state.player(pending.loser)
+    weapon = weapon_for(state, winner, c.card or pending.copy_id)
+    blow = roll_blow(state, winner, loser, weapon, ctx.dice, "")
+    spent = {str(winner.id): spend_ammunition(state, winner, weapon, ctx.dice, "")}
+    loser.knocked_out = False
+    land(state, blow)
+    blows = [blow]
+    if loser.pv <= 0:
+        loser.eliminated = True
+    elif not loser.knocked_out and not weapon.card.has(Ability.LONG_RANGE):
+        # Longue portée: "sans que ceux-ci ne puissent répliquer", the second assault too.
+        reply = c.defender_card or default_weapon(state, loser)
+        answer = weapon_for(state, loser, reply, "defender_card")
+        back = roll_blow(state, loser, winner, answer, ctx.dice, "answer_")
+        spent[str(loser.id)] = spend_ammunition(state, loser, answer, ctx.dice, "answer_")
+        land(state, back)
+        blows.append(back)
+        if winner.pv <= 0:
+            winner.eliminated = True
+    settle(state, blows, ctx.now)
+    sentences = [describe_blow(state, b) for b in blows]
+    sentences.extend(ammunition_notes(state, spent))
+    sentences.extend(pending_notes(state, winner.id, loser.id))
+    sentences.extend(end_note(state))
+    return Applied(
+        joined(sentences),
+        {
+            "blows": [b.model_dump(mode="json") for b in blows],
+            "ammunition": spent,
+        },
+    )

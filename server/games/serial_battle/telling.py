@@ -1,0 +1,20 @@
+"""What the referee reads aloud after any action: the choices a player now owes, the end."""
+
+from __future__ import annotations
+
+from server.games.serial_battle.state import SBState
+from server.platform.i18n import N_, Msg
+
+
+def pending_notes(state: SBState, *players: int) -> list[Msg]:
+    notes = []
+    for pending in state.pending:
+        if pending.winner in players or pending.loser in players:
+            winner, loser = state.player(pending.winner), state.player(pending.loser)
+            text = (
+                N_("{winner} chooses: take a card from {loser}, or a second assault.")
+                if pending.kind == "knockout"
+                else N_("{winner} may take {loser}’s cards.")
+            )
+            notes.append(Msg(text, {"winner": winner.name, "loser": loser.name}))
+    return notes

@@ -1,0 +1,278 @@
+"""What each viewer of a Serial Battle may see (the public board, a player's own status,
+the referees' console), the journal's words for dice and actions."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from server.games.serial_battle.assault import default_weapon
+from server.games.serial_battle.catalog import BARE_HANDS
+from server.games.serial_battle.commands import Assault
+from server.games.serial_battle.setup import advice, start_missing
+from server.games.serial_battle.state import START_PV, Held, Player, SBState
+from server.platform.i18n import N_, Msg, sort_key
+from server.platform.kinds import LoggedEvent, Viewer, full_event
+
+CAUSE_TITLES = {
+    "assault": N_("assault"),
+    "zone": N_("closed sector"),
+    "out_of_bounds": N_("out of the area"),
+    "referee": N_("referee's decision"),
+}
+
+
+# The dice of an assault (rules.assault): "damage", "answer_location", "3_recovery" (against the
+# third player of a multiple assault), "hit_3".
+_ROLL = re.compile(r"(?P<answer>answer_)?(?:(?P<id>\d+)_)?(?P<what>damage|location|recovery|hit)")
+
+_ROLL_WHAT = {
+    "damage": N_("damage"),
+    "location": N_("location"),
+    "recovery": N_("projectile recovery"),
+}
+
+
+def view(state: SBState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    board = public(state)
+    if viewer.is_staff:
+        return {**board, **staff(state)}
+    if viewer.role == "player" and str(viewer.person_id) in state.players:
+        return {**board, "me": own(state, state.players[str(viewer.person_id)])}
+    return board
+
+
+def public(state: SBState) -> dict[str, Any]:
+    """What anyone may see: the public board (spec: Public board and end of game)."""
+    alive = sorted(state.alive(), key=lambda p: sort_key(p.name))
+    eliminated = [
+        {
+            "order": n,
+            "name": state.player(e.player).name,
+            "cause": e.cause,
+            "at": e.at.isoformat(),
+        }
+        for n, e in enumerate(state.eliminations, start=1)
+    ]
+    view: dict[str, Any] = {
+        "phase": state.phase,
+        "alive": [{"name": p.name, "tag": p.tag} for p in alive],
+        "alive_count": len(alive),
+        "player_count": len(state.players),
+        "eliminations": eliminated,
+        "sectors": [{"name": s.name, "open": s.open} for s in state.sectors],
+        "zone": state.zone.model_dump(mode="json") if state.zone else None,
+        "shrinks": state.shrinks,
+        # La zone de combat: what the last shrink closed, announced on every phone.
+        "just_closed": [
+            s.name for s in state.sectors if state.shrinks and s.closed_at == state.shrinks
+        ],
+        "shrink_minutes": state.shrink_minutes,
+    }
+    if state.phase == "finished" and state.result is not None:
+        view["result"] = {
+            "winner": state.player(state.result.winner).name
+            if state.result.winner is not None
+            else None,
+            "reason": state.result.reason,
+        }
+        view["summary"] = [
+            {
+                "name": p.name,
+                "assaults": p.assaults,
+                "damage": p.damage_dealt,
+                "kills": p.kills,
+                "alive": p.alive,
+                "pv": p.pv,
+            }
+            for p in sorted(state.players.values(), key=lambda p: (-p.kills, sort_key(p.name)))
+        ]
+        view["elimination_details"] = [
+            {
+                "name": state.player(e.player).name,
+                "by": state.player(e.by).name if e.by else None,
+                "cause": e.cause,
+            }
+            for e in state.eliminations
+        ]
+    return view
+
+
+def own(state: SBState, player: Player) -> dict[str, Any]:
+    """A player's own status: nothing about anyone else's cards."""
+    return {
+        "id": player.id,
+        "name": player.name,
+        "pv": player.pv,
+        "start_pv": START_PV,
+        "cards": [held_card(state, h) for h in player.cards],
+        "wounds": {int(k): v.value for k, v in player.wounds.items()},
+        "arm_disabled": player.arm_disabled,
+        "knocked_out": player.knocked_out,
+        "eliminated": player.eliminated,
+        "sector": player.sector,
+        "out": next(
+            (
+                {"cause": e.cause, "by": state.player(e.by).name if e.by else None}
+                for e in state.eliminations
+                if e.player == player.id
+            ),
+            None,
+        ),
+        "won": state.result is not None and state.result.winner == player.id,
+    }
+
+
+def pool_kinds(state: SBState) -> list[dict[str, Any]]:
+    kinds: dict[str, dict[str, Any]] = {}
+    for copy_id in state.pool:
+        card = state.card(copy_id)
+        kind = kinds.setdefault(card.key, {"copy_id": copy_id, "name": card.name, "count": 0})
+        kind["count"] += 1
+    return sorted(kinds.values(), key=lambda k: sort_key(k["name"]))
+
+
+def held_card(state: SBState, held: Held) -> dict[str, Any]:
+    card = state.card(held.copy_id)
+    return {"copy_id": held.copy_id, "ammo": held.ammo, "card": card.model_dump(mode="json")}
+
+
+def staff(state: SBState) -> dict[str, Any]:
+    players = sorted(state.players.values(), key=lambda p: (not p.alive, sort_key(p.name)))
+    # The assault's player chips: those just in an assault first (they often walk up again),
+    # then by name as a reader sorts them.
+    fighters = sorted(state.alive(), key=lambda p: (-p.last_fight, sort_key(p.name)))
+    return {
+        "players": [staff_player(state, p) for p in players],
+        "fighters": [staff_player(state, p) for p in fighters],
+        "pool": [{"copy_id": c, "name": state.card(c).name} for c in state.pool],
+        # The cards a referee may hand out, one line a kind, as a reader sorts them.
+        "pool_kinds": pool_kinds(state),
+        "out": [{"copy_id": c, "name": state.card(c).name} for c in state.out],
+        "pending": [p.model_dump(mode="json") for p in state.pending],
+        "deck": [c.model_dump(mode="json") for c in state.deck],
+        "sample_deck": state.sample_deck,
+        "deal_mode": state.deal_mode,
+        "closing": state.closing,
+        "plan": state.plan,
+        "shrink_due": state.shrink_due,
+        "advice": [m.render() for m in advice(state)],
+        "missing": [m.render() for m in start_missing(state)],
+        "referees": list(state.referees.values()),
+        "bare_hands": BARE_HANDS.model_dump(mode="json"),
+    }
+
+
+def staff_player(state: SBState, p: Player) -> dict[str, Any]:
+    return {
+        **own(state, p),
+        "tag": p.tag,
+        "assaults": p.assaults,
+        "damage": p.damage_dealt,
+        "kills": p.kills,
+        "last_fight": p.last_fight,
+        "default_card": default_weapon(state, p),
+    }
+
+
+def log_view(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+    if viewer.is_staff:
+        return full_event(event)
+    if viewer.person_id is None or event.type != "command":
+        return None
+    command = event.command
+    involved = {
+        command.get("attacker"),
+        command.get("player"),
+        *command.get("defenders", []),
+        *command.get("players", []),
+    }
+    if viewer.person_id in involved:
+        return {
+            "seq": event.seq,
+            "at": event.at.isoformat(),
+            "summary": event.summary.render(),
+            "undone": event.undone,
+        }
+    return None
+
+
+def roll_label(purpose: str, state: SBState) -> Msg | str | None:
+    """ "answer_3_location" is said "answer of Hugo: location"."""
+    m = _ROLL.fullmatch(
+        purpose.replace("hit_", "") + "_hit" if purpose.startswith("hit_") else purpose
+    )
+    if m is None:
+        return purpose
+    player = state.players.get(m["id"] or "")
+    name = player.name if player else m["id"]
+    if m["what"] == "hit":
+        return Msg(N_("hit on {name}"), {"name": name})
+    what = Msg(_ROLL_WHAT[m.group(3)])
+    if m["answer"] and name:
+        return Msg(N_("answer of {name}: {what}"), {"name": name, "what": what})
+    if m["answer"]:
+        return Msg(N_("answer: {what}"), {"what": what})
+    if name:
+        return Msg(N_("{what} on {name}"), {"name": name, "what": what})
+    return what
+
+
+def label(command: Any, state: SBState) -> Msg:
+    name = lambda pid: state.players[str(pid)].name if str(pid) in state.players else "?"  # noqa: E731
+    if isinstance(command, Assault):
+        return Msg(
+            N_("assault of {attacker} on {defenders}"),
+            {
+                "attacker": name(command.attacker),
+                "defenders": ", ".join(name(d) for d in command.defenders),
+            },
+        )
+    labels = {
+        "settings": N_("settings"),
+        "sectors": N_("sectors"),
+        "deck": N_("deck"),
+        "tag": N_("player tag"),
+        "start": N_("start"),
+        "pause": N_("pause"),
+        "resume": N_("resume"),
+        "end": N_("end of the game"),
+        "knockout_take": N_("card taken after a knock-out"),
+        "knockout_again": N_("second assault"),
+        "loot": N_("cards taken"),
+        "give": N_("card given"),
+        "take": N_("card taken back"),
+        "correct": N_("correction"),
+        "place": N_("players placed"),
+        "eliminate": N_("elimination"),
+        "close": N_("sectors closed"),
+        "zone_due": N_("zone shrink"),
+    }
+    text = labels[command.type]
+    player = getattr(command, "player", None)
+    if player is not None:
+        return Msg(N_("{what} ({player})"), {"what": Msg(text), "player": name(player)})
+    return Msg(text)
+
+
+def template_globals() -> dict[str, Any]:
+    from server.games.serial_battle import catalog
+
+    def titled(table: dict[Any, str], convert: Any) -> Any:
+        def title(value: Any) -> str:
+            try:
+                return table[convert(value)]
+            except (KeyError, ValueError):
+                return str(value)
+
+        return title
+
+    return {
+        "category_title": titled(catalog.CATEGORY_TITLES, catalog.Category),
+        "effect_title": titled(catalog.EFFECT_TITLES, catalog.Effect),
+        "ability_title": titled(catalog.ABILITY_TITLES, catalog.Ability),
+        "location_title": titled(catalog.LOCATION_TITLES, lambda v: catalog.Location(int(v))),
+        "cause_title": titled(CAUSE_TITLES, str),
+        "start_pv": START_PV,
+    }
