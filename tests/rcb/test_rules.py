@@ -7,18 +7,11 @@ from typing import Any
 import pytest
 
 from server.errors import RuleError
+from server.games.rcb.ending import end_of_game
 from server.games.rcb.kind import RCB
-from server.games.rcb.rules import (
-    DEFAULT_BEATS,
-    ROLES,
-    Fighter,
-    Matrix,
-    RCBState,
-    cards_for,
-    end_of_game,
-    pay_out,
-    taxes,
-)
+from server.games.rcb.round import pay_out, taxes
+from server.games.rcb.setup import cards_for
+from server.games.rcb.state import DEFAULT_BEATS, ROLES, Fighter, Matrix, RCBState
 from server.platform.clock import FakeClock
 from server.platform.dice import CommandDice, ScriptedRolls
 from server.platform.kinds import Context, Viewer

@@ -15,7 +15,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from server.games.rcb.rules import ROLES, RCBState
+from server.games.rcb.state import ROLES, RCBState
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService

@@ -19,9 +19,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from pydantic import ValidationError
 
 from server.errors import ArbitreError
-from server.games.rcb import rules
+from server.games.rcb.ending import end_of_game
 from server.games.rcb.kind import RCB
-from server.games.rcb.rules import ROLES, RCBSettings, RCBState
+from server.games.rcb.state import MAX_STAKE, ROLES, RCBSettings, RCBState
 from server.platform.clock import FakeClock
 from server.platform.dice import CommandDice
 from server.platform.kinds import Context, PersonInfo, Viewer
@@ -108,7 +108,7 @@ class GameMasterSession(RuleBasedStateMachine):
                 "b": data.draw(st.sampled_from(standing["B"])),
             }
         )
-        stake = {t: min(rules.MAX_STAKE, self.state.bets[t]) for t in ("A", "B")}
+        stake = {t: min(MAX_STAKE, self.state.bets[t]) for t in ("A", "B")}
         a = data.draw(st.integers(min(1, stake["A"]), stake["A"]))
         b = data.draw(st.integers(min(1, stake["B"]), stake["B"]))
         assert self.send({"type": "stakes", "a": a, "b": b})
@@ -145,7 +145,7 @@ class GameMasterSession(RuleBasedStateMachine):
     @invariant()
     def over_exactly_when_the_rules_say(self) -> None:
         if self.state.phase != "finished":
-            assert rules.end_of_game(self.state) is None
+            assert end_of_game(self.state) is None
             return
         result = self.state.result
         assert result is not None

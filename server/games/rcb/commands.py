@@ -1,0 +1,92 @@
+"""What the game master (or the clock) may ask: one model per command."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from server.games.rcb.state import MAX_STAKE
+from server.platform.refs import PersonRef
+
+
+class TeamNames(BaseModel):
+    type: Literal["team_names"]
+    a: str = Field(min_length=1, max_length=30)
+    b: str = Field(min_length=1, max_length=30)
+
+
+class Settings(BaseModel):
+    type: Literal["settings"]
+    bets: int = Field(ge=1, le=200)
+    bank: int = Field(ge=0, le=200)
+    designation_seconds: int = Field(ge=5, le=600)
+
+
+class SetMatrix(BaseModel):
+    type: Literal["matrix"]
+    wins: list[str] = Field(default_factory=list, max_length=20)  # "king>knight", ...
+
+
+class Assign(BaseModel):
+    type: Literal["assign"]
+    person: PersonRef
+    team: Literal["A", "B", ""]
+
+
+class RandomTeams(BaseModel):
+    type: Literal["random_teams"]
+
+
+class Deal(BaseModel):
+    type: Literal["deal"]
+
+
+class RoundStart(BaseModel):
+    type: Literal["round"]
+
+
+class DesignationDue(BaseModel):
+    type: Literal["designation_due"]
+
+
+class Fighters(BaseModel):
+    type: Literal["fighters"]
+    a: PersonRef
+    b: PersonRef
+    opponent_a: bool = False  # A was late or sent several: B chose A's fighter
+    opponent_b: bool = False
+
+
+class Stakes(BaseModel):
+    type: Literal["stakes"]
+    a: int = Field(ge=0, le=MAX_STAKE)
+    b: int = Field(ge=0, le=MAX_STAKE)
+
+
+class Duel(BaseModel):
+    type: Literal["duel"]
+
+
+class Reveal(BaseModel):
+    type: Literal["reveal"]
+
+
+Command = Annotated[
+    TeamNames
+    | Settings
+    | SetMatrix
+    | Assign
+    | RandomTeams
+    | Deal
+    | RoundStart
+    | DesignationDue
+    | Fighters
+    | Stakes
+    | Duel
+    | Reveal,
+    Field(discriminator="type"),
+]
+
+
+SETUP = (TeamNames, Settings, SetMatrix, Assign, RandomTeams, Deal)

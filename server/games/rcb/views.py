@@ -1,0 +1,172 @@
+"""What each viewer may see, built per viewer from the state (never the full state filtered in
+a template): a team's view holds no role but its own fighters'; the journal's words."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from server.games.rcb.round import max_stake
+from server.games.rcb.setup import DEAL_TABLE
+from server.games.rcb.state import ROLE_TITLES, ROLES, RCBState, Team
+from server.platform.i18n import N_, Msg
+from server.platform.kinds import LoggedEvent, Viewer, full_event
+
+
+def view(state: RCBState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    board = public(state)
+    if viewer.is_organizer:
+        return {**board, "gm": gm_view(state)}
+    team: Team | None = None
+    me: dict[str, Any] | None = None
+    fighter = state.fighters.get(str(viewer.person_id))
+    phone = state.phones.get(str(viewer.person_id))
+    if fighter is not None:
+        team = fighter.team
+        me = {
+            "name": fighter.name,
+            "team": team,
+            "ghost": fighter.ghost,
+            "role": fighter.role if not fighter.ghost else None,
+        }
+    elif phone is not None:
+        team = phone.team
+    view = {**board, "me": me}
+    if team is not None:
+        view["own"] = team_view(state, team)
+    return view
+
+
+def public(state: RCBState) -> dict[str, Any]:
+    """What anyone sees: never a role, unless the game master revealed them at the end."""
+    current = state.current
+    names = {str(f.id): f.name for f in state.fighters.values()}
+    view: dict[str, Any] = {
+        "phase": state.phase,
+        "team_names": state.team_names,
+        "round": (current.number if current else len(state.rounds)),
+        "timer": state.timer.model_dump(mode="json") if state.timer else None,
+        "time_up": state.time_up,
+        "bets": dict(state.bets),
+        "bank": state.bank,
+        "middle": {
+            "A": state.carry["A"] + ((current.stake_a or 0) + current.carried_a if current else 0),
+            "B": state.carry["B"] + ((current.stake_b or 0) + current.carried_b if current else 0),
+        },
+        "teams": {
+            team: [
+                {"name": f.name, "ghost": f.ghost}
+                for f in sorted(state.team(team), key=lambda f: f.name)
+            ]
+            for team in ("A", "B")
+        },
+        "left": {"A": len(state.standing("A")), "B": len(state.standing("B"))},
+        "current": None,
+        "history": [
+            {
+                "number": r.number,
+                "a": names.get(str(r.fighter_a)),
+                "b": names.get(str(r.fighter_b)),
+                "outcome": r.outcome,
+                "taxes": [r.taxes_a, r.taxes_b],
+            }
+            for r in state.rounds
+        ],
+        "result": state.result.model_dump() if state.result else None,
+        "revealed": None,
+        "fighter_count": len(state.fighters),
+    }
+    if current is not None:
+        view["current"] = {
+            "number": current.number,
+            "a": names.get(str(current.fighter_a)),
+            "b": names.get(str(current.fighter_b)),
+            "stake_a": current.stake_a,
+            "stake_b": current.stake_b,
+            "carried_a": current.carried_a,
+            "carried_b": current.carried_b,
+        }
+    if state.revealed:
+        view["revealed"] = [
+            {"name": f.name, "team": f.team, "role": f.role, "ghost": f.ghost}
+            for f in sorted(state.fighters.values(), key=lambda f: (f.team or "", f.name))
+        ]
+    return view
+
+
+def team_view(state: RCBState, team: Team) -> dict[str, Any]:
+    """A team's own view: its members' roles (ghosts' cards stay with the game master)."""
+    return {
+        "team": team,
+        "name": state.team_names[team],
+        "members": [
+            {"name": f.name, "ghost": f.ghost, "role": None if f.ghost else f.role}
+            for f in sorted(state.team(team), key=lambda f: f.name)
+        ],
+        "bets": state.bets[team],
+        "max_stake": max_stake(state.bets[team]),
+    }
+
+
+def gm_view(state: RCBState) -> dict[str, Any]:
+    return {
+        "fighters": [f.model_dump() for f in sorted(state.fighters.values(), key=lambda f: f.name)],
+        "phones": [p.model_dump() for p in state.phones.values()],
+        "beats": state.matrix.beats,
+        "set_aside": state.set_aside,
+        "settings": {
+            "bets": state.bets_setting,
+            "bank": state.bank_setting,
+            "designation_seconds": state.designation_seconds,
+        },
+        "deal_table": DEAL_TABLE,
+        "rounds": [r.model_dump() for r in state.rounds],
+        "current": state.current.model_dump() if state.current else None,
+        "max_stake": {t: max_stake(state.bets[t]) for t in ("A", "B")},
+        "cards_total": state.total_cards(),
+    }
+
+
+def log_view(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+    if viewer.is_organizer:
+        return full_event(event)
+    if event.type not in ("command", "undo"):
+        return None
+    # Summaries never name a role; the commands and results stay with the game master.
+    return {
+        "seq": event.seq,
+        "at": event.at.isoformat(),
+        "summary": event.summary.render(),
+        "undone": event.undone,
+    }
+
+
+def roll_label(purpose: str, state: RCBState) -> Msg | str | None:
+    """The shuffle's dice are secret steps of one draw: the journal names the draw only."""
+    if purpose.startswith("shuffle_"):
+        return None
+    if purpose.startswith("team_"):
+        return Msg(N_("drawing the teams"))
+    return purpose
+
+
+def label(command: Any, state: RCBState) -> Msg:
+    labels = {
+        "team_names": N_("team names"),
+        "settings": N_("settings"),
+        "matrix": N_("who beats whom"),
+        "assign": N_("team choice"),
+        "random_teams": N_("teams drawn"),
+        "deal": N_("the deal"),
+        "round": N_("round start"),
+        "designation_due": N_("end of the countdown"),
+        "fighters": N_("the fighters"),
+        "stakes": N_("the stakes"),
+        "duel": N_("the duel"),
+        "reveal": N_("the reveal"),
+    }
+    return Msg(labels[command.type])
+
+
+def template_globals() -> dict[str, Any]:
+    return {"character_title": lambda role: ROLE_TITLES.get(role, role), "rcb_roles": ROLES}
