@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-import server.platform.service as service_module
+import server.platform.service.store as service_module
 from server.config import Settings
 from server.db import Database
 from server.errors import ArbitreError

@@ -167,6 +167,11 @@ class GameKind(ABC, Generic[S]):
         is eliminated by the referee, not erased. A re-issued link calls `add_person` again."""
         return state
 
+    def from_form(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """A phone's form fields as the command they stand for (a kind whose forms send one field
+        per input row gathers them here); the JSON API sends commands as they are."""
+        return payload
+
     # The kind's rules: each command's type and the handler that applies it (see `Handler`).
     handlers: ClassVar[Mapping[type, Handler]] = {}
 

@@ -419,7 +419,7 @@ async def act(
         performed = service.perform(
             game_id,
             viewer,
-            payload,
+            loaded.kind.from_form(payload),
             idem_key=idem_of(form),
             seen_seq=int_field(form, "seq"),
             rolls=rolls,

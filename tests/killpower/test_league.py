@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from server.errors import ArbitreError, NotAllowed, RuleError
-from server.games.killpower.league import KILLPOWER_LEAGUE, LeagueState
+from server.games.killpower.league import LeagueState, public, sheet
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
@@ -89,7 +89,7 @@ class League:
         return self.act(self.owner, command, *dice)
 
     def table(self) -> list[tuple[str, int, int, int, int, int, int]]:
-        view = KILLPOWER_LEAGUE.public(self.state)
+        view = public(self.state)
         return [
             (r["name"], r["ranking"], r["played"], r["won"], r["lost"], r["drawn"], r["abandoned"])
             for r in view["table"]
@@ -159,7 +159,7 @@ def test_a_championship_of_four_teams_over_six_matches(
         (0, 0),
         1,
         5,
-        ending="surrendered:A",
+        surrendered="A",
         risk={zorgs[0]: -12, zorgs[1]: -13},
     )
     record = league.state.matches[-1]
@@ -193,7 +193,7 @@ def test_a_championship_of_four_teams_over_six_matches(
     )
     assert len(league.team("Zorgs").gladiators) == 7
     # 5. Zorgs eliminated by Nabos: a win for Nabos whatever the score.
-    league.match("Nabos", "Zorgs", (0, 4), ending="eliminated:B")
+    league.match("Nabos", "Zorgs", (0, 4), eliminated="B")
     assert league.state.matches[-1].outcomes == ("won", "lost")
     assert [row[:2] for row in league.table()] == [
         ("Nabos", 7),
@@ -211,9 +211,9 @@ def test_a_championship_of_four_teams_over_six_matches(
         ("Zorgs", 1 + 3 - 2, 3, 1, 1, 1, 0),
         ("Titanos", 0, 3, 0, 2, 0, 1),
     ]
-    sheet = KILLPOWER_LEAGUE.sheet(league.state, league.team("Nabos"))
-    assert [h["outcome"] for h in sheet["history"]] == ["won", "drawn", "won"]
-    assert sheet["exp"] == 7 * 15 and "105" in sheet["power_explained"]
+    nabos = sheet(league.state, league.team("Nabos"))
+    assert [h["outcome"] for h in nabos["history"]] == ["won", "drawn", "won"]
+    assert nabos["exp"] == 7 * 15 and "105" in nabos["power_explained"]
     # 15 EXP: one increase each, within the race maxima.
     first = league.team("Nabos").gladiators[0]
     league.act(
@@ -343,7 +343,7 @@ def test_a_tournament_bracket_with_a_bye_free_throws_and_a_champion(
         league.act(league.owner, {"type": "bracket"}, 1, 1)  # it has begun
     said = league.match("Titanos", "Viking", (3, 0))
     assert league.state.champion == ids["Titanos"] and "Titanos" in said
-    view = KILLPOWER_LEAGUE.public(league.state)
+    view = public(league.state)
     assert view["champion"] == "Titanos" and len(view["bracket"]) == 2
 
 

@@ -126,7 +126,7 @@ def test_team_a_15_to_19_and_team_b_20_to_18() -> None:
         ("abandoned", 1, 1, -3),
     ],
 )
-def test_ranking_changes(outcome: rules.Outcome, division: int, other: int, change: int) -> None:
+def test_ranking_changes(outcome: rules.Verdict, division: int, other: int, change: int) -> None:
     assert rules.ranking_change(outcome, division, other, draw=1, surrender=-3) == change
 
 

@@ -9,7 +9,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from server.deps import ClockDep, PageViewerDep, ServiceDep, TemplatesDep
 from server.errors import ArbitreError, InvalidInput, NotAllowed, NotFound
-from server.games.killpower.league import KILLPOWER_LEAGUE
+from server.games.killpower.league import KILLPOWER_LEAGUE, sheet
 from server.games.killpower.match import KILLPOWER_MATCH
 from server.games.killpower.powers import dump_json_deck, parse_json_deck, sample_deck
 from server.platform.i18n import N_
@@ -118,7 +118,7 @@ def team_sheet(
         raise NotAllowed(N_("This team belongs to another coach."))
     page = KILLPOWER_LEAGUE.page_for(viewer)
     context = page_context(service, clock, loaded, viewer, page, hx_block=None)
-    context["t"] = KILLPOWER_LEAGUE.sheet(loaded.state, team)
+    context["t"] = sheet(loaded.state, team)
     return templates.response(request, "kpb_league/sheet.html", context)
 
 

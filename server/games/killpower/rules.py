@@ -20,7 +20,7 @@ from server.platform.i18n import N_, Msg
 Characteristic = Literal["DEP", "PHY", "HAB", "POU", "BAL", "VIE"]
 Specialization = Literal["archer", "defender", "warrior", "mentor", "shooter"]
 Equipment = Literal["gloves", "armour", "powers"]
-Outcome = Literal["won", "lost", "drawn", "abandoned"]
+Verdict = Literal["won", "lost", "drawn", "abandoned"]
 Fate = Literal["badly_wounded", "coma", "dead"]
 OUTCOME_TITLES = {  # nouns: "Nabos: victory" reads right whatever the team's name
     "won": N_("victory"),
@@ -139,7 +139,7 @@ def result_of(
     margins: tuple[int, int],
     surrendered: Literal["", "A", "B"] = "",
     eliminated: Literal["", "A", "B"] = "",
-) -> tuple[Outcome, Outcome]:
+) -> tuple[Verdict, Verdict]:
     """3.4, ABANDON, NUL OU VICTOIRE: surrender and elimination (TABLE 7, case VI) decide first;
     otherwise a team wins by scoring its margin above the other, and if neither did it is a draw."""
     if surrendered:
@@ -155,7 +155,7 @@ def result_of(
 
 
 def ranking_change(
-    outcome: Outcome, division: int, other_division: int, draw: int, surrender: int
+    outcome: Verdict, division: int, other_division: int, draw: int, surrender: int
 ) -> int:
     """3.4, OPERATIONS DE FIN DE MATCH: a win +3, and +1 per division of difference when the
     loser's division is higher; a loss -2; a draw and a surrender by the league's settings."""

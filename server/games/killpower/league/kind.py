@@ -1,0 +1,185 @@
+"""A Killpower Ball league as a game kind: the wiring of its state, commands, rule handlers and
+views.
+
+The owner (the organizer) runs the league and its settings; coaches join with their link and build
+their teams with the chapter 2 wizard; the owner or a referee records each finished match (or the
+match's own game does, played on the live sheet), and the end-of-match operations of 3.4 follow at
+once: risk-of-death rolls on TABLE 8, experience, ranking points. A team's sheet (its gladiators'
+equipment and power cards) is seen by its coach and the staff only; everyone else sees the table
+and the results.
+
+Where a rule goes: `state.py` holds what the league is made of, `commands.py` what may be asked
+(`forms.py` reads the phone's forms as commands), and each rule module one part of the rule book
+(`teams` 2 and 3.4, `matches` 3.4, `tournament` 13.2, `settings` the owner's choices), its
+handlers listed in `HANDLERS` below; `views.py` says what each viewer sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from datetime import datetime
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, TypeAdapter
+
+from server.games.killpower import rules
+from server.games.killpower.league import forms, matches, settings, teams, tournament, views
+from server.games.killpower.league.commands import (
+    COACH_COMMANDS,
+    Command,
+    CreateTeam,
+    DrawBracket,
+    Improve,
+    OpenMatch,
+    RecordMatch,
+    Reequip,
+    Replace,
+    RollArmour,
+    SetDeck,
+    SetMode,
+    SetPoints,
+)
+from server.games.killpower.league.state import LeagueSettings, LeagueState, team_owner
+from server.platform.i18n import N_, Msg
+from server.platform.kinds import (
+    GameKind,
+    Handler,
+    LinkedGame,
+    LoggedEvent,
+    PersonInfo,
+    Viewer,
+)
+
+HANDLERS: dict[type, Handler] = {
+    CreateTeam: teams.on_team,
+    Replace: teams.on_replace,
+    Improve: teams.on_improve,
+    Reequip: teams.on_reequip,
+    RollArmour: teams.on_roll_armour,
+    SetMode: settings.on_mode,
+    SetPoints: settings.on_points,
+    SetDeck: settings.on_deck,
+    OpenMatch: matches.on_open_match,
+    RecordMatch: matches.on_match,
+    DrawBracket: tournament.on_bracket,
+}
+
+
+class KillpowerLeague(GameKind[LeagueState]):
+    key = "kpb_league"
+    title = N_("Killpower Ball league")
+    tagline = N_("Teams, power cards, match results and the championship table.")
+    roles = ("coach",)
+    open_role = "coach"  # coaches join the league by its invitation link
+    role_titles: ClassVar[dict[str, str]] = {
+        "coach": N_("coach"),
+        "organizer": N_("league owner"),
+    }
+    state_model = LeagueState
+    settings_model = LeagueSettings
+    commands: TypeAdapter[Any] = TypeAdapter(Command)
+    handlers = HANDLERS
+
+    def new_state(self, settings: BaseModel) -> LeagueState:
+        assert isinstance(settings, LeagueSettings)
+        return LeagueState(
+            mode=settings.mode,
+            draw_points=settings.draw_points,
+            surrender_points=settings.surrender_points,
+        )
+
+    def add_person(self, state: LeagueState, person: PersonInfo) -> LeagueState:
+        if person.role != "coach":
+            return state
+        state = state.model_copy(deep=True)
+        state.coaches[str(person.id)] = person.name
+        return state
+
+    def remove_person(self, state: LeagueState, person: PersonInfo) -> LeagueState:
+        """A coach who leaves: a team that never played leaves with them; one with a history
+        stays in the ranking, kept by the league's owner."""
+        if str(person.id) not in state.coaches:
+            return state
+        state = state.model_copy(deep=True)
+        del state.coaches[str(person.id)]
+        drawn = {p.a for r in state.bracket for p in r} | {p.b for r in state.bracket for p in r}
+        busy = drawn | {t for m in state.live for t in m.teams}
+        for key, team in list(state.teams.items()):
+            if team.coach != person.id:
+                continue
+            if team.played == 0 and team.id not in busy:
+                del state.teams[key]
+            else:
+                team.coach = None
+        return state
+
+    def from_form(self, payload: dict[str, Any]) -> dict[str, Any]:
+        return forms.from_form(payload)
+
+    def references(self, state: LeagueState) -> Mapping[str, Collection[Any]]:
+        return {
+            "team": {t.id for t in state.teams.values()},
+            "gladiator": {g.id for t in state.teams.values() for g in t.gladiators},
+            "power": {c.key for c in state.deck.powers},
+        }
+
+    def may_enter_dice(
+        self, state: LeagueState, actor: Viewer, physical: bool
+    ) -> Callable[[str | None], bool]:
+        """The staff enter any die; with physical dice, a coach their own teams' (the armour
+        they roll, the power cards they draw); server dice are never a coach's to choose."""
+        if actor.is_staff:
+            return lambda owner: True
+        mine = {
+            team_owner(t) for t in state.teams.values() if physical and t.coach == actor.person_id
+        }
+        return lambda owner: owner in mine
+
+    def may_send(self, viewer: Viewer, command: Any) -> bool:
+        if isinstance(command, OpenMatch):
+            # Recorded by the platform when it opens a match (`linked_game`), never sent.
+            return False
+        if isinstance(command, RecordMatch) and command.match_game and viewer.role != "system":
+            # A match played on the live sheet is recorded by its own game alone (3.4): nobody
+            # records another result in its name, nor blocks the true one.
+            return False
+        if viewer.role == "system":  # a finished match's result, sent by its game (3.4)
+            return isinstance(command, RecordMatch)
+        if viewer.is_staff:
+            return viewer.is_organizer or isinstance(command, RecordMatch | RollArmour)
+        return viewer.role == "coach" and isinstance(command, COACH_COMMANDS)
+
+    def linked_game(
+        self, game_id: str, state: LeagueState, actor: Viewer, request: Mapping[str, Any]
+    ) -> LinkedGame:
+        return matches.linked_game(game_id, state, actor, request)
+
+    # ------------------------------------------------------------------ the platform's questions
+
+    def status(self, state: LeagueState) -> str:
+        return "running"
+
+    def roll_label(self, purpose: str, state: LeagueState) -> Msg | str | None:
+        return rules.roll_label(purpose)
+
+    def label(self, command: Any, state: LeagueState) -> Msg:
+        return views.label(command, state)
+
+    # ------------------------------------------------------------------ what each viewer sees
+
+    def page_for(self, viewer: Viewer) -> str:
+        if viewer.is_staff:
+            return "staff"
+        return "board" if viewer.role == "public" else "player"
+
+    def view(self, state: LeagueState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+        return views.league_view(state, viewer)
+
+    def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+        return views.log_view(event, viewer)
+
+    def template_globals(self) -> dict[str, Any]:
+        return views.template_globals()
+
+
+KILLPOWER_LEAGUE = KillpowerLeague()

@@ -1,0 +1,234 @@
+"""What each viewer of the league sees: the table and the results for all, a team's sheet for its
+coach and the staff; the journal's words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.games.killpower import rules
+from server.games.killpower.league.commands import (
+    RecordMatch,
+)
+from server.games.killpower.league.state import (
+    EQUIPMENT_TITLES,
+    FATE_TITLES,
+    SPECIALIZATION_TITLES,
+    LeagueState,
+    Team,
+)
+from server.games.killpower.powers import KIND_TITLES
+from server.games.killpower.rules import (
+    LOCATION_TITLES,
+    OUTCOME_TITLES,
+)
+from server.platform.i18n import N_, Msg
+from server.platform.kinds import (
+    LoggedEvent,
+    Viewer,
+    full_event,
+    rolls_for,
+)
+
+
+def label(command: Any, state: LeagueState) -> Msg:
+    if isinstance(command, RecordMatch):
+        names = [state.teams.get(str(t)) for t in (command.team_a, command.team_b)]
+        return Msg(
+            N_("the match {a} – {b}"),
+            {"a": names[0].name if names[0] else "?", "b": names[1].name if names[1] else "?"},
+        )
+    labels = {
+        "team": N_("the team's creation"),
+        "replace": N_("the recruit"),
+        "improve": N_("the increase"),
+        "reequip": N_("the new equipment"),
+        "roll_armour": N_("the armour roll"),
+        "bracket": N_("the bracket draw"),
+        "points": N_("the ranking settings"),
+        "mode": N_("the choice of mode"),
+        "deck": N_("the new power deck"),
+        "open_match": N_("the opening of the match"),
+    }
+    return Msg(labels[command.type])
+
+
+def league_view(state: LeagueState, viewer: Viewer) -> dict[str, Any]:
+    view = public(state)
+    if viewer.is_staff:
+        view["teams"] = [sheet(state, t) for t in sorted_teams(state)]
+        view["deck"] = state.deck.model_dump(mode="json")
+        view["coaches"] = dict(state.coaches)
+    elif viewer.role == "coach":
+        view["teams"] = [
+            sheet(state, t) for t in sorted_teams(state) if t.coach == viewer.person_id
+        ]
+        view["deck"] = state.deck.model_dump(mode="json")
+    return view
+
+
+def sorted_teams(state: LeagueState) -> list[Team]:
+    """13.1: the team with the most ranking points first."""
+    return sorted(
+        state.teams.values(), key=lambda t: (-t.ranking, -t.won, -t.total_exp, t.name.lower())
+    )
+
+
+def public(state: LeagueState) -> dict[str, Any]:
+    """What anyone may read: the table and the results, never a team's equipment."""
+    rows = []
+    for place, t in enumerate(sorted_teams(state), start=1):
+        power = t.power()
+        rows.append(
+            {
+                "place": place,
+                "id": t.id,
+                "name": t.name,
+                "coach": t.coach_name,
+                "played": t.played,
+                "won": t.won,
+                "lost": t.lost,
+                "drawn": t.drawn,
+                "abandoned": t.abandoned,
+                "ranking": t.ranking,
+                "exp": t.total_exp,
+                "power": power.power,
+                "division": power.division,
+                "complete": len(t.gladiators) == rules.TEAM_SIZE,
+            }
+        )
+    return {
+        "mode": state.mode,
+        "draw_points": state.draw_points,
+        "surrender_points": state.surrender_points,
+        "table": rows,
+        "matches": [
+            {
+                "number": m.number,
+                "at": m.at.isoformat(),
+                "names": list(m.names),
+                "teams": list(m.teams),
+                "score": list(m.score),
+                "powers": list(m.powers),
+                "divisions": list(m.divisions),
+                "margins": list(m.margins),
+                "outcomes": list(m.outcomes),
+                "surrendered": m.surrendered,
+                "eliminated": m.eliminated,
+                "ranking_before": list(m.ranking_before),
+                "ranking_after": list(m.ranking_after),
+                "risks": [r.model_dump() for r in m.risks],
+                "free_throws": [list(t) for t in m.free_throws] if m.free_throws else None,
+                "note": m.note,
+            }
+            for m in reversed(state.matches)
+        ],
+        "bracket": [
+            [
+                {
+                    "a": state.teams[str(p.a)].name if p.a else None,
+                    "b": state.teams[str(p.b)].name if p.b else None,
+                    "a_id": p.a,
+                    "b_id": p.b,
+                    "winner": state.teams[str(p.winner)].name if p.winner else None,
+                    "match": p.match,
+                }
+                for p in round_
+            ]
+            for round_ in state.bracket
+        ],
+        "champion": state.teams[str(state.champion)].name if state.champion else None,
+        "deck_size": len(state.deck.powers),
+        "deck_sample": state.deck.sample,
+        "coach_count": len(state.coaches),
+        "live": [
+            {
+                "game": m.game,
+                "names": list(m.names),
+                "teams": list(m.teams),
+                "mode": m.mode,
+                "recorded": m.recorded,
+            }
+            for m in reversed(state.live)
+        ],
+    }
+
+
+def sheet(state: LeagueState, team: Team) -> dict[str, Any]:
+    """A team sheet (2, LA FEUILLE D'EQUIPE): for its coach and the staff only."""
+    power = team.power()
+    names = {p.key: p.name for p in state.deck.powers}
+    return {
+        "id": team.id,
+        "name": team.name,
+        "coach": team.coach_name,
+        "coach_id": team.coach,
+        "ranking": team.ranking,
+        "played": team.played,
+        "won": team.won,
+        "lost": team.lost,
+        "drawn": team.drawn,
+        "abandoned": team.abandoned,
+        "exp": team.total_exp,
+        "power": power.power,
+        "division": power.division,
+        "power_explained": power.explain().render(),
+        "complete": len(team.gladiators) == rules.TEAM_SIZE,
+        "gladiators": [
+            {
+                **g.model_dump(mode="json"),
+                "shield": g.shield,
+                "increases_left": g.increases_left,
+                "power_names": [names.get(p, p) for p in g.powers],
+            }
+            for g in sorted(team.gladiators, key=lambda g: g.number)
+        ],
+        "fallen": [g.model_dump(mode="json") for g in team.fallen],
+        "history": [
+            {
+                "number": m.number,
+                "at": m.at.isoformat(),
+                "other": m.names[1 - side],
+                "score": [m.score[side], m.score[1 - side]],
+                "outcome": m.outcomes[side],
+                "ranking": [m.ranking_before[side], m.ranking_after[side]],
+            }
+            for m in state.matches
+            for side in (0, 1)
+            if m.teams[side] == team.id
+        ],
+    }
+
+
+def log_view(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+    if viewer.is_staff:
+        return full_event(event)
+    if event.type not in ("command", "undo"):
+        return None
+    # Summaries never name a power card; commands stay with the staff. The dice show, each
+    # marked when entered by hand; a team's secret dice (its armour, the cards it drew) keep
+    # their value for the coach whose action rolled them.
+    mine = event.actor_id is not None and event.actor_id == viewer.person_id
+    entry: dict[str, Any] = {
+        "seq": event.seq,
+        "at": event.at.isoformat(),
+        "summary": event.summary.render(),
+        "undone": event.undone,
+        "rolls": rolls_for(event.rolls, lambda roll: mine),
+    }
+    if mine:  # what one's own action gave (the new team's number)
+        entry["result"] = dict(event.result)
+    return entry
+
+
+def template_globals() -> dict[str, Any]:
+    return {
+        "kpb_specializations": SPECIALIZATION_TITLES,
+        "kpb_equipment": EQUIPMENT_TITLES,
+        "kpb_outcomes": OUTCOME_TITLES,
+        "kpb_fates": FATE_TITLES,
+        "kpb_locations": LOCATION_TITLES,
+        "kpb_improvable": rules.IMPROVABLE,
+        "kpb_characteristics": rules.CHARACTERISTICS,
+        "kpb_team_size": rules.TEAM_SIZE,
+        "kpb_power_kinds": KIND_TITLES,
+    }

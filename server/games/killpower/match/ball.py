@@ -1,0 +1,235 @@
+"""The ball (7, TABLE 9): shots at the basket, throws, hand-offs, taking and picking it up, where
+a missed ball lands, interceptions, the basket and its reset (3.4)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.games.killpower import match_rules as mr
+from server.games.killpower.match.commands import (
+    Handoff,
+    Pick,
+    Shot,
+    Take,
+    Throw,
+)
+from server.games.killpower.match.play import (
+    Play,
+    Refused,
+)
+from server.games.killpower.match.state import (
+    Fighter,
+    MatchState,
+    Pending,
+)
+from server.games.killpower.match_rules import Side, other
+from server.platform.i18n import N_, Msg
+
+
+def holding_ball(p: Play, gladiator: int) -> Fighter:
+    f = p.own(gladiator)
+    if p.s.carrier is not f:
+        raise Refused(N_("{name} does not hold the ball."), field="gladiator", name=f.label)
+    p.ready_to_act(f)
+    if f.has("on_ground"):
+        raise Refused(N_("{name} is on the ground."), field="gladiator", name=f.label)
+    return f
+
+
+def score_basket(p: Play, scorer: Side, points: int, *, own: bool) -> None:
+    """`scorer` gets the points. 3.4: the team that put the ball in a basket places first;
+    after an own basket (7, TIRER DANS UN PANIER) "la balle revient à l'équipe adverse, même
+    si elle se place en second": the shooter's team places first, the scorer gets the ball."""
+    p.score(scorer, points)
+    if own:
+        p.reset(other(scorer), scorer)
+    else:
+        p.reset(scorer, other(scorer))
+
+
+def land_ball(p: Play, data: dict[str, Any]) -> None:
+    s = p.s
+    if data["kind"] == "shot":
+        score_basket(p, data["scorer"], data["points"], own=data["own"])
+    elif data["kind"] == "pass" and data.get("to"):
+        to = s.fighter(data["to"])
+        if to.where == "field" and not to.inert:
+            s.ball, s.ball_note = f"f:{to.id}", ""
+            p.say(N_("{name} catches the ball."), name=to.label)
+        else:
+            s.ball = "ground"
+            p.say(N_("The ball falls next to {name}."), name=to.label)
+    elif data["kind"] == "pass":
+        s.ball, s.ball_note = "ground", ""
+        p.say(N_("The ball lands on the aimed square."))
+
+
+def interceptors_of(s: MatchState, side: Side) -> list[Fighter]:
+    return [
+        f
+        for f in s.side_fighters(side)
+        if f.where == "field" and not f.acted and Play.can_act(f) and not f.has("on_ground")
+    ]
+
+
+def fly(p: Play, thrower: Fighter, data: dict[str, Any]) -> None:
+    """7, ATTRAPER LE BALLON: after the thrower's roll, the other team says whether a
+    gladiator whose action zone the ball crosses tries to intercept it."""
+    s = p.s
+    if data["kind"] != "loose":
+        s.ball = "air"
+    side = other(thrower.side)
+    if interceptors_of(s, side):
+        s.pending = Pending(kind="intercept", side=side, data={**data, "thrower": thrower.id})
+        p.say(N_("{team} may try to intercept."), team=s.team(side).roster.name)
+    else:
+        land_ball(p, data)
+
+
+def miss(p: Play, f: Fighter, die: int, needed: int, aimed: str) -> None:
+    """TABLE 9.E: (die - needed) squares from the target, in a TABLE 4 direction."""
+    s = p.s
+    away = max(1, die - needed)
+    way = mr.direction(p.dice)
+    s.ball = "ground"
+    s.ball_note = f"{away} {mr.DIRECTIONS[way]} ({way})"
+    p.say(
+        N_(
+            "{name} misses ({die}): the ball lands {away} squares from {aimed}, direction {way} {arrow}."
+        ),
+        name=f.label,
+        die=die,
+        away=away,
+        aimed=Msg(aimed),
+        way=way,
+        arrow=mr.DIRECTIONS[way],
+    )
+    fly(p, f, {"kind": "loose"})
+
+
+def on_shot(p: Play, c: Shot) -> None:
+    s = p.s
+    f = holding_ball(p, c.gladiator)
+    concentration, f.concentration = f.concentration, 0
+    p.spend(f)
+    scorer = other(f.side) if c.own else f.side
+    if c.near:
+        # 7, SUR LA CASE DU PANIER: 1 point, no roll, nobody can prevent it.
+        p.say(N_("{name} scores from the basket's reach."), name=f.label)
+        score_basket(p, scorer, 1, own=c.own)
+        return
+    bal = f.characteristics["BAL"]
+    needed = mr.shot_needed(bal, c.distance, concentration, blind=c.blind or f.has("blind"))
+    die, ok = p.roll(f, "shot", needed, c.token)
+    if ok and (c.blind or f.has("blind")) and not c.token:
+        ok = p.dice.roll(10, f"blind basket of {f.name}", owner=f.side) == 1  # 9.F: then 1 on 1D10
+        if not ok:
+            s.ball, s.ball_note = "basket", ""
+            p.say(N_("{name}'s blind shot lands on the basket square."), name=f.label)
+            return
+    if ok and c.other_half:
+        s.ball, s.ball_note = "basket", ""
+        p.say(
+            N_("{name} scores from the other half: refused, the ball is put on the basket square."),
+            name=f.label,
+        )
+        return
+    if ok:
+        points = mr.basket_value(c.distance, token=c.token)
+        p.say(
+            N_("{name} shoots from {distance} squares: {die}, in!"),
+            name=f.label,
+            distance=c.distance,
+            die=die,
+        )
+        fly(p, f, {"kind": "shot", "scorer": scorer, "points": points, "own": c.own})
+        return
+    miss(p, f, die, needed, N_("the basket"))
+
+
+def on_throw(p: Play, c: Throw) -> None:
+    s = p.s
+    f = holding_ball(p, c.gladiator)
+    if c.to is not None:
+        to = s.fighter(c.to)
+        if to.side != f.side or to.id == f.id:
+            raise Refused(N_("A pass goes to a friend."), field="to")
+    f.concentration = 0
+    p.spend(f)
+    needed = mr.throw_needed(f.characteristics["BAL"], c.distance, blind=c.blind or f.has("blind"))
+    die, ok = p.roll(f, "throw", needed, c.token)
+    if ok:
+        p.say(
+            N_("{name} throws {distance} squares: {die}, on target."),
+            name=f.label,
+            distance=c.distance,
+            die=die,
+        )
+        fly(p, f, {"kind": "pass", "to": c.to})
+    else:
+        miss(p, f, die, needed, N_("the aimed square"))
+
+
+def on_handoff(p: Play, c: Handoff) -> None:
+    s = p.s
+    f = p.own(c.gladiator)
+    if s.carrier is not f:
+        raise Refused(N_("{name} does not hold the ball."), field="gladiator", name=f.label)
+    to = s.fighter(c.to)
+    if to.side != f.side or to.id == f.id or to.where != "field" or to.inert:
+        raise Refused(N_("The ball is handed to a friend on the field."), field="to")
+    # 7: the passer lets go (0A) and the receiver takes it (1A); reaching out costs the passer.
+    taker = f if c.reach else to
+    p.ready_to_act(taker, phase3_order=False)
+    p.spend(taker)
+    s.ball = f"f:{to.id}"
+    p.say(N_("{name} hands the ball to {to}."), name=f.label, to=to.label)
+
+
+def on_take(p: Play, c: Take) -> None:
+    s = p.s
+    f = p.own(c.gladiator)
+    carrier = s.carrier
+    if carrier is None or carrier.side == f.side or carrier.where != "field":
+        raise Refused(N_("No enemy holds the ball on the field."), field="gladiator")
+    p.ready_to_act(f)
+    f.concentration = 0
+    p.spend(f)
+    die, ok = p.roll(f, "take", f.characteristics["BAL"], c.token)
+    if not ok:
+        p.say(N_("{name} fails to take the ball ({die})."), name=f.label, die=die)
+        return
+    p.say(
+        N_("{name} grabs the ball from {carrier} ({die})."),
+        name=f.label,
+        carrier=carrier.label,
+        die=die,
+    )
+    if not carrier.acted and Play.can_act(carrier):
+        s.pending = Pending(kind="resist", side=carrier.side, data={"taker": f.id})
+    else:
+        s.ball = f"f:{f.id}"
+
+
+def on_pick(p: Play, c: Pick) -> None:
+    s = p.s
+    f = p.own(c.gladiator)
+    if c.type == "drop":
+        if s.carrier is not f:
+            raise Refused(N_("{name} does not hold the ball."), field="gladiator", name=f.label)
+        if c.zone:  # 1A to a square of the action zone, 0A on one's own square
+            p.ready_to_act(f, phase3_order=False)
+            p.spend(f)
+        s.ball, s.ball_note = "ground", ""
+        p.say(N_("{name} puts the ball down."), name=f.label)
+        return
+    if s.ball not in ("ground", "basket", "center"):
+        raise Refused(N_("The ball is not on the ground."), field="gladiator")
+    if not (s.phase in (1, 2) and f.side != s.moving):
+        p.ready_to_act(f)  # TABLE 10: the team that is not moving may pick the ball up too
+    if f.where != "field" or f.acted or not Play.can_act(f) or f.has("on_ground"):
+        raise Refused(N_("{name} cannot pick the ball up now."), field="gladiator", name=f.label)
+    f.concentration = 0
+    p.spend(f)
+    s.ball, s.ball_note = f"f:{f.id}", ""
+    p.say(N_("{name} picks the ball up."), name=f.label)

@@ -1,0 +1,202 @@
+"""What a referee (or both self-refereeing coaches) records (6): hurts, states, expulsions,
+re-entries, a surrender; the free throws after a draw (3.4)."""
+
+from __future__ import annotations
+
+from server.errors import NotAllowed, RuleError
+from server.games.killpower import match_rules as mr
+from server.games.killpower.match.combat import (
+    wound,
+)
+from server.games.killpower.match.commands import (
+    Expel,
+    FreeShot,
+    Hurt,
+    Reentry,
+    SetCondition,
+    Surrender,
+)
+from server.games.killpower.match.play import (
+    Play,
+    Refused,
+)
+from server.games.killpower.match.state import (
+    CONDITION_TITLES,
+    INERT,
+    PHASE_TITLES,
+    SIDES,
+    FreeThrow,
+    MatchState,
+    Until,
+)
+from server.games.killpower.match_rules import Side
+from server.platform.i18n import N_, Msg
+
+
+def on_hurt(p: Play, c: Hurt) -> None:
+    f = p.s.fighter(c.gladiator)
+    if f.where != "field":
+        raise Refused(N_("{name} is not on the field."), field="gladiator", name=f.label)
+    result = mr.damage_state(
+        f.characteristics["VIE"], f.armour, c.points, wound_points=c.wound_points
+    )
+    wound(p, f, c.points, result)
+
+
+def on_condition(p: Play, c: SetCondition) -> None:
+    s = p.s
+    f = s.fighter(c.gladiator)
+    title = Msg(CONDITION_TITLES[c.condition])
+    if c.clear:
+        if c.condition not in f.conditions:
+            raise RuleError(
+                N_("{name} is not {condition}."),
+                field="condition",
+                name=f.label,
+                condition=title,
+            )
+        del f.conditions[c.condition]
+        p.say(N_("{name} is no longer {condition}."), name=f.label, condition=title)
+        return
+    if f.where in ("dead", "coma"):
+        raise Refused(N_("{name} is out of the match."), field="gladiator", name=f.label)
+    until = None
+    if c.turns:
+        end = mr.timer_end(s.turn, s.phase, c.turns)
+        until = Until(turn=end.turn, phase=end.phase)
+    if f.where == "expelled" and c.condition == "afraid":
+        f.after["afraid"] = c.turns  # 3.3: served after the expulsion
+    else:
+        f.conditions[c.condition] = until
+    if c.condition in INERT or c.condition == "on_ground":
+        p.drop_ball(f)  # 5.1 and 10: an inert or fallen gladiator lets the ball go
+        f.concentration = 0
+    if c.condition in INERT:
+        f.active = [
+            k for k in f.active if s.cards.get(k) and s.cards[k].activation.kind == "automatic"
+        ]
+    if until is None:
+        p.say(N_("{name} is {condition}."), name=f.label, condition=title)
+    else:
+        p.say(
+            N_("{name} is {condition} for {turns} turns, until {phase} of turn {turn}."),
+            name=f.label,
+            condition=title,
+            turns=c.turns,
+            phase=Msg(PHASE_TITLES[until.phase]),
+            turn=until.turn,
+        )
+
+
+def on_expel(p: Play, c: Expel) -> None:
+    f = p.s.fighter(c.gladiator)
+    if f.where not in ("field", "zt"):
+        raise Refused(N_("{name} is not in play."), field="gladiator", name=f.label)
+    p.expel(f, c.offence, c.reason.strip())
+
+
+def on_reentry(p: Play, c: Reentry) -> None:
+    f = p.own(c.gladiator)
+    if f.where != "zt" or f.square is None:
+        raise RuleError(
+            N_("{name} is not coming back from an expulsion."), field="gladiator", name=f.label
+        )
+    if c.outcome == "taken":
+        f.square = mr.reentry_square(p.dice, f.name)
+        p.say(
+            N_("Square taken: {name} comes back on {row}-{square}."),
+            name=f.label,
+            row=f.square[0],
+            square=f.square[1],
+        )
+    else:
+        p.say(N_("No room in the side-line zone for {name}."), name=f.label)
+        p.expel(f, "again")
+
+
+def on_surrender(p: Play, c: Surrender) -> None:
+    s = p.s
+    side = p.side or c.side
+    if side is None:
+        raise RuleError(N_("Say which team surrenders."), field="side")
+    # 3.4, ABANDON: only at the start of the team's own movement phase.
+    if s.stage != "running" or s.phase == 3 or s.moving != side or s.moved:
+        raise Refused(
+            N_("A team surrenders only at the start of its own movement phase."), field="side"
+        )
+    s.surrendered = side
+    p.say(N_("{team} surrenders."), team=s.team(side).roster.name)
+    p.finish()
+
+
+def throw_order(s: MatchState) -> list[Side]:
+    living: dict[Side, int] = {
+        side: min(
+            mr.FREE_THROWS,
+            len([f for f in s.side_fighters(side) if f.where not in ("dead", "coma")]),
+        )
+        for side in SIDES
+    }
+    stronger: Side = "A" if s.team("A").power >= s.team("B").power else "B"
+    return mr.free_throw_order(stronger, living)
+
+
+def throw_round(s: MatchState) -> int:
+    per_round = len(throw_order(s))
+    return len(s.throws) // max(1, per_round) + 1
+
+
+def next_thrower(s: MatchState) -> Side:
+    order = throw_order(s)
+    return order[len(s.throws) % len(order)]
+
+
+def on_free_throw(p: Play, c: FreeShot) -> None:
+    """13.2, LANCERS FRANCS: two living gladiators per team, 2 to 12 squares, BAL with the
+    distance malus only, the stronger team first; tied again, two more tries by the same."""
+    s = p.s
+    if s.stage != "free_throws":
+        raise RuleError(N_("Free throws follow a tournament draw only."))
+    f = s.fighter(c.gladiator)
+    expected = next_thrower(s)
+    if f.side != expected or (p.side is not None and p.side != f.side):
+        raise NotAllowed(N_("{team} throws now."), team=s.team(expected).roster.name)
+    if f.where in ("dead", "coma") or (f.where == "expelled" and f.back and f.back.turn < 1):
+        raise Refused(N_("{name} cannot take a free throw."), field="gladiator", name=f.label)
+    round_ = throw_round(s)
+    mine = [t for t in s.throws if t.side == f.side]
+    this_round = [t.fighter for t in mine if t.round == round_]
+    if f.id in this_round:
+        raise Refused(N_("Another gladiator takes the second throw."), field="gladiator")
+    first_round = [t.fighter for t in mine if t.round == 1]
+    if round_ > 1 and f.id not in first_round:
+        raise Refused(N_("The new tries are taken by the same gladiators."), field="gladiator")
+    needed = mr.shot_needed(f.characteristics["BAL"], c.distance)
+    die = p.dice.roll(10, f"free throw of {f.name}", owner=f.side)
+    ok = mr.succeeds(die, needed)
+    points = c.distance if ok else 0
+    s.throws.append(
+        FreeThrow(
+            side=f.side,
+            fighter=f.id,
+            distance=c.distance,
+            die=die,
+            needed=needed,
+            points=points,
+            round=round_,
+        )
+    )
+    p.say(
+        N_("Free throw of {name} from {distance} squares: {die}, {result}."),
+        name=f.label,
+        distance=c.distance,
+        die=die,
+        result=Msg(N_("in") if ok else N_("missed")),
+    )
+    if len([t for t in s.throws if t.round == round_]) == len(throw_order(s)):
+        a = s.team("A").score + sum(t.points for t in s.throws if t.side == "A")
+        b = s.team("B").score + sum(t.points for t in s.throws if t.side == "B")
+        if a == b:
+            p.say(N_("Still tied at {a} – {b}: two new tries."), a=a, b=b)
+        else:
+            p.close(("won", "lost") if a > b else ("lost", "won"))

@@ -1,0 +1,292 @@
+"""What each viewer of the match sees (the sheet, a coach's side with its secrets, the public
+board) and the journal's words; built from the state only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.games.killpower import match_rules as mr
+from server.games.killpower.match.ball import (
+    interceptors_of,
+)
+from server.games.killpower.match.play import (
+    Play,
+)
+from server.games.killpower.match.records import (
+    next_thrower,
+)
+from server.games.killpower.match.state import (
+    CASE_TITLES,
+    CONDITION_TITLES,
+    OFFENCE_TITLES,
+    PENDING_TITLES,
+    PHASE_TITLES,
+    WHERE_TITLES,
+    Fighter,
+    MatchState,
+)
+from server.games.killpower.match_rules import Side
+from server.games.killpower.rules import OUTCOME_TITLES
+from server.platform.i18n import N_, Msg
+from server.platform.kinds import (
+    LoggedEvent,
+    Viewer,
+    full_event,
+    rolls_for,
+)
+
+LABELS = {
+    "lineup": N_("the lineup"),
+    "give_ball": N_("giving the ball"),
+    "enter": N_("the entry on the field"),
+    "leave": N_("the return to the side-line zone"),
+    "end_phase": N_("the end of the phase"),
+    "act": N_("the action"),
+    "shot": N_("the shot"),
+    "throw": N_("the throw"),
+    "handoff": N_("the hand-off"),
+    "take": N_("taking the ball"),
+    "pick": N_("picking the ball up"),
+    "drop": N_("putting the ball down"),
+    "attack": N_("the attack"),
+    "answer": N_("the answer"),
+    "hurt": N_("the damage"),
+    "condition": N_("the state"),
+    "expel": N_("the expulsion"),
+    "reentry": N_("the re-entry"),
+    "power": N_("the power card"),
+    "check": N_("the roll"),
+    "trigger": N_("the power's moment"),
+    "surrender": N_("the surrender"),
+    "free_throw": N_("the free throw"),
+}
+
+
+def viewer_side(event: LoggedEvent, viewer: Viewer) -> str | None:
+    """A coach's side, as the match's log knows it (the coach person ids ride on every event's
+    result under "coaches")."""
+    coaches = event.result.get("coaches", {})
+    for side, person in coaches.items():
+        if person == viewer.person_id:
+            return str(side)
+    return None
+
+
+def ball_text(state: MatchState) -> Msg:
+    carrier = state.carrier
+    if carrier is not None:
+        return Msg(N_("held by {name}"), {"name": carrier.label})
+    if state.ball.startswith("zt:"):
+        return Msg(N_("with {team}, to give"), {"team": state.team(state.ball[3:]).roster.name})
+    texts = {
+        "ground": N_("on the ground"),
+        "basket": N_("on the basket square"),
+        "center": N_("on H14, the centre"),
+        "air": N_("in the air"),
+    }
+    text = Msg(texts.get(state.ball, N_("not in play")))
+    if state.ball == "ground" and state.ball_note:
+        return Msg(
+            N_("{text} ({note} squares from the aim)"), {"text": text, "note": state.ball_note}
+        )
+    return text
+
+
+def power_view(state: MatchState, f: Fighter, key: str) -> dict[str, Any]:
+    card = state.cards.get(key)
+    if card is None:
+        return {"key": key, "name": key, "text": "", "cost": 0, "uses_left": None, "active": False}
+    return {
+        "key": key,
+        "name": card.name,
+        "text": card.text,
+        "read_aloud": card.read_aloud,
+        "cost": card.activation.cost,
+        "roll": card.activation.characteristic,
+        "uses_left": None if card.uses is None else card.uses - f.uses.get(key, 0),
+        "active": key in f.active,
+    }
+
+
+def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
+    """A gladiator as a viewer sees it: its state for everyone; RAP, characteristics and power
+    cards only for its own coach and the staff."""
+    view: dict[str, Any] = {
+        "id": f.id,
+        "side": f.side,
+        "number": f.number,
+        "name": f.name,
+        "label": f.label,
+        "where": f.where,
+        "acted": f.acted,
+        "waiting": f.waiting,
+        "ball": state.carrier is f,
+        "conditions": [
+            {"key": c, "left": u.left(state.turn) if u else None}
+            for c, u in sorted(f.conditions.items())
+        ],
+        # 6.2: either coach may ask how long an expulsion still lasts; the sheet shows it.
+        "expelled_left": f.back.left(state.turn) if f.where == "expelled" and f.back else None,
+        "past_end": bool(f.where == "expelled" and f.back and f.back.turn < 1),
+        "square": list(f.square) if f.square else None,
+        "cards_down": len(f.active),
+        "concentration": f.concentration,
+    }
+    if secret:
+        view.update(
+            rap=f.rap,
+            characteristics=f.characteristics,
+            armour=f.armour,
+            gloves=f.gloves,
+            state=f.state,
+            powers=[power_view(state, f, k) for k in f.powers],
+            after=f.after,
+        )
+    return view
+
+
+def match_view(state: MatchState, viewer: Viewer, side: Side | None) -> dict[str, Any]:
+    staff = viewer.is_staff
+    teams = {}
+    for key, team in state.teams.items():
+        secret = staff or side == key
+        entry: dict[str, Any] = {
+            "side": key,
+            "name": team.roster.name,
+            "coach": team.roster.coach_name,
+            "ready": team.ready,
+            "score": team.score,
+            "power": team.power if state.stage != "lineup" else None,
+            "margin": team.margin if state.stage != "lineup" else None,
+            "case": team.case,
+            "idle_since": team.idle_since,
+            "fighters": [fighter_view(f, state, secret) for f in state.side_fighters(key)],
+        }
+        if secret:
+            entry["bluff"] = team.bluff
+            entry["lineup"] = team.lineup
+            entry["roster"] = team.roster.gladiators
+            entry["armed"] = [
+                {
+                    "fighter": a.fighter,
+                    "label": state.fighter(a.fighter).label,
+                    "card": a.card,
+                    "name": state.cards[a.card].name,
+                    "when": state.cards[a.card].read_when,
+                }
+                for a in state.armed
+                if a.side == key
+            ]
+        teams[key] = entry
+    due = None
+    order: list[dict[str, Any]] = []
+    if state.stage == "running" and state.phase == 3 and state.pending is None:
+        play_order = mr.phase3_order(
+            [
+                mr.Actor(str(f.id), f.side, f.rap)
+                for f in state.fighters.values()
+                if f.where == "field" and not f.acted and not f.waiting and Play.can_act(f)
+            ],
+            state.hand,
+        )
+        order = [
+            {
+                "id": int(a.key),
+                "side": a.side,
+                "label": state.fighters[a.key].label,
+                # The order is what the referee calls aloud; RAP values stay with their coach.
+                "rap": a.rap if staff or a.side == side else None,
+            }
+            for a in play_order
+        ]
+        due = order[0] if order else None
+    pending: dict[str, Any] | None = None
+    if state.pending is not None:
+        data = state.pending.data
+        pending = {
+            "kind": state.pending.kind,
+            "side": state.pending.side,
+            "mine": staff or side == state.pending.side,
+        }
+        if state.pending.kind == "evade":
+            pending["target"] = state.fighter(data["target"]).label
+            pending["hits"] = [{"id": h, "label": state.fighter(h).label} for h in data["hits"]]
+        elif state.pending.kind == "intercept":
+            pending["who"] = [
+                {"id": f.id, "label": f.label} for f in interceptors_of(state, state.pending.side)
+            ]
+        else:
+            pending["taker"] = state.fighter(data["taker"]).label
+    throws = []
+    if state.throws or state.stage == "free_throws":
+        throws = [t.model_dump() | {"label": state.fighter(t.fighter).label} for t in state.throws]
+    return {
+        "stage": state.stage,
+        "mode": state.mode,
+        "tournament": state.tournament,
+        "me": side,
+        "plays": staff or (side is not None and state.mode == "self"),
+        "turn": state.turn,
+        "turns": list(range(mr.TURNS, 0, -1)),
+        "phase": state.phase,
+        "hand": state.hand,
+        "moving": state.moving if state.stage == "running" and state.phase != 3 else None,
+        "may_surrender": state.stage == "running" and state.phase != 3 and not state.moved,
+        "token": state.token,
+        "first": state.first,
+        "ball": ball_text(state).render(),
+        "ball_to_give": state.ball[3:] if state.ball.startswith("zt:") else None,
+        "ball_loose": state.ball in ("ground", "basket", "center"),
+        "teams": teams,
+        "due": due,
+        "order": order,
+        "pending": pending,
+        "gift": state.gift,
+        "reveals": [r.model_dump() for r in state.reveals],
+        "surrendered": state.surrendered,
+        "eliminated": state.eliminated,
+        "outcomes": list(state.outcomes) if state.outcomes else None,
+        "throws": throws,
+        "next_thrower": next_thrower(state) if state.stage == "free_throws" else None,
+        "league": state.league,
+    }
+
+
+def log_view(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+    if viewer.is_staff:
+        return full_event(event)
+    if event.type not in ("command", "undo"):
+        return None
+    # Coaches read the summaries (written for both) and their own side's private notes; never
+    # the commands, which hold the other side's lineup and cards. The dice show, each marked when
+    # entered by hand, the other side's RAP without its value.
+    side = viewer_side(event, viewer)
+    entry: dict[str, Any] = {
+        "seq": event.seq,
+        "at": event.at.isoformat(),
+        "summary": event.summary.render(),
+        "undone": event.undone,
+        "rolls": rolls_for(
+            event.rolls, lambda roll: side is not None and roll.get("owner") == side
+        ),
+    }
+    if viewer.role == "coach":
+        private = event.result.get("private", {})
+        notes = [
+            Msg.from_json(m).render() for owner, ms in private.items() for m in ms if owner == side
+        ]
+        if notes:
+            entry["private"] = notes
+    return entry
+
+
+def template_globals() -> dict[str, Any]:
+    return {
+        "kpm_conditions": CONDITION_TITLES,
+        "kpm_where": WHERE_TITLES,
+        "kpm_cases": CASE_TITLES,
+        "kpm_phases": PHASE_TITLES,
+        "kpm_outcomes": OUTCOME_TITLES,
+        "kpm_offences": OFFENCE_TITLES,
+        "kpm_pending": PENDING_TITLES,
+    }

@@ -1,0 +1,99 @@
+"""Operations across games: a match opened from its league, and the coach's way into it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from server.errors import (
+    LinkInvalid,
+    NotFound,
+)
+from server.models import Game, Person
+from server.platform.access import (
+    Link,
+)
+from server.platform.i18n import N_
+from server.platform.idempotency import (
+    SYSTEM_CALLER,
+    caller_of,
+)
+from server.platform.kinds import (
+    LinkedGame,
+    Viewer,
+    get_kind,
+)
+from server.platform.service.actions import (
+    Actions,
+)
+from server.platform.service.inputs import (
+    clean_name,
+    invalid_from,
+)
+from server.platform.service.store import (
+    make_idem,
+)
+
+
+class Linked(Actions):
+    def open_linked(
+        self, parent_id: str, actor: Viewer, request: Mapping[str, Any], *, idem_key: str
+    ) -> str:
+        """Opens the game the parent's kind plans for this request; returns its id. A retry with
+        the same key (and request) opens nothing more."""
+        loaded = self.load(parent_id)
+        body = {"parent": parent_id, "request": dict(request)}
+        idem = make_idem(caller_of(actor), idem_key, "open_linked", body)
+        plan: LinkedGame = loaded.kind.linked_game(parent_id, loaded.state, actor, request)
+        child_kind = get_kind(plan.kind)
+        try:
+            child_settings = child_kind.settings_model.model_validate(plan.settings)
+        except ValidationError as error:
+            raise invalid_from(error) from None
+        creation = make_idem(SYSTEM_CALLER, f"linked:{idem.stored}", "create", body)
+        with self.db.write() as s:
+            self._lock(s, parent_id)
+            child = self._created(s, creation)
+            if child is None:
+                people = [(role, name) for role, name, _ in plan.people]
+                child, _ = self._new_game(
+                    s,
+                    child_kind,
+                    clean_name(plan.name, limit=120),
+                    clean_name(plan.organizer),
+                    {"dice": loaded.game.settings.get("dice", "server"), "parent": parent_id},
+                    child_settings,
+                    creation,
+                    people,
+                )
+                persons = self._people(s, child.id)
+                delegates: dict[str, int | str] = {str(persons[0].id): "staff"}  # the staff
+                for person, (_, _, delegate) in zip(persons[1:], plan.people, strict=True):
+                    delegates[str(person.id)] = delegate
+                child.settings = {**child.settings, "delegates": delegates}
+                s.add(child)
+        ids = [p.id for p in self.people(child.id)]
+        record = plan.record(child.id, [i for i in ids if i is not None])
+        record_key = make_idem(SYSTEM_CALLER, f"linked:{idem.stored}:record", "command", record)
+        self._perform(parent_id, actor, record, record_key, trusted=True)
+        return child.id
+
+    def handoff(self, parent_id: str, actor: Viewer, child_id: str) -> Link | None:
+        """The link of the person of a linked game whom this viewer of the parent acts as (a
+        league's coach in their match, the league's staff as the match's organizer), or None (a
+        spectator). Only what the platform recorded when it opened the game decides."""
+        with self.db.read() as s:
+            child = s.get(Game, child_id)
+            if child is None or child.settings.get("parent") != parent_id:
+                raise NotFound(N_("No such game."))
+            delegates: dict[str, Any] = child.settings.get("delegates") or {}
+            wanted: Any = "staff" if actor.is_staff else actor.person_id
+            person_id = next((int(p) for p, d in delegates.items() if d == wanted), None)
+            if person_id is None or actor.person_id is None:
+                return None
+            person = s.get(Person, person_id)
+        if person is None or person.game_id != child_id or person.revoked:
+            raise LinkInvalid(N_("This link is no longer valid."))
+        return self.link_of(person)

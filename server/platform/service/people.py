@@ -1,0 +1,367 @@
+"""Games and people: creating a game, registering people, their links and the invitation."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from server.errors import (
+    InvalidInput,
+    LinkInvalid,
+    NotAllowed,
+    NotFound,
+)
+from server.models import Event, Game, Person
+from server.platform.access import (
+    Link,
+    code_hash,
+    derive_invitation,
+    derive_link,
+    new_nonce,
+    same_token,
+    token_hash,
+)
+from server.platform.i18n import N_, Msg
+from server.platform.idempotency import (
+    ANONYMOUS,
+    AlreadyCreated,
+    IdemKey,
+    caller_of,
+)
+from server.platform.kinds import (
+    KINDS,
+    SYSTEM,
+    GameKind,
+    PersonInfo,
+    Viewer,
+    get_kind,
+)
+from server.platform.service.inputs import (
+    clean_name,
+    invalid_from,
+)
+from server.platform.service.replay import (
+    Replay,
+)
+from server.platform.service.store import (
+    DICE_MODES,
+    make_idem,
+)
+
+
+@dataclass(frozen=True)
+class Registered:
+    person: Person
+    link: Link
+
+
+class People(Replay):
+    def create_game(
+        self,
+        kind_key: str,
+        name: str,
+        organizer_name: str,
+        *,
+        dice: str = "server",
+        idem_key: str,
+        settings: Mapping[str, Any] | None = None,
+        caller: str = ANONYMOUS,
+    ) -> tuple[Game, Registered]:
+        """A new game and its organizer. `caller` scopes the key: a browser's session (its retry
+        gets the same game and link), or ANONYMOUS for an API call with no token, whose retry is
+        refused rather than answered with an organizer's link."""
+        kind = KINDS.get(kind_key)
+        if kind is None or not kind.standalone:
+            # A game another one opens (a league's match) is created by the platform only.
+            raise InvalidInput(N_("Unknown game: “{kind}”."), field="kind", kind=kind_key)
+        if dice not in DICE_MODES:
+            raise InvalidInput(N_("Unknown dice mode: “{mode}”."), field="dice", mode=dice)
+        name = clean_name(name, limit=120, what="name")
+        organizer_name = clean_name(organizer_name, what="organizer")
+        body = {
+            "kind": kind_key,
+            "name": name,
+            "organizer": organizer_name,
+            "dice": dice,
+            "settings": dict(settings or {}),
+        }
+        idem = make_idem(caller, idem_key, "create", body)
+        try:
+            kind_settings = kind.settings_model.model_validate(settings or {})
+        except ValidationError as error:
+            raise invalid_from(error) from None
+        with self.db.write() as s:
+            existing = self._created(s, idem)
+            if existing is not None:
+                if caller == ANONYMOUS:
+                    raise AlreadyCreated(
+                        N_(
+                            "A game was already created with this idempotency key: its "
+                            "organizer link was in the first answer."
+                        )
+                    )
+                return existing, Registered(self._organizer(s, existing), self._link(s, existing))
+            return self._new_game(
+                s, kind, name, organizer_name, {"dice": dice}, kind_settings, idem, []
+            )
+
+    def _created(self, s: Session, idem: IdemKey) -> Game | None:
+        existing = s.exec(select(Game).where(Game.creation_key == idem.stored)).first()
+        if existing is not None:
+            idem.check(existing.creation_fingerprint)
+        return existing
+
+    def _organizer(self, s: Session, game: Game) -> Person:
+        return s.exec(
+            select(Person)
+            .where(Person.game_id == game.id, Person.role == "organizer")
+            .order_by(col(Person.id))
+        ).one()
+
+    def _link(self, s: Session, game: Game) -> Link:
+        return self.link_of(self._organizer(s, game))
+
+    def _new_game(
+        self,
+        s: Session,
+        kind: GameKind[Any],
+        name: str,
+        organizer_name: str,
+        platform_settings: dict[str, Any],
+        kind_settings: BaseModel,
+        idem: IdemKey,
+        people: Sequence[tuple[str, str]],
+    ) -> tuple[Game, Registered]:
+        """A game, its organizer and `people` (role, name), in the caller's transaction."""
+        now = self.clock.now()
+        state = kind.new_state(kind_settings)
+        game = Game(
+            id=secrets.token_urlsafe(9),
+            kind=kind.key,
+            name=name,
+            settings={**platform_settings, "kind": kind_settings.model_dump(mode="json")},
+            state=state.model_dump(mode="json"),
+            status=kind.status(state),
+            created_at=now,
+            creation_key=idem.stored,
+            creation_fingerprint=idem.fingerprint,
+        )
+        s.add(game)
+        s.flush()
+        registered = self._add_person(s, game, kind, SYSTEM, "organizer", organizer_name, None)
+        for role, person_name in people:
+            self._add_person(s, game, kind, SYSTEM, role, person_name, None)
+        return game, registered
+
+    def register(
+        self, game_id: str, actor: Viewer, role: str, name: str, *, idem_key: str
+    ) -> Registered:
+        if not actor.is_organizer:
+            raise NotAllowed(N_("Only the organizer registers people."))
+        name = clean_name(name)
+        idem = make_idem(caller_of(actor), idem_key, "register", {"role": role, "name": name})
+        with self.db.write() as s:
+            game = self._lock(s, game_id)
+            prior = self._by_idem(s, game_id, idem)
+            if prior is not None:
+                return self._registered(s, prior)
+            kind = get_kind(game.kind)
+            if role not in kind.registrable_roles():
+                raise InvalidInput(N_("Unknown role: “{role}”."), field="role", role=role)
+            self._check_name_free(s, game_id, name)
+            registered = self._add_person(s, game, kind, actor, role, name, idem)
+        self.broker.publish(game_id, game.seq)
+        return registered
+
+    def _registered(self, s: Session, prior: Event) -> Registered:
+        person = s.get(Person, prior.command["id"])
+        assert person is not None  # the fingerprint matched: a "person.add" event
+        return Registered(person, self.link_of(person))
+
+    def _check_name_free(self, s: Session, game_id: str, name: str) -> None:
+        """One name, one person in play: a revoked person's name is free again."""
+        taken = s.exec(
+            select(Person.id).where(
+                Person.game_id == game_id,
+                func.lower(Person.name) == name.lower(),
+                Person.revoked == False,  # noqa: E712 (SQL)
+            )
+        ).first()
+        if taken is not None:
+            raise InvalidInput(
+                N_("Someone named “{name}” is already registered."), field="name", name=name
+            )
+
+    def invitation(self, game: Game) -> str | None:
+        """The invitation token (192 bits from the server secret and a nonce kept with the game),
+        or None when the invitation is closed."""
+        nonce = game.settings.get("invite")
+        if not nonce or get_kind(game.kind).open_role is None:
+            return None
+        return derive_invitation(self.secret, game.id, str(nonce))
+
+    def set_invitation(self, game_id: str, actor: Viewer, *, open_it: bool) -> Game:
+        if not actor.is_organizer:
+            raise NotAllowed(N_("Only the organizer registers people."))
+        with self.db.write() as s:
+            game = self._lock(s, game_id)
+            if get_kind(game.kind).open_role is None:
+                raise InvalidInput(N_("This game has no invitation link."))
+            game.settings = {**game.settings, "invite": new_nonce() if open_it else None}
+            s.add(game)
+            return game
+
+    def game_by_invitation(self, game_id: str, token: str) -> Game:
+        with self.db.read() as s:
+            game = s.get(Game, game_id)
+            if game is None or not self._invited(game, token):
+                raise LinkInvalid(N_("This invitation is closed or was renewed."))
+            return game
+
+    def _invited(self, game: Game, token: str) -> bool:
+        expected = self.invitation(game)
+        return expected is not None and same_token(expected, token)
+
+    def join_by_invitation(
+        self, game_id: str, token: str, name: str, *, idem_key: str, caller: str = ANONYMOUS
+    ) -> Registered:
+        """Someone registers themselves by the game's invitation. `caller` is the browser's
+        session: only its own retry gets the seat (and its link) again."""
+        name = clean_name(name)
+        idem = make_idem(caller, idem_key, "join", {"name": name})
+        with self.db.write() as s:
+            game = self._lock(s, game_id)
+            if not self._invited(game, token):
+                raise LinkInvalid(N_("This invitation is closed or was renewed."))
+            prior = self._by_idem(s, game_id, idem)
+            if prior is not None:
+                if caller == ANONYMOUS:
+                    raise AlreadyCreated(
+                        N_("You already joined with this key: your link was in the first answer.")
+                    )
+                return self._registered(s, prior)
+            kind = get_kind(game.kind)
+            role = kind.open_role
+            assert role is not None
+            self._check_name_free(s, game_id, name)
+            registered = self._add_person(s, game, kind, Viewer(role, None, name), role, name, idem)
+        self.broker.publish(game_id, game.seq)
+        return registered
+
+    def _add_person(
+        self,
+        s: Session,
+        game: Game,
+        kind: GameKind[Any],
+        actor: Viewer,
+        role: str,
+        name: str,
+        idem: IdemKey | None,
+    ) -> Registered:
+        now = self.clock.now()
+        person = Person(game_id=game.id, role=role, name=name, nonce=new_nonce(), created_at=now)
+        s.add(person)
+        s.flush()
+        assert person.id is not None
+        link = self._set_link(person)
+        state = kind.state_model.model_validate(game.state)
+        state = kind.add_person(state, PersonInfo(person.id, role, name))
+        summary = Msg(
+            N_("{name} joins as {role}."), {"name": name, "role": Msg(kind.role_title(role))}
+        )
+        self._append(
+            s,
+            game,
+            "person",
+            actor,
+            {"type": "person.add", "id": person.id, "role": role, "name": name},
+            summary=summary,
+            label=summary,
+            subjects=[],
+            idem=idem,
+            at=now,
+        )
+        self._store(s, game, kind, state)
+        return Registered(person, link)
+
+    def reissue(self, game_id: str, actor: Viewer, person_id: int, *, idem_key: str) -> Registered:
+        return self._change_link(game_id, actor, person_id, idem_key, revoke=False)
+
+    def revoke(self, game_id: str, actor: Viewer, person_id: int, *, idem_key: str) -> Registered:
+        return self._change_link(game_id, actor, person_id, idem_key, revoke=True)
+
+    def _change_link(
+        self, game_id: str, actor: Viewer, person_id: int, idem_key: str, *, revoke: bool
+    ) -> Registered:
+        if not actor.is_organizer:
+            raise NotAllowed(N_("Only the organizer manages links."))
+        operation = "revoke" if revoke else "reissue"
+        idem = make_idem(caller_of(actor), idem_key, operation, {"person": person_id})
+        with self.db.write() as s:
+            game = self._lock(s, game_id)
+            person = s.get(Person, person_id)
+            if person is None or person.game_id != game_id:
+                raise NotFound(N_("No such person in this game."))
+            prior = self._by_idem(s, game_id, idem)
+            if prior is None:
+                if revoke and person.id == actor.person_id:
+                    raise InvalidInput(N_("You cannot revoke your own organizer link."))
+                assert person.id is not None  # a stored person
+                kind = get_kind(game.kind)
+                state = kind.state_model.model_validate(game.state)
+                info = PersonInfo(person.id, person.role, person.name)
+                if revoke and not person.revoked:
+                    state = kind.remove_person(state, info)
+                elif not revoke and person.revoked:  # back in: the name must still be free
+                    self._check_name_free(s, game_id, person.name)
+                    state = kind.add_person(state, info)
+                was_revoked = person.revoked
+                person.version += 1
+                person.nonce = new_nonce()
+                person.revoked = revoke
+                self._set_link(person)
+                summary = Msg(
+                    N_("Link of {name} revoked.") if revoke else N_("Link of {name} re-issued."),
+                    {"name": person.name},
+                )
+                self._append(
+                    s,
+                    game,
+                    "access",
+                    actor,
+                    {
+                        "type": f"link.{operation}",
+                        "id": person.id,
+                        "role": person.role,
+                        "name": person.name,
+                        "was_revoked": was_revoked,
+                    },
+                    summary=summary,
+                    label=summary,
+                    subjects=[],
+                    idem=idem,
+                )
+                self._store(s, game, kind, state)
+            s.add(person)
+        self.broker.publish(game_id, game.seq, access_changed=True)
+        return Registered(person, self.link_of(person))
+
+    def _set_link(self, person: Person) -> Link:
+        assert person.id is not None
+        link = derive_link(self.secret, person.id, person.version, person.nonce)
+        if person.revoked:
+            person.token_hash = person.code_hash = None
+        else:
+            person.token_hash = token_hash(link.token)
+            person.code_hash = code_hash(link.code)
+        return link
+
+    def link_of(self, person: Person) -> Link:
+        assert person.id is not None
+        return derive_link(self.secret, person.id, person.version, person.nonce)

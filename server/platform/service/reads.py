@@ -1,0 +1,131 @@
+"""Reads: a game, its people, a viewer and the log as each viewer may read it. No write."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+from sqlalchemy.orm import defer
+from sqlmodel import Session, col, select
+
+from server.errors import (
+    LinkInvalid,
+    NotFound,
+)
+from server.models import Event, Game, Person
+from server.platform.access import (
+    code_hash,
+    token_hash,
+)
+from server.platform.i18n import N_, Msg
+from server.platform.kinds import (
+    GameKind,
+    Viewer,
+    get_kind,
+    logged,
+)
+from server.platform.service.store import (
+    Store,
+)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A game read by `GameService.load`: `game.state` (the stored JSON) is not read, `state`
+    is the parsed one."""
+
+    game: Game
+    kind: GameKind[Any]
+    state: BaseModel
+
+
+class Reads(Store):
+    def load(self, game_id: str) -> Loaded:
+        """A game and its state, for reading: the state is the one this process keeps for the
+        game's sequence number, shared by every reader, so views must not change it (the tests
+        render every page and check). The stored state is read and parsed only when the game
+        moved since this process last saw it."""
+        with self.db.read() as s:
+            game = s.get(Game, game_id, options=[defer(Game.state)])  # type: ignore[arg-type]
+            if game is None:
+                raise NotFound(N_("No such game."))
+            kind = get_kind(game.kind)
+            return Loaded(game, kind, self._state(game, kind, copy=False))
+
+    def seq_of(self, game_id: str) -> int:
+        """A game's sequence number alone, without reading its state (a stream opening)."""
+        with self.db.read() as s:
+            seq = s.exec(select(Game.seq).where(Game.id == game_id)).first()
+        if seq is None:
+            raise NotFound(N_("No such game."))
+        return seq
+
+    def person_by_token(self, token: str) -> Person:
+        with self.db.read() as s:
+            person = s.exec(select(Person).where(Person.token_hash == token_hash(token))).first()
+        if person is None or person.revoked:
+            raise LinkInvalid(N_("This link is no longer valid."))
+        return person
+
+    def person_by_code(self, code: str) -> Person:
+        with self.db.read() as s:
+            person = s.exec(select(Person).where(Person.code_hash == code_hash(code))).first()
+        if person is None or person.revoked:
+            raise LinkInvalid(N_("This code is not valid."), field="code")
+        return person
+
+    def viewer(self, game_id: str, person_id: int, version: int) -> Viewer | None:
+        """The viewer a session names, if the person still holds that version of their link."""
+        with self.db.read() as s:
+            person = s.get(Person, person_id)
+        if person is None or person.game_id != game_id or person.revoked:
+            return None
+        if person.version != version:
+            return None
+        return Viewer(person.role, person.id, person.name)
+
+    def people(self, game_id: str) -> list[Person]:
+        with self.db.read() as s:
+            return list(
+                s.exec(select(Person).where(Person.game_id == game_id).order_by(col(Person.id)))
+            )
+
+    def person(self, game_id: str, person_id: int) -> Person:
+        with self.db.read() as s:
+            person = s.get(Person, person_id)
+        if person is None or person.game_id != game_id:
+            raise NotFound(N_("No such person in this game."))
+        return person
+
+    def _people(self, s: Session, game_id: str) -> list[Person]:
+        return list(
+            s.exec(select(Person).where(Person.game_id == game_id).order_by(col(Person.id)))
+        )
+
+    def last_undoable(self, game_id: str) -> tuple[int, Msg] | None:
+        with self.db.read() as s:
+            target = self._undo_target(s, game_id)
+        return (target.seq, Msg.from_json(target.label)) if target else None
+
+    def log(self, game_id: str, viewer: Viewer, after: int = 0) -> list[dict[str, Any]]:
+        loaded = self.load(game_id)
+        with self.db.read() as s:
+            events = self._events(s, game_id, after=after)
+        shown = []
+        for event in events:
+            view = loaded.kind.log_view(logged(event), viewer)
+            if view is not None:
+                shown.append(view)
+        return shown
+
+    def recent_summaries(self, game_id: str, limit: int = 5) -> list[tuple[int, Msg, bool]]:
+        """The latest actions' sentences, for staff screens."""
+        with self.db.read() as s:
+            events = s.exec(
+                select(Event)
+                .where(Event.game_id == game_id, col(Event.type).in_(("command", "undo")))
+                .order_by(col(Event.seq).desc())
+                .limit(limit)
+            ).all()
+        return [(e.seq, Msg.from_json(e.summary), e.undone_by is not None) for e in events]

@@ -1,0 +1,71 @@
+"""Replay: a game's state rebuilt from its log with the dice it rolled, and verified against the
+stored one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from pydantic import BaseModel
+
+from server.errors import (
+    NotFound,
+)
+from server.models import Event, Game
+from server.platform.dice import ReplayDice
+from server.platform.i18n import N_
+from server.platform.kinds import (
+    Context,
+    PersonInfo,
+    Viewer,
+    get_kind,
+)
+from server.platform.service.reads import (
+    Reads,
+)
+
+
+class Replay(Reads):
+    def rebuild(
+        self,
+        game: Game,
+        events: Sequence[Event],
+        skip: Iterable[int] = (),
+        start: Event | None = None,
+    ) -> BaseModel:
+        """The state the log gives, from the game's creation settings and its events alone, or
+        from a snapshot (`start`, an event that holds one) and the events after it."""
+        kind = get_kind(game.kind)
+        if start is not None and start.snapshot is not None:
+            state = kind.state_model.model_validate(start.snapshot)
+            events = [e for e in events if e.seq > start.seq]
+        else:
+            state = kind.new_state(
+                kind.settings_model.model_validate(game.settings.get("kind", {}))
+            )
+        undone = {e.undoes for e in events if e.type == "undo"} | set(skip)
+        for event in events:
+            if event.type == "person":
+                info = PersonInfo(event.command["id"], event.command["role"], event.command["name"])
+                state = kind.add_person(state, info)
+            elif event.type == "access" and "role" in event.command:  # older logs: links only
+                c = event.command
+                info = PersonInfo(c["id"], c["role"], c["name"])
+                if c["type"] == "link.revoke" and not c["was_revoked"]:
+                    state = kind.remove_person(state, info)
+                elif c["type"] == "link.reissue" and c["was_revoked"]:
+                    state = kind.add_person(state, info)
+            elif event.type == "command" and event.seq not in undone:
+                actor = Viewer(event.actor_role, event.actor_id, event.actor_name)
+                ctx = Context(actor, ReplayDice(event.rolls), event.at)
+                state = kind.apply(state, kind.parse(event.command), ctx).state
+        return state
+
+    def verify(self, game_id: str) -> bool:
+        """Does replaying the log give exactly the stored state?"""
+        with self.db.read() as s:
+            game = s.get(Game, game_id)
+            if game is None:
+                raise NotFound(N_("No such game."))
+            events = self._events(s, game_id)
+        rebuilt = self.rebuild(game, events).model_dump(mode="json")
+        return bool(rebuilt == game.state)

@@ -1,0 +1,195 @@
+"""Storage of games: the lock that serializes a game's actions, the log appended with its
+idempotency keys, the stored state with its snapshots, and the cache of parsed states."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from datetime import datetime
+from threading import Lock
+from typing import Any
+
+from pydantic import BaseModel
+from sqlmodel import Session, col, select
+
+from server.db import Database
+from server.errors import (
+    NotFound,
+    StaleScreen,
+)
+from server.models import Event, Game
+from server.platform import idempotency
+from server.platform.clock import Clock
+from server.platform.dice import DiceSource
+from server.platform.i18n import N_, Msg
+from server.platform.idempotency import (
+    IdemKey,
+)
+from server.platform.kinds import (
+    GameKind,
+    Viewer,
+)
+from server.platform.live import Broker
+
+log = logging.getLogger("arbitre.service")
+
+
+DICE_MODES = ("server", "physical")
+SNAPSHOT_EVERY = 100  # events between two snapshots of a game's state
+
+
+class Store:
+    """The database, the clock, the dice and the broker every job of the service shares."""
+
+    def __init__(
+        self, db: Database, secret: str, clock: Clock, dice: DiceSource, broker: Broker
+    ) -> None:
+        self.db = db
+        self.secret = secret
+        self.clock = clock
+        self.dice = dice
+        self.broker = broker
+        self._cache: dict[str, tuple[int, BaseModel]] = {}
+        self._cache_lock = Lock()
+
+    def _lock(self, s: Session, game_id: str) -> Game:
+        statement = select(Game).where(Game.id == game_id)
+        if not self.db.is_sqlite:
+            statement = statement.with_for_update()
+        game = s.exec(statement).first()
+        if game is None:
+            raise NotFound(N_("No such game."))
+        return game
+
+    def _by_idem(self, s: Session, game_id: str, idem: IdemKey) -> Event | None:
+        """The event this caller's key already made in this game, if the same request did."""
+        prior = s.exec(
+            select(Event).where(Event.game_id == game_id, Event.idem_key == idem.stored)
+        ).first()
+        if prior is not None:
+            idem.check(prior.idem_fingerprint)
+        return prior
+
+    def _events(self, s: Session, game_id: str, after: int = 0) -> list[Event]:
+        return list(
+            s.exec(
+                select(Event)
+                .where(Event.game_id == game_id, Event.seq > after)
+                .order_by(col(Event.seq))
+            )
+        )
+
+    def _undo_target(self, s: Session, game_id: str) -> Event | None:
+        return s.exec(
+            select(Event)
+            .where(
+                Event.game_id == game_id,
+                Event.type == "command",
+                col(Event.undone_by).is_(None),
+            )
+            .order_by(col(Event.seq).desc())
+            .limit(1)
+        ).first()
+
+    def _check_fresh(
+        self, s: Session, game: Game, seen_seq: int, subjects: list[int] | None
+    ) -> None:
+        """Refuses an action computed on a screen that missed a change touching the same people."""
+        if seen_seq > game.seq:
+            raise StaleScreen(N_("Your screen is ahead of the game: reload it."))
+        if seen_seq == game.seq:
+            return
+        newer = s.exec(
+            select(Event).where(
+                Event.game_id == game.id,
+                Event.seq > seen_seq,
+                col(Event.type).in_(("command", "undo")),
+            )
+        ).all()
+        touched = set(subjects) if subjects is not None else None
+        for event in newer:
+            if touched is None or event.subjects is None or touched & set(event.subjects):
+                raise StaleScreen(
+                    N_(
+                        "The game changed since your screen was shown ({summary}): check and retry."
+                    ),
+                    summary=Msg.from_json(event.summary),
+                )
+
+    def _append(
+        self,
+        s: Session,
+        game: Game,
+        type_: str,
+        actor: Viewer,
+        command: dict[str, Any],
+        *,
+        summary: Msg,
+        label: Msg,
+        rolls: list[dict[str, Any]] | None = None,
+        result: Mapping[str, Any] | None = None,
+        subjects: list[int] | None = None,
+        idem: IdemKey | None = None,
+        undoes: int | None = None,
+        at: datetime | None = None,
+    ) -> Event:
+        game.seq += 1
+        event = Event(
+            game_id=game.id,
+            seq=game.seq,
+            type=type_,
+            at=at or self.clock.now(),
+            actor_id=actor.person_id,
+            actor_role=actor.role,
+            actor_name=actor.name,
+            command=command,
+            rolls=rolls or [],
+            result=dict(result or {}),
+            summary=summary.to_json(),
+            label=label.to_json(),
+            subjects=subjects,
+            idem_key=idem.stored if idem else None,
+            idem_fingerprint=idem.fingerprint if idem else None,
+            undoes=undoes,
+        )
+        s.add(event)
+        s.add(game)
+        s.info["appended"] = event
+        return event
+
+    def _state(self, game: Game, kind: GameKind[Any], *, copy: bool = True) -> BaseModel:
+        """The game's state as its kind's model, parsed once per sequence number. Without
+        `copy`, the cached object itself: for the rules, which never change their input."""
+        with self._cache_lock:
+            cached = self._cache.get(game.id)
+        if cached is not None and cached[0] == game.seq:
+            return cached[1].model_copy(deep=True) if copy else cached[1]
+        state = kind.state_model.model_validate(game.state)
+        self._remember(game.id, game.seq, state)
+        return state.model_copy(deep=True) if copy else state
+
+    def _remember(self, game_id: str, seq: int, state: BaseModel) -> None:
+        """Only ever called with a committed sequence number: a rolled-back one could come
+        again with another state."""
+        with self._cache_lock:
+            if len(self._cache) > 2000:
+                self._cache.clear()
+            self._cache[game_id] = (seq, state)
+
+    def _store(self, s: Session, game: Game, kind: GameKind[Any], state: BaseModel) -> None:
+        game.state = state.model_dump(mode="json")
+        appended: Event | None = s.info.get("appended")
+        if appended is not None and appended.seq == game.seq and game.seq % SNAPSHOT_EVERY == 0:
+            appended.snapshot = game.state
+        game.status = kind.status(state)
+        game.next_deadline = kind.next_deadline(state)
+
+
+def make_idem(caller: str, key: str, operation: str, body: Mapping[str, Any]) -> IdemKey:
+    return idempotency.idem_key(caller, key, operation, body)
+
+
+def dumped(command: Any) -> dict[str, Any]:
+    if isinstance(command, BaseModel):
+        return command.model_dump(mode="json")
+    return dict(command)
