@@ -30,7 +30,7 @@ from server.platform.service import GameService
 
 PHONES = 32
 RCB_FIGHTERS = 16  # the deal serves 6 to 17 fighters: the other phones watch the public board
-MIX = ("serial_battle", "rcb", "kpb_match")
+MIX = ("serial_battle", "rcb", "killpower_match")
 
 # An actor's step: it reads what it needs, sends at most one action and says how it went.
 Send = Callable[[dict[str, Any]], Awaitable[httpx.Response]]
@@ -98,8 +98,8 @@ def setup_rcb(service: GameService, number: int) -> BenchGame:
     )
 
 
-def setup_kpb_match(service: GameService, number: int) -> BenchGame:
-    league, owner = DEMOS["kpb_league"](service, key())
+def setup_killpower_match(service: GameService, number: int) -> BenchGame:
+    league, owner = DEMOS["killpower_league"](service, key())
     state = service.load(league.id).state
     assert isinstance(state, LeagueState)
     teams = [t for t in state.teams.values() if t.name in ("Nabos", "Titanos")]
@@ -120,11 +120,15 @@ def setup_kpb_match(service: GameService, number: int) -> BenchGame:
         tokens.append(service.link_of(service.person(match_id, person_id)).token)
     organizer = service.person(match_id, live.organizer)
     return BenchGame(
-        match_id, "kpb_match", service.link_of(organizer).token, tokens, [None] * PHONES
+        match_id, "killpower_match", service.link_of(organizer).token, tokens, [None] * PHONES
     )
 
 
-SETUP = {"serial_battle": setup_serial_battle, "rcb": setup_rcb, "kpb_match": setup_kpb_match}
+SETUP = {
+    "serial_battle": setup_serial_battle,
+    "rcb": setup_rcb,
+    "killpower_match": setup_killpower_match,
+}
 
 
 # ---------------------------------------------------------------- what each actor sends
@@ -178,7 +182,7 @@ async def rcb_step(
     return None  # finished
 
 
-async def kpb_match_step(
+async def killpower_match_step(
     rng: random.Random, game: BenchGame, actor: int, read: Read, send: Send
 ) -> httpx.Response | None:
     """A coach's move when it is theirs: entries and the ball, then the gladiator due in phase 3."""
@@ -224,4 +228,8 @@ async def kpb_match_step(
     return await send({"command": command})
 
 
-STEPS = {"serial_battle": serial_battle_step, "rcb": rcb_step, "kpb_match": kpb_match_step}
+STEPS = {
+    "serial_battle": serial_battle_step,
+    "rcb": rcb_step,
+    "killpower_match": killpower_match_step,
+}

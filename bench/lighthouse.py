@@ -56,7 +56,7 @@ def pages(db_url: str) -> list[tuple[str, str, str]]:
         if player is not None:
             found.append((kind, "player", f"/t/{service.link_of(player).token}"))
         found.append((kind, "board", f"/g/{game.id}/board"))
-        if kind == "kpb_league":
+        if kind == "killpower_league":
             found += match_pages(service, db, game.id, organizer)
     db.dispose()
     return found
@@ -85,9 +85,9 @@ def match_pages(
         lineup = {"type": "lineup", "gladiators": [g.id for g in team.gladiators]}
         service.perform(match_id, viewer, lineup, idem_key=f"bench-{coach.id}")
     return [
-        ("kpb_match", "staff", f"/t/{service.link_of(host).token}"),
-        ("kpb_match", "player", f"/t/{service.link_of(coaches[0]).token}"),
-        ("kpb_match", "board", f"/g/{match_id}/board"),
+        ("killpower_match", "staff", f"/t/{service.link_of(host).token}"),
+        ("killpower_match", "player", f"/t/{service.link_of(coaches[0]).token}"),
+        ("killpower_match", "board", f"/g/{match_id}/board"),
     ]
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import anyio
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
@@ -22,11 +23,11 @@ import server.games
 from server.config import Settings, get_settings
 from server.db import Database
 from server.errors import ArbitreError, LinkInvalid, validation_problem
+from server.i18n import N_, Msg
 from server.migrate import upgrade
 from server.platform.access import RateLimiter
 from server.platform.clock import Clock, SystemClock
 from server.platform.dice import DiceSource, secret_roll
-from server.platform.i18n import N_, Msg
 from server.platform.kinds import KINDS
 from server.platform.live import Broker
 from server.platform.service import GameService
@@ -100,7 +101,11 @@ def create_app(
     app = FastAPI(
         title="Arbitre",
         version="0.1.0",
-        description="The referee's assistant for live games. JSON API: `/api/v1/`.",
+        description=(
+            "The referee's assistant for live games. JSON API: `/api/v1/`. Live updates: "
+            "`GET /g/{game_id}/events` (Server-Sent Events, the same bearer token): `hello`, then "
+            '`changed` with `{"seq": n, "now": ms}` at each change, `revoked` when the link dies.'
+        ),
         lifespan=lifespan,
         # Swagger UI would load from a CDN, which a field without internet cannot reach: the
         # schema itself is served, for any OpenAPI tool.
@@ -146,6 +151,20 @@ def create_app(
     for router in server.games.routers():
         app.include_router(router, dependencies=guarded)
     install_error_handlers(app)
+
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = api.typed_schema(
+                get_openapi(
+                    title=app.title,
+                    version=app.version,
+                    description=app.description,
+                    routes=app.routes,
+                )
+            )
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
     return app
 
 

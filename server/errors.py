@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.platform.i18n import N_, Msg
+from server.i18n import N_, Msg
 
 
 class ArbitreError(Exception):

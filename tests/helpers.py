@@ -7,8 +7,9 @@ import socket
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from server.models import Game
@@ -25,18 +26,64 @@ def viewer_of(registered: Registered) -> Viewer:
     return Viewer(person.role, person.id, person.name)
 
 
+@dataclass
+class Table:
+    """A game and the people at its table: its organizer and everyone registered, by name, each
+    with their viewer and their link (`phone` opens a test client as that person)."""
+
+    game: Game
+    organizer: Registered
+    people: dict[str, Registered] = field(default_factory=dict)
+
+    @property
+    def org(self) -> Viewer:
+        return viewer_of(self.organizer)
+
+    def viewer(self, name: str) -> Viewer:
+        return viewer_of(self.people[name])
+
+    def token(self, name: str | None = None) -> str:
+        return (self.people[name] if name else self.organizer).link.token
+
+
+def table(
+    service: GameService,
+    kind: str,
+    people: Sequence[tuple[str, str]] = (),
+    *,
+    settings: Mapping[str, Any] | None = None,
+    dice: str = "server",
+    name: str = "Partie test",
+) -> Table:
+    """Any kind's game, its organizer ("Orga") and `people` as (role, name), registered in order."""
+    game, organizer = service.create_game(
+        kind, name, "Orga", settings=dict(settings or {}), dice=dice, idem_key=key()
+    )
+    seated = Table(game, organizer)
+    for role, person in people:
+        seated.people[person] = service.register(game.id, seated.org, role, person, idem_key=key())
+    return seated
+
+
+def phone(client: Any, token: str) -> Any:
+    """A test client signed in by a person's link, as their phone would be after the QR code."""
+    client.cookies.clear()
+    answer = client.get(f"/t/{token}", follow_redirects=True)
+    assert answer.status_code == 200, answer.text[:300]
+    return client
+
+
 def tally_game(
     service: GameService, players: tuple[str, ...] = ("Léa", "Hugo")
 ) -> tuple[Game, Viewer, Viewer, list[Viewer]]:
     """A tally game with its organizer, a referee and players."""
-    game, organizer = service.create_game("tally", "Partie test", "Orga", idem_key=key())
-    org = viewer_of(organizer)
-    referee = viewer_of(service.register(game.id, org, "referee", "Arbitre 1", idem_key=key()))
-    people = [
-        viewer_of(service.register(game.id, org, "player", name, idem_key=key()))
-        for name in players
-    ]
-    return game, org, referee, people
+    seated = table(service, "tally", [("referee", "Arbitre 1")] + [("player", p) for p in players])
+    return (
+        seated.game,
+        seated.org,
+        seated.viewer("Arbitre 1"),
+        [seated.viewer(p) for p in players],
+    )
 
 
 @contextmanager

@@ -170,11 +170,11 @@ EXEMPT = {
     ("POST", "/g/{game_id}/join/{token}"): "the invitation is the credential: tests/killpower",
     (
         "POST",
-        "/g/{game_id}/kpb/match",
+        "/g/{game_id}/killpower/match",
     ): "opening a match, by role: tests/killpower/test_match_pages",
-    ("GET", "/g/{game_id}/kpb/matches/{match_id}"): "a redirect by role: test_match_pages",
-    ("POST", "/g/{game_id}/kpbm/resend"): "staff only, on a match: test_match_pages",
-    ("GET", "/g/{game_id}/kpbm/sheet"): "each viewer's own sheet: test_match_pages",
+    ("GET", "/g/{game_id}/killpower/matches/{match_id}"): "a redirect by role: test_match_pages",
+    ("POST", "/g/{game_id}/killpower/resend"): "staff only, on a match: test_match_pages",
+    ("GET", "/g/{game_id}/killpower/sheet"): "each viewer's own sheet: test_match_pages",
 }
 
 

@@ -41,9 +41,9 @@ def test_a_demo_prints_everyone_s_link_at_the_server_s_address(
     monkeypatch.setenv("PORT", "8123")
     get_settings.cache_clear()
     try:
-        assert main(["demo", "kpb_league"]) == 0
+        assert main(["demo", "killpower_league"]) == 0
         by_settings = capsys.readouterr().out
-        assert main(["demo", "kpb_league", "--url", "http://192.168.1.20:9000/"]) == 0
+        assert main(["demo", "killpower_league", "--url", "http://192.168.1.20:9000/"]) == 0
         given = capsys.readouterr().out
     finally:
         get_settings.cache_clear()

@@ -11,7 +11,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from server.config import ROOT
-from server.platform.i18n import LOCALE_DIR, Msg, current_language
+from server.i18n import LOCALE_DIR, Msg, current_language
 
 KEYWORDS = {
     "_": None,
@@ -80,12 +80,12 @@ def test_no_template_writes_visible_text_outside_the_translations() -> None:
         ("serial_battle", "hit_2", "touche sur Hugo"),
         ("rcb", "shuffle_31", None),  # a step of the secret shuffle: not in the journal
         ("rcb", "team_3", "tirage des équipes"),
-        ("kpb_match", "RAP of Nab1", "RAP de Nab1"),
-        ("kpb_match", "attack on Tit2", "attaque sur Tit2"),
-        ("kpb_match", "re-entry square of Ana", "case de retour d’Ana"),
-        ("kpb_match", "PHY of Nab1", "PHY de Nab1"),
-        ("kpb_league", "power card for Nab1", "carte pouvoir de Nab1"),
-        ("kpb_league", "risk of death of Nab1", "risque de mort de Nab1"),
+        ("killpower_match", "RAP of Nab1", "RAP de Nab1"),
+        ("killpower_match", "attack on Tit2", "attaque sur Tit2"),
+        ("killpower_match", "re-entry square of Ana", "case de retour d’Ana"),
+        ("killpower_match", "PHY of Nab1", "PHY de Nab1"),
+        ("killpower_league", "power card for Nab1", "carte pouvoir de Nab1"),
+        ("killpower_league", "risk of death of Nab1", "risque de mort de Nab1"),
     ],
 )
 def test_the_journal_says_each_die_in_words(kind: str, purpose: str, french: str | None) -> None:

@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 
 from server.errors import RuleError
+from server.i18n import Msg, current_language, pick_language
 from server.platform.access import (
     CODE_ALPHABET,
     RateLimiter,
@@ -16,7 +17,6 @@ from server.platform.access import (
 )
 from server.platform.clock import FakeClock
 from server.platform.dice import CommandDice, ReplayDice, ReplayDiverged, ScriptedRolls
-from server.platform.i18n import Msg, current_language, pick_language
 from server.platform.timers import Timer
 
 

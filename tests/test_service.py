@@ -310,7 +310,7 @@ def test_a_revoked_person_leaves_the_lists_and_frees_the_name(service: GameServi
         ("serial_battle", "referee", lambda st: st.referees),
         ("rcb", "fighter", lambda st: st.fighters),
         ("rcb", "team", lambda st: st.phones),
-        ("kpb_league", "coach", lambda st: st.coaches),
+        ("killpower_league", "coach", lambda st: st.coaches),
     ]
     for kind, role, listed in cases:
         game, organizer = service.create_game(kind, "Partie", "Orga", idem_key=key())
@@ -338,7 +338,7 @@ def test_a_coach_who_leaves_takes_an_unplayed_team_along(
     rolls.endless = True
     from server.games.killpower.demo import wizard
 
-    game, organizer = service.create_game("kpb_league", "Ligue", "Orga", idem_key=key())
+    game, organizer = service.create_game("killpower_league", "Ligue", "Orga", idem_key=key())
     org = viewer_of(organizer)
     alix = service.register(game.id, org, "coach", "Alix", idem_key=key())
     service.perform(game.id, viewer_of(alix), wizard("Nabos"), idem_key=key())

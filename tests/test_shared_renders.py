@@ -31,13 +31,13 @@ def demo_game(kind: str) -> Callable[[GameService, ScriptedRolls], tuple[str, st
     return make
 
 
-def kpb_match(service: GameService, rolls: ScriptedRolls) -> tuple[str, str]:
+def killpower_match(service: GameService, rolls: ScriptedRolls) -> tuple[str, str]:
     match = Match(service, rolls)
     coach = service.person(match.id, match.coach["A"].person_id)  # type: ignore[arg-type]
     return match.id, service.link_of(coach).token
 
 
-GAMES = {**{kind: demo_game(kind) for kind in sorted(DEMOS)}, "kpb_match": kpb_match}
+GAMES = {**{kind: demo_game(kind) for kind in sorted(DEMOS)}, "killpower_match": killpower_match}
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))

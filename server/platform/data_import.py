@@ -1,17 +1,19 @@
 """What every game's data import shares (card decks, power decks): keys from names, JSON read with
-the line of the first problem, and a message naming the card that is wrong."""
+the line of the first problem, a message naming the card that is wrong, `CardList` which reads
+and writes one game's cards, and CSV cells that a spreadsheet will not run."""
 
 from __future__ import annotations
 
 import json
 import re
 import unicodedata
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from server.errors import InvalidInput
-from server.platform.i18n import N_
+from server.i18n import N_
 
 
 def slug(name: str, default: str = "card") -> str:
@@ -87,6 +89,71 @@ def card_error(index: int, item: Any, error: ValidationError, field: str) -> Inv
         where=where or "?",
         problem=first.get("msg", ""),
     )
+
+
+C = TypeVar("C", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class CardList(Generic[C]):
+    """How one game's cards travel as JSON: a bare list, or an object holding the list under
+    `key` beside the deck's own settings. Read all or nothing: the first wrong card is named with
+    its number and its problem, a key or a name given twice is refused, an empty deck too.
+    Every game with cards as data (decks, power decks, techniques, objects) reads them here."""
+
+    card: type[C]
+    key: str = "cards"
+    field: str = "deck"
+
+    def read(self, text: str) -> tuple[list[C], dict[str, Any]]:
+        """The cards, and the other fields of the object they came in (empty for a list)."""
+        data = read_json(text, self.field)
+        if isinstance(data, list):
+            data = {self.key: data}
+        if not isinstance(data, dict) or not isinstance(data.get(self.key), list):
+            raise InvalidInput(
+                N_("Expected a list of cards, or an object with “{key}”."),
+                field=self.field,
+                key=self.key,
+            )
+        cards = []
+        for index, item in enumerate(data[self.key], start=1):
+            item = with_key(item)
+            try:
+                cards.append(self.card.model_validate(item))
+            except ValidationError as error:
+                raise card_error(index, item, error, self.field) from None
+        self.check(cards)
+        return cards, {k: v for k, v in data.items() if k != self.key}
+
+    def check(self, cards: list[C], field: str | None = None) -> list[C]:
+        """No key nor name twice (names compared without case), at least one card; the message
+        goes next to `field` (the import's own by default)."""
+        field = field or self.field
+        keys: set[str] = set()
+        names: dict[str, str] = {}
+        for card in cards:
+            key, name = getattr(card, "key", None), getattr(card, "name", None)
+            if isinstance(name, str):
+                if name.casefold() in names:
+                    raise InvalidInput(N_("Two cards are named “{name}”."), field=field, name=name)
+                names[name.casefold()] = name
+            if isinstance(key, str):
+                if key in keys:
+                    raise InvalidInput(N_("Two cards have the key “{key}”."), field=field, key=key)
+                keys.add(key)
+        if not cards:
+            raise InvalidInput(N_("A deck needs at least one card."), field=field)
+        return cards
+
+    def dump(self, cards: list[C], *, exclude_defaults: bool = False, **settings: Any) -> str:
+        """The cards as JSON the same `read` takes back, with the deck's settings beside them."""
+        items = [
+            c.model_dump(mode="json", exclude_defaults=exclude_defaults)
+            | ({"key": c.key} if hasattr(c, "key") else {})
+            for c in cards
+        ]
+        return json.dumps({self.key: items, **settings}, ensure_ascii=False, indent=1) + "\n"
 
 
 # OWASP, CSV injection: a spreadsheet runs a cell that starts with one of these as a formula.

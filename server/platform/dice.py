@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from server.errors import RuleError
-from server.platform.i18n import N_
+from server.i18n import N_
 
 SERVER = "server"  # the owner of a draw that is never rolled by hand (a shuffle)
 

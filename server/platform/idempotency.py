@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.errors import ArbitreError
-from server.platform.i18n import N_
+from server.i18n import N_
 from server.platform.kinds import Viewer
 
 SYSTEM_CALLER = "system"

@@ -16,9 +16,9 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, TypeAdapter
 
 from server.errors import NotAllowed
+from server.i18n import N_, Msg
 from server.models import Event
 from server.platform.dice import Dice
-from server.platform.i18n import N_, Msg
 
 STAFF_ROLES = ("organizer", "referee")
 ROLE_TITLES = {"organizer": N_("organizer"), "referee": N_("referee"), "player": N_("player")}
@@ -73,11 +73,21 @@ class Outcome(Generic[S]):
 
 @dataclass
 class Applied:
-    """What one rule handler did to the state it was given: the sentence to read aloud, and the
-    facts the log keeps (the dice are in the context)."""
+    """What one rule handler did to the state it was given: the sentence to read aloud (everyone
+    who reads the log reads it), the facts the log keeps (the dice are in the context), and the
+    private notes: sentences only one audience reads (a side, a person), by the audience's key.
+
+    Private notes are the platform's convention: stored with the event under `result["private"]`
+    and given to a viewer by `GameKind.log_entry` for the audiences `GameKind.audiences` grants
+    that viewer, and to nobody else; a kind's own `log_view` never hands them out."""
 
     summary: Msg
     result: dict[str, Any] = field(default_factory=dict)
+    private: dict[str, list[Msg]] = field(default_factory=dict)
+
+    def logged_result(self) -> dict[str, Any]:
+        notes = {k: [m.to_json() for m in ms] for k, ms in self.private.items() if ms}
+        return {**self.result, "private": notes} if notes else dict(self.result)
 
 
 # Every game's rules have one signature: a handler changes the state it is given (a copy the
@@ -182,7 +192,7 @@ class GameKind(ABC, Generic[S]):
         work = self.copy(state)
         self.check(work, command)
         applied = self.handlers[type(command)](work, command, ctx)
-        return Outcome(work, applied.summary, applied.result)
+        return Outcome(work, applied.summary, applied.logged_result())
 
     def copy(self, state: S) -> S:
         """The copy a handler may change."""
@@ -245,6 +255,31 @@ class GameKind(ABC, Generic[S]):
         if viewer.is_staff:
             return full_event(event)
         return None
+
+    def audiences(self, event: LoggedEvent, viewer: Viewer) -> Collection[str]:
+        """The private notes' audiences this viewer belongs to for this event (see `Applied`):
+        by default, a person reads the notes addressed to them."""
+        return {f"person:{viewer.person_id}"} if viewer.person_id is not None else set()
+
+    def log_entry(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+        """What of one event a viewer reads, everywhere the log is shown or an action answered:
+        the kind's `log_view`, with the private notes of the viewer's audiences and no other."""
+        entry = self.log_view(event, viewer)
+        if entry is None or viewer.is_staff:
+            return entry
+        entry.pop("private", None)
+        if isinstance(entry.get("result"), Mapping):
+            entry["result"] = {k: v for k, v in entry["result"].items() if k != "private"}
+        keys = set(self.audiences(event, viewer))
+        notes = [
+            Msg.from_json(m).render()
+            for key, ms in (event.result.get("private") or {}).items()
+            if key in keys
+            for m in ms
+        ]
+        if notes:
+            entry["private"] = notes
+        return entry
 
     def roll_label(self, purpose: str, state: S) -> Msg | str | None:
         """How the journal page names a die: words in the reader's language, or None for a die

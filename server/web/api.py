@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, TypeAdapter
 
-from server.deps import ApiViewerDep, ClockDep, PersonId, ServiceDep
 from server.errors import NotAllowed, NotSignedIn
-from server.platform.i18n import N_
+from server.i18n import N_
 from server.platform.kinds import KINDS, Viewer
 from server.platform.service import GameService, Performed, Registered
+from server.web.deps import ApiViewerDep, ClockDep, PersonId, ServiceDep
 
 
 class ErrorOut(BaseModel):
@@ -266,3 +266,36 @@ def read_log(
 ) -> LogOut:
     """The log as the caller may read it (all of it for referees)."""
     return LogOut(events=service.log(game_id, viewer, after=after))
+
+
+def typed_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The OpenAPI schema with each game kind's commands and settings typed: a command is one of
+    the kinds' discriminated unions (`<kind>.Command`, by its `type`), settings one of the kinds'
+    models (`<kind>.Settings`); an API user learns the commands from the schema, not the source."""
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    commands, settings = [], []
+    for key in sorted(KINDS):
+        kind = KINDS[key]
+        for name, adapter in (
+            ("Command", kind.commands),
+            ("Settings", TypeAdapter(kind.settings_model)),
+        ):
+            typed = adapter.json_schema(ref_template=f"#/components/schemas/{key}.{{model}}")
+            for model, definition in typed.pop("$defs", {}).items():
+                components[f"{key}.{model}"] = definition
+            typed["title"] = f"{kind.key}: {name.lower()}"
+            components[f"{key}.{name}"] = typed
+        commands.append({"$ref": f"#/components/schemas/{key}.Command"})
+        settings.append({"$ref": f"#/components/schemas/{key}.Settings"})
+    command_in = components["CommandIn"]["properties"]["command"]
+    components["CommandIn"]["properties"]["command"] = {
+        "description": command_in.get("description", ""),
+        "anyOf": commands,
+    }
+    game_in = components["GameIn"]["properties"]["settings"]
+    components["GameIn"]["properties"]["settings"] = {
+        "description": "The game kind's settings (see `kind`).",
+        "anyOf": settings,
+        "default": game_in.get("default", {}),
+    }
+    return schema

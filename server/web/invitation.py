@@ -11,13 +11,13 @@ import segno
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
-from server.deps import JoinLimiterDep, PageViewerDep, ServiceDep, TemplatesDep
 from server.errors import ArbitreError, InvalidInput, LinkInvalid, TooManyAttempts
+from server.i18n import N_, Msg
 from server.models import Game
-from server.platform.i18n import N_, Msg
 from server.platform.idempotency import AlreadyCreated
 from server.platform.kinds import get_kind
 from server.platform.service import GameService
+from server.web.deps import JoinLimiterDep, PageViewerDep, ServiceDep, TemplatesDep
 from server.web.pages import browser_caller, organizer_only, people_answer, remember
 
 router = APIRouter(include_in_schema=False)

@@ -21,7 +21,16 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import FormData, QueryParams
 
-from server.deps import (
+from server import i18n
+from server.errors import ArbitreError, InvalidInput, LinkInvalid, NotAllowed, TooManyAttempts
+from server.i18n import N_, Msg
+from server.models import Person
+from server.platform.data_import import csv_cell
+from server.platform.dice import MissingRoll
+from server.platform.idempotency import session_caller
+from server.platform.kinds import KINDS, PUBLIC, Viewer
+from server.platform.service import DICE_MODES, GameService, Loaded
+from server.web.deps import (
     ClockDep,
     JoinLimiterDep,
     PageViewerDep,
@@ -32,15 +41,6 @@ from server.deps import (
     session_links,
     session_viewer,
 )
-from server.errors import ArbitreError, InvalidInput, LinkInvalid, NotAllowed, TooManyAttempts
-from server.models import Person
-from server.platform import i18n
-from server.platform.data_import import csv_cell
-from server.platform.dice import MissingRoll
-from server.platform.i18n import N_, Msg
-from server.platform.idempotency import session_caller
-from server.platform.kinds import KINDS, PUBLIC, Viewer
-from server.platform.service import DICE_MODES, GameService, Loaded
 from server.web.templating import Templates, bundle, html_response, is_htmx
 
 router = APIRouter(include_in_schema=False)
@@ -305,6 +305,33 @@ def render_page(
     )
 
 
+def refused(
+    request: Request,
+    templates: Templates,
+    service: GameService,
+    clock: Any,
+    loaded: Loaded,
+    viewer: Viewer,
+    error: ArbitreError,
+    *,
+    page: str | None = None,
+    template: str | None = None,
+    field: str | None = None,
+    **extra: Any,
+) -> Response:
+    """The page sent back as it was sent, with the refusal next to the field it is about (and at
+    the top of the page): what every form that changes something answers when refused. A page of
+    its own (`template`, a deck import) is rendered whole; a game page as its own route does."""
+    where = field or error.field or "_"
+    errors = {where: error.message} if template else {where: error.message, "_": error.message}
+    extra.setdefault("hx_block", None if template else "live")
+    page = page or loaded.kind.page_for(viewer)
+    context = page_context(service, clock, loaded, viewer, page, errors=errors, **extra)
+    if template is not None:
+        return templates.response(request, template, context, status_code=error.status)
+    return render_page(request, templates, context, status_code=error.status)
+
+
 @router.get("/g/{game_id}")
 def game_page(
     game_id: str,
@@ -427,20 +454,21 @@ async def act(
     except ArbitreError as error:
         # The page comes back as it was sent: same choices (as `query`), typed values, and the
         # message next to the field.
-        context = page_context(
+        return refused(
+            request,
+            templates,
             service,
             clock,
             service.load(game_id),
             viewer,
-            page,
-            errors={error.field or "_": error.message, "_": error.message},
+            error,
+            page=page,
             form=values,
             query=QueryParams(
                 [(k.removesuffix("[]"), v) for k, v in form.multi_items() if isinstance(v, str)]
             ),
             dice_prompt=dice_prompt(error, form),
         )
-        return render_page(request, templates, context, status_code=error.status)
     request.state.committed = True
     return after_action(
         request, templates, service, clock, game_id, viewer, page, performed.summary
@@ -482,8 +510,9 @@ async def undo(
             game_id, viewer, idem_key=idem_of(form), target_seq=int_field(form, "target_seq")
         )
     except ArbitreError as error:
-        context = page_context(service, clock, loaded, viewer, page, errors={"_": error.message})
-        return render_page(request, templates, context, status_code=error.status)
+        return refused(
+            request, templates, service, clock, loaded, viewer, error, page=page, field="_"
+        )
     request.state.committed = True
     return after_action(
         request, templates, service, clock, game_id, viewer, page, performed.summary

@@ -13,10 +13,10 @@ from typing import Any
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from server import i18n
 from server.errors import CsrfFailed
-from server.platform import i18n
+from server.i18n import N_, Msg
 from server.platform.data_import import json_depth
-from server.platform.i18n import N_, Msg
 
 CSP = "; ".join(
     [

@@ -14,9 +14,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse
 
-from server.deps import ServiceDep, SettingsDep, api_viewer, page_viewer
 from server.platform.kinds import Viewer
 from server.platform.live import Broker
+from server.web.deps import ServiceDep, SettingsDep, api_viewer, page_viewer
 
 router = APIRouter(include_in_schema=False)
 

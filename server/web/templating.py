@@ -17,8 +17,8 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from server import i18n
 from server.config import ROOT
-from server.platform import i18n
 from server.platform.timers import Timer
 
 STATIC_DIR = ROOT / "static"

@@ -32,7 +32,7 @@ def body_size(request: Request) -> int:
     return body + max(0, sizes["responseHeadersSize"])
 
 
-@pytest.mark.parametrize("kind", ["serial_battle", "rcb", "kpb_league"])
+@pytest.mark.parametrize("kind", ["serial_battle", "rcb", "killpower_league"])
 def test_first_load_of_a_staff_page_fits_the_budget(
     browser: Browser, live_server: Any, kind: str
 ) -> None:

@@ -117,11 +117,11 @@ def test_a_serial_battle_from_setup_to_its_winner_on_phones_opened_before_the_st
         expect(news).to_be_in_viewport()
     expect(console.locator(".countdown")).to_be_in_viewport()
     assert console.evaluate("window.buzzes.length") >= 1
-    shot(console, "sb-shrink")
+    shot(console, "serial-battle-shrink")
 
     # The referee tools of a player say what they do; the sector to move to is never a closed
     # one by default; eliminating asks first.
-    zoe = console.locator(".sb-players li").filter(has_text="Zoé")
+    zoe = console.locator(".serial-battle-players li").filter(has_text="Zoé")
     zoe.locator("summary").tap()
     expect(zoe.get_by_label("Déplacer Zoé vers")).to_have_value("Sud")
     expect(zoe.get_by_label("Carte trouvée par Zoé")).to_be_visible()
@@ -181,7 +181,7 @@ def test_a_coach_sees_the_waiting_match_first_and_is_warned_before_an_expulsion(
     ending a phase with the ball in the side-line zone is warned on the form and asked;
     surrendering asks first."""
     service: GameService = live_server.app.state.service
-    league, owner = service.create_game("kpb_league", "Ligue", "Camille", idem_key=key())
+    league, owner = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
     org = viewer_of(owner)
     coaches = {
         name: service.register(league.id, org, "coach", name, idem_key=key())
@@ -204,7 +204,7 @@ def test_a_coach_sees_the_waiting_match_first_and_is_warned_before_an_expulsion(
     expect(alix.get_by_role("heading", name="Titanos – Nabos")).to_be_visible()
     live(alix)
     basile = opened(browser, f"{live_server.url}/t/{coaches['Basile'].link.token}")
-    basile.goto(f"{live_server.url}/g/{league.id}/kpb/matches/{match_id}")
+    basile.goto(f"{live_server.url}/g/{league.id}/killpower/matches/{match_id}")
     live(basile)
     alix.get_by_role("button", name="Donner la composition").tap()
     expect(basile.get_by_text("Nabos · prêt")).to_be_visible(timeout=5000)
@@ -229,7 +229,7 @@ def test_a_coach_sees_the_waiting_match_first_and_is_warned_before_an_expulsion(
     mover.get_by_role("button", name="Abandonner").tap()
     assert asked == ["Abandonner le match ?"]
     assert service.load(match_id).state.stage == "running"
-    shot(mover, "kpb-warning")
+    shot(mover, "killpower-warning")
 
 
 def test_a_refused_assault_is_said_in_view(browser: Browser, live_server: Any) -> None:

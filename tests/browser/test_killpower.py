@@ -28,7 +28,9 @@ def test_a_coach_creates_a_team_and_the_ranking_shows_a_match(
     browser: Browser, live_server: Any
 ) -> None:
     service: GameService = live_server.app.state.service
-    game, owner = service.create_game("kpb_league", "Ligue du jeudi", "Camille", idem_key=key())
+    game, owner = service.create_game(
+        "killpower_league", "Ligue du jeudi", "Camille", idem_key=key()
+    )
     org = viewer_of(owner)
     service.set_invitation(game.id, org, open_it=True)
     invitation = service.invitation(service.load(game.id).game)
@@ -76,7 +78,7 @@ def test_a_coach_creates_a_team_and_the_ranking_shows_a_match(
     console.get_by_role("button", name="Enregistrer le match et tirer les risques de mort").tap()
     expect(console.locator("#flash")).to_contain_text("Nabos : victoire")
     expect(console.locator("#score-a")).to_have_value("0")  # a fresh sheet for the next match
-    shot(console, "kpb-console")
+    shot(console, "killpower-console")
 
     # The ranking page follows by itself: Nabos first with 3 points.
     first = board.locator("tbody tr").first
@@ -91,7 +93,7 @@ def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_serv
     """A self-refereed match: each coach on their own phone, each sees the other's moves live."""
 
     service: GameService = live_server.app.state.service
-    game, owner = service.create_game("kpb_league", "Ligue", "Camille", idem_key=key())
+    game, owner = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
     org = viewer_of(owner)
     coaches = {
         name: service.register(game.id, org, "coach", name, idem_key=key())
@@ -110,7 +112,7 @@ def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_serv
     for name in ("Alix", "Basile"):
         page = browser.new_context(**PHONE).new_page()
         page.goto(f"{live_server.url}/t/{coaches[name].link.token}")
-        page.goto(f"{live_server.url}/g/{game.id}/kpb/matches/{match_id}")
+        page.goto(f"{live_server.url}/g/{game.id}/killpower/matches/{match_id}")
         expect(page.get_by_role("heading", name="Nabos – Titanos")).to_be_visible()
         phones[name] = page
     alix, basile = phones["Alix"], phones["Basile"]
@@ -139,7 +141,7 @@ def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_serv
             mover.get_by_role("button", name="Fin de la phase de déplacement").tap()
             state = service.load(match_id).state
         for page in (alix, basile):
-            expect(page.locator(".kpm-now")).to_contain_text("phase 3", timeout=5000)
+            expect(page.locator(".killpower-now")).to_contain_text("phase 3", timeout=5000)
         if turn == 20:
             assert_accessible(alix)
             shot(alix, "kpb-match")

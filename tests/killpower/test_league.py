@@ -46,7 +46,7 @@ class League:
     ):
         self.service, self.rolls = service, rolls
         game, owner = service.create_game(
-            "kpb_league",
+            "killpower_league",
             "Ligue du jeudi",
             "Camille",
             idem_key=key(),

@@ -13,28 +13,28 @@ from fastapi.testclient import TestClient
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
 from tests.helpers import key
-from tests.killpower.test_pages import HTMX, kpb  # noqa: F401  (the league fixture)
+from tests.killpower.test_pages import HTMX, killpower  # noqa: F401  (the league fixture)
 
 
 @pytest.fixture
-def live(kpb: dict[str, Any]) -> dict[str, Any]:  # noqa: F811
+def live(killpower: dict[str, Any]) -> dict[str, Any]:  # noqa: F811
     """Alix opens a self-refereed match Nabos – Titanos from the league page."""
-    alix = kpb["phones"]["alix"]
-    nabos, titanos = kpb["teams"]["Nabos"], kpb["teams"]["Titanos"]
+    alix = killpower["phones"]["alix"]
+    nabos, titanos = killpower["teams"]["Nabos"], killpower["teams"]["Titanos"]
     opened = alix.post(
-        f"/g/{kpb['game']}/kpb/match",
+        f"/g/{killpower['game']}/killpower/match",
         data={"team_a": nabos.id, "team_b": titanos.id, "mode": "self", "idem": key()},
     )
     assert opened.status_code == 303, opened.text
-    service: GameService = kpb["service"]
-    match_id = service.load(kpb["game"]).state.live[0].game
-    assert opened.headers["location"] == f"/g/{kpb['game']}/kpb/matches/{match_id}"
+    service: GameService = killpower["service"]
+    match_id = service.load(killpower["game"]).state.live[0].game
+    assert opened.headers["location"] == f"/g/{killpower['game']}/killpower/matches/{match_id}"
     phones = {}
     for name in ("alix", "basile", "org", "stranger"):
-        phone = kpb["phones"][name]
-        arrive(phone, f"/g/{kpb['game']}/kpb/matches/{match_id}")
+        phone = killpower["phones"][name]
+        arrive(phone, f"/g/{killpower['game']}/killpower/matches/{match_id}")
         phones[name] = phone
-    return {**kpb, "match": match_id, "match_phones": phones}
+    return {**killpower, "match": match_id, "match_phones": phones}
 
 
 def arrive(phone: TestClient, url: str) -> str:
@@ -60,17 +60,22 @@ def test_each_role_arrives_where_it_belongs(live: dict[str, Any]) -> None:
         "stranger": f"/g/{m}/board",
     }
     for name, target in expected.items():
-        assert arrive(live["phones"][name], f"/g/{league}/kpb/matches/{m}") == target, name
+        assert arrive(live["phones"][name], f"/g/{league}/killpower/matches/{m}") == target, name
     # Basile may not open a match for Alix's team; a stranger none at all.
     nabos, titanos = live["teams"]["Nabos"], live["teams"]["Titanos"]
     data = {"team_a": nabos.id, "team_b": titanos.id, "idem": key()}
-    assert live["phones"]["basile"].post(f"/g/{league}/kpb/match", data=data).status_code == 403
-    assert live["phones"]["stranger"].post(f"/g/{league}/kpb/match", data=data).status_code == 403
+    assert (
+        live["phones"]["basile"].post(f"/g/{league}/killpower/match", data=data).status_code == 403
+    )
+    assert (
+        live["phones"]["stranger"].post(f"/g/{league}/killpower/match", data=data).status_code
+        == 403
+    )
     # The resend and the sheet: staff only, and each viewer's own sheet.
-    assert live["phones"]["alix"].post(f"/g/{m}/kpbm/resend", data={}).status_code == 403
-    assert live["phones"]["org"].post(f"/g/{m}/kpbm/resend", data={}).status_code == 303
+    assert live["phones"]["alix"].post(f"/g/{m}/killpower/resend", data={}).status_code == 403
+    assert live["phones"]["org"].post(f"/g/{m}/killpower/resend", data={}).status_code == 303
     for name in ("alix", "basile", "org", "stranger"):
-        assert live["phones"][name].get(f"/g/{m}/kpbm/sheet").status_code == 200
+        assert live["phones"][name].get(f"/g/{m}/killpower/sheet").status_code == 200
 
 
 def own_cards(service: GameService, league: str, team: str) -> set[str]:
@@ -125,7 +130,7 @@ def test_two_coaches_play_the_first_turn_and_keep_their_secrets(
         ("alix", alix, secrets["basile"]),
         ("basile", basile, secrets["alix"]),
     ):
-        for url in (f"/g/{m}", f"/g/{m}/live/player", f"/g/{m}/kpbm/sheet", f"/g/{m}/log"):
+        for url in (f"/g/{m}", f"/g/{m}/live/player", f"/g/{m}/killpower/sheet", f"/g/{m}/log"):
             text = phone.get(url).text
             for card in other_cards:
                 assert card not in text, (who, url, card)

@@ -20,10 +20,22 @@ COACHES = {"alix", "basile"}
 
 # (method, route, concrete path, form, who may)
 KPB_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
-    ("GET", "/g/{game_id}/kpb/deck", "/g/{g}/kpb/deck", None, STAFF | COACHES),
-    ("GET", "/g/{game_id}/kpb/deck.json", "/g/{g}/kpb/deck.json", None, STAFF | COACHES),
-    ("POST", "/g/{game_id}/kpb/deck", "/g/{g}/kpb/deck", {"sample": "1"}, {"org"}),
-    ("GET", "/g/{game_id}/kpb/team/{team_id}", "/g/{g}/kpb/team/{nabos}", None, STAFF | {"alix"}),
+    ("GET", "/g/{game_id}/killpower/deck", "/g/{g}/killpower/deck", None, STAFF | COACHES),
+    (
+        "GET",
+        "/g/{game_id}/killpower/deck.json",
+        "/g/{g}/killpower/deck.json",
+        None,
+        STAFF | COACHES,
+    ),
+    ("POST", "/g/{game_id}/killpower/deck", "/g/{g}/killpower/deck", {"sample": "1"}, {"org"}),
+    (
+        "GET",
+        "/g/{game_id}/killpower/team/{team_id}",
+        "/g/{g}/killpower/team/{nabos}",
+        None,
+        STAFF | {"alix"},
+    ),
     ("GET", "/g/{game_id}/invitation/qr.svg", "/g/{g}/invitation/qr.svg", None, {"org"}),
     ("POST", "/g/{game_id}/invitation/{action}", "/g/{g}/invitation/open", {}, {"org"}),
 ]
@@ -44,9 +56,9 @@ def wizard_form(name: str, powers: int = 0) -> dict[str, str]:
 
 
 @pytest.fixture
-def kpb(client: TestClient, rolls: ScriptedRolls) -> dict[str, Any]:
+def killpower(client: TestClient, rolls: ScriptedRolls) -> dict[str, Any]:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
-    game, organizer = service.create_game("kpb_league", "Ligue", "Camille", idem_key=key())
+    game, organizer = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
     org = viewer_of(organizer)
     people = {
         "org": org,
@@ -54,7 +66,7 @@ def kpb(client: TestClient, rolls: ScriptedRolls) -> dict[str, Any]:
         "alix": viewer_of(service.register(game.id, org, "coach", "Alix", idem_key=key())),
         "basile": viewer_of(service.register(game.id, org, "coach", "Basile", idem_key=key())),
     }
-    other, other_org = service.create_game("kpb_league", "Autre", "X", idem_key=key())
+    other, other_org = service.create_game("killpower_league", "Autre", "X", idem_key=key())
     people["other_coach"] = viewer_of(
         service.register(other.id, viewer_of(other_org), "coach", "Zed", idem_key=key())
     )
@@ -93,11 +105,15 @@ def kpb(client: TestClient, rolls: ScriptedRolls) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("entry", KPB_MATRIX, ids=lambda e: f"{e[0]} {e[2]}")
-def test_league_pages_give_each_role_exactly_what_it_may(kpb: dict[str, Any], entry: Any) -> None:
+def test_league_pages_give_each_role_exactly_what_it_may(
+    killpower: dict[str, Any], entry: Any
+) -> None:
     method, _route, path, form, allowed = entry
-    url = path.replace("{g}", kpb["game"]).replace("{nabos}", str(kpb["teams"]["Nabos"].id))
+    url = path.replace("{g}", killpower["game"]).replace(
+        "{nabos}", str(killpower["teams"]["Nabos"].id)
+    )
     for role in ROLES:
-        phone = kpb["phones"][role]
+        phone = killpower["phones"][role]
         if method == "GET":
             response = phone.get(url)
         else:
@@ -109,9 +125,9 @@ def test_league_pages_give_each_role_exactly_what_it_may(kpb: dict[str, Any], en
         )
 
 
-def test_the_wizard_built_seven_gladiators_with_their_powers(kpb: dict[str, Any]) -> None:
-    nabos = kpb["teams"]["Nabos"]
-    assert nabos.coach == kpb["people"]["alix"].person_id
+def test_the_wizard_built_seven_gladiators_with_their_powers(killpower: dict[str, Any]) -> None:
+    nabos = killpower["teams"]["Nabos"]
+    assert nabos.coach == killpower["people"]["alix"].person_id
     assert [g.number for g in nabos.gladiators] == list(range(1, 8))
     assert [len(g.powers) for g in nabos.gladiators] == [2] * 5 + [0] * 2
     assert len({p for g in nabos.gladiators for p in g.powers}) == 10  # never the same card twice
@@ -119,15 +135,17 @@ def test_the_wizard_built_seven_gladiators_with_their_powers(kpb: dict[str, Any]
     # A broken wizard comes back with the message and what was typed.
     form = wizard_form("Zorgs")
     del form["name_7"], form["number_7"], form["specialization_7"], form["equipment_7"]
-    answer = kpb["phones"]["basile"].post(f"/g/{kpb['game']}/act", data={**form, "idem": key()})
+    answer = killpower["phones"]["basile"].post(
+        f"/g/{killpower['game']}/act", data={**form, "idem": key()}
+    )
     assert answer.status_code == 422
     assert "exactement 7 gladiateurs" in answer.text and 'value="Zor 6"' in answer.text
 
 
-def test_a_match_recorded_from_the_form_updates_the_table(kpb: dict[str, Any]) -> None:
-    nabos, titanos = kpb["teams"]["Nabos"], kpb["teams"]["Titanos"]
-    ref = kpb["phones"]["ref"]
-    page = ref.get(f"/g/{kpb['game']}?a={nabos.id}&b={titanos.id}").text
+def test_a_match_recorded_from_the_form_updates_the_table(killpower: dict[str, Any]) -> None:
+    nabos, titanos = killpower["teams"]["Nabos"], killpower["teams"]["Titanos"]
+    ref = killpower["phones"]["ref"]
+    page = ref.get(f"/g/{killpower['game']}?a={nabos.id}&b={titanos.id}").text
     assert "Enregistrer un match terminé" in page
     data: dict[str, Any] = {
         "type": "match",
@@ -143,36 +161,39 @@ def test_a_match_recorded_from_the_form_updates_the_table(kpb: dict[str, Any]) -
     }
     # A state above -11 is not a risk of death: refused, nothing recorded.
     wrong = {**data, f"risk_{nabos.gladiators[1].id}": "-5", "idem": key()}
-    answer = ref.post(f"/g/{kpb['game']}/act", data=wrong, headers=HTMX)
+    answer = ref.post(f"/g/{killpower['game']}/act", data=wrong, headers=HTMX)
     assert answer.status_code == 422 and "risque de mort" in answer.text
-    assert kpb["service"].load(kpb["game"]).state.matches == []
+    assert killpower["service"].load(killpower["game"]).state.matches == []
 
-    kpb["rolls"].push(4)  # TABLE 8: 4 is the trunk; at -20, dead
-    answer = ref.post(f"/g/{kpb['game']}/act", data=data, headers=HTMX)
+    killpower["rolls"].push(4)  # TABLE 8: 4 is the trunk; at -20, dead
+    answer = ref.post(f"/g/{killpower['game']}/act", data=data, headers=HTMX)
     assert answer.status_code == 200, answer.text
     assert "Titanos : victoire" in answer.text
-    board = kpb["phones"]["stranger"].get(f"/g/{kpb['game']}/board").text
+    board = killpower["phones"]["stranger"].get(f"/g/{killpower['game']}/board").text
     rows = re.findall(r"<th scope=\"row\">(\w+)", board)
     assert rows == ["Titanos", "Nabos"]
     assert "Risque de mort : Nab 1, -20, tronc : mort" in board
     # Nabos now has six gladiators: Alix's page asks her to recruit.
-    assert "recrutez pour revenir à 7" in kpb["phones"]["alix"].get(f"/g/{kpb['game']}").text
+    assert (
+        "recrutez pour revenir à 7"
+        in killpower["phones"]["alix"].get(f"/g/{killpower['game']}").text
+    )
 
 
-def test_no_coach_reads_another_teams_sheet(kpb: dict[str, Any]) -> None:
+def test_no_coach_reads_another_teams_sheet(killpower: dict[str, Any]) -> None:
     """Which gladiator holds which power card (and their armour, their characteristics) is on the
     team sheet, seen by its coach and the staff only. The league's deck itself is no secret."""
-    game = kpb["game"]
-    service: GameService = kpb["service"]
-    nabos = kpb["teams"]["Nabos"]
+    game = killpower["game"]
+    service: GameService = killpower["service"]
+    nabos = killpower["teams"]["Nabos"]
     private = [g.name for g in nabos.gladiators]
-    alix_page = kpb["phones"]["alix"].get(f"/g/{game}").text
+    alix_page = killpower["phones"]["alix"].get(f"/g/{game}").text
     assert all(name in alix_page for name in private)  # her own sheet shows them
     for role in ("basile", "stranger", "other_coach"):
-        phone: TestClient = kpb["phones"][role]
+        phone: TestClient = killpower["phones"][role]
         bearer = {}
         if role == "basile":
-            record = service.person(game, kpb["people"][role].person_id)
+            record = service.person(game, killpower["people"][role].person_id)
             bearer = {"Authorization": f"Bearer {service.link_of(record).token}"}
         answers = [
             phone.get(f"/g/{game}").text,
@@ -181,7 +202,7 @@ def test_no_coach_reads_another_teams_sheet(kpb: dict[str, Any]) -> None:
             phone.get(f"/g/{game}/log").text,
             phone.get(f"/g/{game}/log.json").text,
             phone.get(f"/g/{game}/log.csv").text,
-            phone.get(f"/g/{game}/kpb/team/{nabos.id}").text,
+            phone.get(f"/g/{game}/killpower/team/{nabos.id}").text,
             phone.get(f"/api/v1/games/{game}").text,
             phone.get(f"/api/v1/games/{game}/state", headers=bearer).text,
             phone.get(f"/api/v1/games/{game}/log", headers=bearer).text,
@@ -189,11 +210,11 @@ def test_no_coach_reads_another_teams_sheet(kpb: dict[str, Any]) -> None:
         for text in answers:
             for name in private:
                 assert name not in text, (role, name)
-    state = kpb["phones"]["basile"].get(
+    state = killpower["phones"]["basile"].get(
         f"/api/v1/games/{game}/state",
         headers={
             "Authorization": "Bearer "
-            + service.link_of(service.person(game, kpb["people"]["basile"].person_id)).token
+            + service.link_of(service.person(game, killpower["people"]["basile"].person_id)).token
         },
     )
     assert state.status_code == 200
@@ -203,7 +224,7 @@ def test_no_coach_reads_another_teams_sheet(kpb: dict[str, Any]) -> None:
 def test_a_tournament_from_the_owners_phone(client: TestClient, rolls: ScriptedRolls) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
     game, owner = service.create_game(
-        "kpb_league", "Coupe", "Camille", idem_key=key(), settings={"mode": "tournament"}
+        "killpower_league", "Coupe", "Camille", idem_key=key(), settings={"mode": "tournament"}
     )
     org = viewer_of(owner)
     for coach, team in (("Alix", "Nabos"), ("Basile", "Titanos")):
@@ -243,15 +264,15 @@ def test_a_tournament_from_the_owners_phone(client: TestClient, rolls: ScriptedR
     assert "Tableau" in board and "Nabos" in board and "Titanos" in board
 
 
-def test_coaches_join_the_league_by_its_invitation_link(kpb: dict[str, Any]) -> None:
-    game, service = kpb["game"], kpb["service"]
-    org = kpb["phones"]["org"]
+def test_coaches_join_the_league_by_its_invitation_link(killpower: dict[str, Any]) -> None:
+    game, service = killpower["game"], killpower["service"]
+    org = killpower["phones"]["org"]
     people = org.get(f"/g/{game}/people").text
     url = re.search(r'value="(http://testserver/g/[^"]+/join/[^"]+)"', people)
     assert url is not None
     path = url.group(1).removeprefix("http://testserver")
     newcomer = TestClient(
-        kpb["phones"]["org"].app, base_url="http://testserver", follow_redirects=False
+        killpower["phones"]["org"].app, base_url="http://testserver", follow_redirects=False
     )
     page = newcomer.get(path)
     assert page.status_code == 200 and "entraîneur" in page.text
@@ -275,7 +296,9 @@ def test_coaches_join_the_league_by_its_invitation_link(kpb: dict[str, Any]) -> 
     assert again.status_code == 422 and "déjà inscrit" in again.text
     # A renewed invitation kills the old link; a closed one too; only the organizer decides.
     assert (
-        kpb["phones"]["alix"].post(f"/g/{game}/invitation/open", data={"idem": key()}).status_code
+        killpower["phones"]["alix"]
+        .post(f"/g/{game}/invitation/open", data={"idem": key()})
+        .status_code
         == 403
     )
     assert org.post(f"/g/{game}/invitation/open", data={"idem": key()}).status_code < 400
@@ -295,7 +318,7 @@ def test_games_without_an_open_role_have_no_invitation(client: TestClient) -> No
 
 def test_the_owner_chooses_the_mode_on_a_new_league(client: TestClient) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
-    game, owner = service.create_game("kpb_league", "Coupe", "Camille", idem_key=key())
+    game, owner = service.create_game("killpower_league", "Coupe", "Camille", idem_key=key())
     phone = TestClient(client.app, base_url="http://testserver", follow_redirects=False)
     assert phone.get(f"/t/{service.link_of(owner.person).token}").status_code == 303
     phone.headers["X-CSRF-Token"] = csrf_of(phone.get("/").text)

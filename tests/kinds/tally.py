@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field, TypeAdapter
 
 from server.errors import RuleError
-from server.platform.i18n import Msg
+from server.i18n import Msg
 from server.platform.kinds import (
     Context,
     GameKind,

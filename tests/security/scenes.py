@@ -247,17 +247,17 @@ def league_scene(league: League, phase: str, **extra: Any) -> Scene:
         people["coach"] = coach
     teams = sorted(league.state.teams.values(), key=lambda t: t.id)
     return Scene(
-        "kpb_league", phase, league.id, people, {"team": teams[0].id if teams else 0, **extra}
+        "killpower_league", phase, league.id, people, {"team": teams[0].id if teams else 0, **extra}
     )
 
 
-def kpb_empty(service: GameService, rolls: ScriptedRolls) -> Scene:
+def killpower_empty(service: GameService, rolls: ScriptedRolls) -> Scene:
     league = League(service, rolls)
     league.coach("Alix")
     return league_scene(league, "setup")
 
 
-def kpb_teams(service: GameService, rolls: ScriptedRolls) -> Scene:
+def killpower_teams(service: GameService, rolls: ScriptedRolls) -> Scene:
     rolls.endless = True
     league = League(service, rolls)
     nadia, tomas = league.coach("Nadia"), league.coach("Tomas")
@@ -267,7 +267,7 @@ def kpb_teams(service: GameService, rolls: ScriptedRolls) -> Scene:
     return league_scene(league, "played")
 
 
-def kpb_tournament(service: GameService, rolls: ScriptedRolls) -> Scene:
+def killpower_tournament(service: GameService, rolls: ScriptedRolls) -> Scene:
     rolls.endless = True
     league = League(service, rolls, mode="tournament")
     titanos, viking = league.coach("Titanos"), league.coach("Viking")
@@ -277,7 +277,7 @@ def kpb_tournament(service: GameService, rolls: ScriptedRolls) -> Scene:
     return league_scene(league, "bracket")
 
 
-def kpb_live(service: GameService, rolls: ScriptedRolls) -> Scene:
+def killpower_live(service: GameService, rolls: ScriptedRolls) -> Scene:
     """A league with a match open on the live sheet (the league's pages link to it)."""
     rolls.endless = True
     match = Match(service, rolls)
@@ -290,7 +290,7 @@ def match_scene(match: Match, phase: str) -> Scene:
         "coach_a": match.coach["A"],
         "coach_b": match.coach["B"],
     }
-    return Scene("kpb_match", phase, match.id, people, {"league": match.league.id})
+    return Scene("killpower_match", phase, match.id, people, {"league": match.league.id})
 
 
 def lined_up(service: GameService, rolls: ScriptedRolls) -> Match:
@@ -359,15 +359,15 @@ SCENES: dict[str, Builder] = {
     "rcb:won": rcb_won,
     "rcb:perfect_tie": rcb_tie,
     "rcb:revealed": rcb_revealed,
-    "kpb_league:setup": kpb_empty,
-    "kpb_league:played": kpb_teams,
-    "kpb_league:bracket": kpb_tournament,
-    "kpb_league:live_match": kpb_live,
-    "kpb_match:lineup": match_lineup,
-    "kpb_match:running": match_running,
-    "kpb_match:phase3": match_phase3,
-    "kpb_match:surrendered": match_surrendered,
-    "kpb_match:forfeit": match_forfeit,
+    "killpower_league:setup": killpower_empty,
+    "killpower_league:played": killpower_teams,
+    "killpower_league:bracket": killpower_tournament,
+    "killpower_league:live_match": killpower_live,
+    "killpower_match:lineup": match_lineup,
+    "killpower_match:running": match_running,
+    "killpower_match:phase3": match_phase3,
+    "killpower_match:surrendered": match_surrendered,
+    "killpower_match:forfeit": match_forfeit,
 }
 
 

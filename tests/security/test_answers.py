@@ -12,10 +12,10 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlmodel import select
 
+from server import i18n
+from server.i18n import Msg
 from server.models import Event
-from server.platform import i18n
 from server.platform.dice import ScriptedRolls
-from server.platform.i18n import Msg
 from server.platform.service import GameService
 from tests.helpers import csrf_of, key
 from tests.killpower.test_match import Match
@@ -165,7 +165,7 @@ def league_hidden(service: GameService, game: str, viewer: Any) -> list[str]:
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-@pytest.mark.parametrize("label", ["rcb:stakes", "rcb:won", "kpb_league:played"])
+@pytest.mark.parametrize("label", ["rcb:stakes", "rcb:won", "killpower_league:played"])
 def test_every_command_answers_every_role_without_a_secret(
     client: TestClient, rolls: ScriptedRolls, label: str, language: str
 ) -> None:

@@ -63,7 +63,7 @@ def test_no_link_token_reaches_the_servers_output(plain_server: Server) -> None:
     with httpx.Client(base_url=plain_server.url) as client:
         created = client.post(
             "/api/v1/games",
-            json={"kind": "kpb_league", "name": "Ligue", "organizer": "Camille"},
+            json={"kind": "killpower_league", "name": "Ligue", "organizer": "Camille"},
             headers={"Idempotency-Key": key()},
         ).json()
         token = created["organizer"]["token"]
@@ -128,12 +128,13 @@ def test_deep_json_is_refused_with_a_message(client: TestClient, body: str) -> N
 
 def test_a_deep_deck_upload_is_refused_on_its_page(client: TestClient) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
-    game, owner = service.create_game("kpb_league", "Ligue", "Camille", idem_key=key())
+    game, owner = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
     phone = TestClient(client.app, follow_redirects=False)
     phone.get(f"/t/{owner.link.token}")
-    csrf = csrf_of(phone.get(f"/g/{game.id}/kpb/deck").text)
+    csrf = csrf_of(phone.get(f"/g/{game.id}/killpower/deck").text)
     answer = phone.post(
-        f"/g/{game.id}/kpb/deck", data={"text": "[" * 100_000, "csrf_token": csrf, "idem": key()}
+        f"/g/{game.id}/killpower/deck",
+        data={"text": "[" * 100_000, "csrf_token": csrf, "idem": key()},
     )
     assert answer.status_code == 422 and "JSON" in answer.text
     sb, sb_owner = service.create_game("serial_battle", "Forêt", "Orga", idem_key=key())

@@ -86,7 +86,7 @@ def test_the_scenes_cover_every_kind_and_end() -> None:
     kinds = {label.split(":")[0] for label in SCENES}
     assert kinds == set(KINDS) - {"tally"}
     ends = {label for label in SCENES if label.split(":")[1] in ENDS}
-    assert {label.split(":")[0] for label in ends} == kinds - {"kpb_league"}
+    assert {label.split(":")[0] for label in ends} == kinds - {"killpower_league"}
 
 
 ENDS = {"won", "no_survivor", "ended", "perfect_tie", "revealed", "surrendered", "forfeit"}

@@ -68,7 +68,7 @@ def test_joining_with_someone_elses_key_never_gives_their_seat(
     client: TestClient, rolls: ScriptedRolls
 ) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
-    game, owner = service.create_game("kpb_league", "Ligue", "Camille", idem_key=key())
+    game, owner = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
     service.set_invitation(game.id, viewer_of(owner), open_it=True)
     url = f"/g/{game.id}/join/{service.invitation(service.load(game.id).game)}"
 

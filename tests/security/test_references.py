@@ -408,7 +408,7 @@ def match_template(world: World, command: str) -> dict[str, Any]:
     state = world.ids["state"]
     mine, theirs = state.side_fighters("A")[0].id, state.side_fighters("B")[0].id
     names = {"gladiator": mine, "gladiators": [mine], "attackers": [mine], "target": theirs}
-    model = commands_of("kpb_match")[command]
+    model = commands_of("killpower_match")[command]
     own = {n: v for n, v in names.items() if n in model.model_fields}
     if "to" in model.model_fields:
         own["to"] = state.side_fighters("A")[1].id
@@ -420,8 +420,8 @@ def match_template(world: World, command: str) -> dict[str, Any]:
 # A well-formed command naming this game's own things, for the rows with no valid form here.
 TEMPLATES: dict[str, Callable[[World, str], dict[str, Any]]] = {
     "rcb": lambda w, c: {"type": c, "person": w.ids["fighter"], "team": "A"},
-    "kpb_league": lambda w, c: LEAGUE_TEMPLATES[c](w),
-    "kpb_match": match_template,
+    "killpower_league": lambda w, c: LEAGUE_TEMPLATES[c](w),
+    "killpower_match": match_template,
 }
 
 
@@ -438,8 +438,8 @@ class Kind:
 KIND_CASES = {
     "serial_battle": Kind(sb_world, SB, "referee", frozenset({"zone_due"})),
     "rcb": Kind(rcb_world, RCB, "organizer", frozenset({"designation_due"})),
-    "kpb_league": Kind(league_world, LEAGUE, "organizer", frozenset({"open_match"})),
-    "kpb_match": Kind(match_world, MATCH, "organizer"),
+    "killpower_league": Kind(league_world, LEAGUE, "organizer", frozenset({"open_match"})),
+    "killpower_match": Kind(match_world, MATCH, "organizer"),
 }
 # Field names that say the field names something of the game.
 ID_WORDS = {
@@ -479,9 +479,9 @@ ID_WORDS = {
 }
 NOT_REFERENCES = {
     ("rcb", "assign", "team"),  # a team's letter
-    ("kpb_league", "team", "gladiators"),  # the wizard's recruits, not references
+    ("killpower_league", "team", "gladiators"),  # the wizard's recruits, not references
     # Written by a match's own game only: test_a_live_match_is_recorded_by_its_game_alone.
-    ("kpb_league", "match", "match_game"),
+    ("killpower_league", "match", "match_game"),
     ("rcb", "stakes", "a"),
     ("rcb", "stakes", "b"),
     ("rcb", "team_names", "a"),

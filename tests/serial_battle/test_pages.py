@@ -18,18 +18,24 @@ ALL = set(ROLES)
 
 # (method, route, concrete path, form, who may)
 SB_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
-    ("GET", "/g/{game_id}/sb/deck", "/g/{g}/sb/deck", None, STAFF),
-    ("GET", "/g/{game_id}/sb/deck.json", "/g/{g}/sb/deck.json", None, STAFF),
-    ("GET", "/g/{game_id}/sb/deck.csv", "/g/{g}/sb/deck.csv", None, STAFF),
-    ("GET", "/g/{game_id}/sb/ammo", "/g/{g}/sb/ammo", None, STAFF),
+    ("GET", "/g/{game_id}/serial_battle/deck", "/g/{g}/serial_battle/deck", None, STAFF),
+    ("GET", "/g/{game_id}/serial_battle/deck.json", "/g/{g}/serial_battle/deck.json", None, STAFF),
+    ("GET", "/g/{game_id}/serial_battle/deck.csv", "/g/{g}/serial_battle/deck.csv", None, STAFF),
+    ("GET", "/g/{game_id}/serial_battle/ammo", "/g/{g}/serial_battle/ammo", None, STAFF),
     (
         "GET",
-        "/g/{game_id}/sb/assault",
-        "/g/{g}/sb/assault?attacker={lea}&defenders={hugo}",
+        "/g/{game_id}/serial_battle/assault",
+        "/g/{g}/serial_battle/assault?attacker={lea}&defenders={hugo}",
         None,
         STAFF,
     ),
-    ("POST", "/g/{game_id}/sb/deck", "/g/{g}/sb/deck", {"sample": "1"}, STAFF),
+    (
+        "POST",
+        "/g/{game_id}/serial_battle/deck",
+        "/g/{g}/serial_battle/deck",
+        {"sample": "1"},
+        STAFF,
+    ),
 ]
 
 
@@ -146,7 +152,7 @@ def test_an_assault_through_the_console_in_one_tap_after_the_players(sb: dict[st
     ref = sb["phones"]["ref"]
     lea, hugo = sb["people"]["lea"].person_id, sb["people"]["hugo"].person_id
     page = ref.get(
-        f"/g/{sb['game']}/sb/assault?attacker={lea}&defenders={hugo}",
+        f"/g/{sb['game']}/serial_battle/assault?attacker={lea}&defenders={hugo}",
         headers={"HX-Request": "true"},
     )
     assert "Léa → Hugo" in page.text
@@ -176,7 +182,7 @@ def test_an_assault_through_the_console_in_one_tap_after_the_players(sb: dict[st
         data={
             **form_fields(
                 ref.get(
-                    f"/g/{sb['game']}/sb/assault?attacker={hugo}&defenders={lea}",
+                    f"/g/{sb['game']}/serial_battle/assault?attacker={hugo}&defenders={lea}",
                     headers={"HX-Request": "true"},
                 ).text,
                 f"/g/{sb['game']}/act",
@@ -194,19 +200,19 @@ def test_an_assault_through_the_console_in_one_tap_after_the_players(sb: dict[st
 
 def test_a_broken_deck_import_says_which_line(sb: dict[str, Any]) -> None:
     org = sb["phones"]["org"]
-    deck = org.get(f"/g/{sb['game']}/sb/deck")
-    fields = form_fields(deck.text, f"/g/{sb['game']}/sb/deck")
+    deck = org.get(f"/g/{sb['game']}/serial_battle/deck")
+    fields = form_fields(deck.text, f"/g/{sb['game']}/serial_battle/deck")
     csv_text = (
         "name,category,face1,face2,face3,face4,face5,face6,abilities\n"
         "Épée,blade,1,2,3,4,5,6 critique,\n"
         "Lance,blade,1,2,3,4,5,,\n"
         "Fouet,blade,1,2,3,4,5,6,volante\n"
     )
-    bad = org.post(f"/g/{sb['game']}/sb/deck", data={**fields, "text": csv_text})
+    bad = org.post(f"/g/{sb['game']}/serial_battle/deck", data={**fields, "text": csv_text})
     assert bad.status_code == 422
     assert "Ligne 3 (« Lance ») : la face 6 manque ou est illisible" in bad.text
     duplicate = org.post(
-        f"/g/{sb['game']}/sb/deck",
+        f"/g/{sb['game']}/serial_battle/deck",
         data={
             **fields,
             "text": "name,category,face1,face2,face3,face4,face5,face6\n"
@@ -215,7 +221,7 @@ def test_a_broken_deck_import_says_which_line(sb: dict[str, Any]) -> None:
     )
     assert duplicate.status_code == 422 and "Deux cartes s’appellent" in duplicate.text
     unknown = org.post(
-        f"/g/{sb['game']}/sb/deck",
+        f"/g/{sb['game']}/serial_battle/deck",
         data={
             **fields,
             "text": csv_text.replace("Lance,blade,1,2,3,4,5,,", "Lance,blade,1,2,3,4,5,6"),
@@ -223,14 +229,14 @@ def test_a_broken_deck_import_says_which_line(sb: dict[str, Any]) -> None:
     )
     assert unknown.status_code == 422 and "capacité inconnue « volante »" in unknown.text
     good = org.post(
-        f"/g/{sb['game']}/sb/deck",
+        f"/g/{sb['game']}/serial_battle/deck",
         data={
             **fields,
             "text": "name,category,face1,face2,face3,face4,face5,face6\nÉpée,blade,1,2,3,4,5,6 critique\n",
         },
     )
     assert good.status_code == 303
-    exported = org.get(f"/g/{sb['game']}/sb/deck.csv").text
+    exported = org.get(f"/g/{sb['game']}/serial_battle/deck.csv").text
     assert "Épée,blade,1,2,3,4,5,6 critical" in exported
     assert sb["service"].load(sb["game"]).state.deck[0].name == "Épée"
 

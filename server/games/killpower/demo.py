@@ -1,4 +1,4 @@
-"""`python -m server demo kpb_league`: a league of four coaches, their teams, two matches played."""
+"""`python -m server demo killpower_league`: a league of four coaches, their teams, two matches played."""
 
 from __future__ import annotations
 
@@ -32,10 +32,10 @@ def wizard(team: str) -> dict[str, Any]:
     }
 
 
-@demo("kpb_league")
+@demo("killpower_league")
 def league_demo(service: GameService, key: str) -> tuple[Game, Registered]:
     game, organizer = service.create_game(
-        "kpb_league", "Démo · Ligue de Killpower Ball", "Responsable", idem_key=key
+        "killpower_league", "Démo · Ligue de Killpower Ball", "Responsable", idem_key=key
     )
     owner = Viewer("organizer", organizer.person.id, organizer.person.name)
     teams = {}

@@ -14,8 +14,8 @@ from typing import Literal
 
 from server.errors import RuleError
 from server.games.killpower import rules
+from server.i18n import N_
 from server.platform.dice import Dice
-from server.platform.i18n import N_
 
 Side = Literal["A", "B"]
 Where = Literal["zt", "field", "bg", "coma", "dead", "expelled"]

@@ -3,7 +3,6 @@ own deck, edited by its owner, imported and exported as JSON. A sample deck ship
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -11,8 +10,8 @@ from typing import Literal
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from server.errors import InvalidInput
-from server.platform.data_import import card_error, read_json, with_key
-from server.platform.i18n import N_
+from server.i18n import N_
+from server.platform.data_import import CardList
 
 ActivationKind = Literal["while_active", "if_activated", "automatic", "on_hit"]
 KIND_TITLES = {
@@ -75,31 +74,15 @@ def sample_deck() -> PowerDeck:
     return PowerDeck.model_validate_json(_sample_text())
 
 
+POWER_CARDS = CardList(PowerCard, key="powers")
+
+
 def parse_json_deck(text: str) -> PowerDeck:
     """A deck from JSON: {"powers": [...], "bluff": n} or a bare list of cards. The first wrong
     card is named with its number, and then nothing is imported."""
-    data = read_json(text, "deck")
-    if isinstance(data, list):
-        data = {"powers": data}
-    if not isinstance(data, dict) or not isinstance(data.get("powers"), list):
-        raise InvalidInput(
-            N_("Expected a list of power cards, or an object with “powers”."), field="deck"
-        )
-    cards = []
-    for index, item in enumerate(data["powers"], start=1):
-        item = with_key(item)
-        try:
-            cards.append(PowerCard.model_validate(item))
-        except ValidationError as error:
-            raise card_error(index, item, error, "deck") from None
-    if not cards:
-        raise InvalidInput(N_("A deck needs at least one card."), field="deck")
-    keys = [c.key for c in cards]
-    for key in keys:
-        if keys.count(key) > 1:
-            raise InvalidInput(N_("Two cards have the key “{key}”."), field="deck", key=key)
+    cards, settings = POWER_CARDS.read(text)
     try:
-        return PowerDeck(powers=cards, bluff=data.get("bluff", 6), sample=False)
+        return PowerDeck(powers=cards, bluff=settings.get("bluff", 6), sample=False)
     except ValidationError:
         raise InvalidInput(
             N_("“bluff” is a number of bluff cards from 0 to 30."), field="deck"
@@ -107,4 +90,4 @@ def parse_json_deck(text: str) -> PowerDeck:
 
 
 def dump_json_deck(deck: PowerDeck) -> str:
-    return json.dumps(deck.model_dump(mode="json"), ensure_ascii=False, indent=2) + "\n"
+    return POWER_CARDS.dump(deck.powers, bluff=deck.bluff)

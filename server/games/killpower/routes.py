@@ -7,18 +7,18 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from server.deps import ClockDep, PageViewerDep, ServiceDep, TemplatesDep
 from server.errors import ArbitreError, InvalidInput, NotAllowed, NotFound
 from server.games.killpower.league import KILLPOWER_LEAGUE, sheet
 from server.games.killpower.match import KILLPOWER_MATCH
 from server.games.killpower.powers import dump_json_deck, parse_json_deck, sample_deck
-from server.platform.i18n import N_
+from server.i18n import N_
+from server.web.deps import ClockDep, PageViewerDep, ServiceDep, TemplatesDep
 from server.web.pages import (
     download,
     idem_of,
     int_field,
     page_context,
-    render_page,
+    refused,
     uploaded_text,
 )
 
@@ -32,7 +32,7 @@ def league(service: Any, game_id: str) -> Any:
     return loaded
 
 
-@router.get("/g/{game_id}/kpb/deck")
+@router.get("/g/{game_id}/killpower/deck")
 def deck_page(
     game_id: str,
     request: Request,
@@ -48,10 +48,10 @@ def deck_page(
         raise NotAllowed(N_("This page is not yours."))
     page = KILLPOWER_LEAGUE.page_for(viewer)
     context = page_context(service, clock, loaded, viewer, page, hx_block=None)
-    return templates.response(request, "kpb_league/deck.html", context)
+    return templates.response(request, "killpower_league/deck.html", context)
 
 
-@router.post("/g/{game_id}/kpb/deck")
+@router.post("/g/{game_id}/killpower/deck")
 async def import_deck(
     game_id: str,
     request: Request,
@@ -75,23 +75,23 @@ async def import_deck(
             seen_seq=int_field(form, "seq"),
         )
     except ArbitreError as error:
-        context = page_context(
+        return refused(
+            request,
+            templates,
             service,
             clock,
             loaded,
             viewer,
-            "staff",
-            hx_block=None,
-            errors={"deck": error.message},
+            error,
+            page="staff",
+            template="killpower_league/deck.html",
+            field="deck",
             form={"text": form.get("text") or ""},
         )
-        return templates.response(
-            request, "kpb_league/deck.html", context, status_code=error.status
-        )
-    return RedirectResponse(f"/g/{game_id}/kpb/deck", status_code=303)
+    return RedirectResponse(f"/g/{game_id}/killpower/deck", status_code=303)
 
 
-@router.get("/g/{game_id}/kpb/deck.json")
+@router.get("/g/{game_id}/killpower/deck.json")
 def export_deck(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Response:
     if viewer.role == "public":
         raise NotAllowed(N_("This page is not yours."))
@@ -99,7 +99,7 @@ def export_deck(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Res
     return download(dump_json_deck(loaded.state.deck), "application/json", "powers.json")
 
 
-@router.get("/g/{game_id}/kpb/team/{team_id}")
+@router.get("/g/{game_id}/killpower/team/{team_id}")
 def team_sheet(
     game_id: str,
     team_id: int,
@@ -119,13 +119,13 @@ def team_sheet(
     page = KILLPOWER_LEAGUE.page_for(viewer)
     context = page_context(service, clock, loaded, viewer, page, hx_block=None)
     context["t"] = sheet(loaded.state, team)
-    return templates.response(request, "kpb_league/sheet.html", context)
+    return templates.response(request, "killpower_league/sheet.html", context)
 
 
 # ---------------------------------------------------------------------- matches with the live sheet
 
 
-@router.post("/g/{game_id}/kpb/match")
+@router.post("/g/{game_id}/killpower/match")
 async def open_match(
     game_id: str,
     request: Request,
@@ -146,20 +146,11 @@ async def open_match(
         request_ = {"team_a": team_a, "team_b": team_b, "mode": form.get("mode") or "self"}
         match_id = service.open_linked(game_id, viewer, request_, idem_key=idem_of(form))
     except ArbitreError as error:
-        page = KILLPOWER_LEAGUE.page_for(viewer)
-        context = page_context(
-            service,
-            clock,
-            service.load(game_id),
-            viewer,
-            page,
-            errors={error.field or "_": error.message, "_": error.message},
-        )
-        return render_page(request, templates, context, status_code=error.status)
-    return RedirectResponse(f"/g/{game_id}/kpb/matches/{match_id}", status_code=303)
+        return refused(request, templates, service, clock, service.load(game_id), viewer, error)
+    return RedirectResponse(f"/g/{game_id}/killpower/matches/{match_id}", status_code=303)
 
 
-@router.get("/g/{game_id}/kpb/matches/{match_id}")
+@router.get("/g/{game_id}/killpower/matches/{match_id}")
 def go_to_match(
     game_id: str, match_id: str, viewer: PageViewerDep, service: ServiceDep
 ) -> Response:
@@ -173,7 +164,7 @@ def go_to_match(
     return RedirectResponse(f"/t/{link.token}", status_code=303)
 
 
-@router.post("/g/{game_id}/kpbm/resend")
+@router.post("/g/{game_id}/killpower/resend")
 async def resend_result(
     game_id: str, request: Request, viewer: PageViewerDep, service: ServiceDep
 ) -> Response:
@@ -182,7 +173,7 @@ async def resend_result(
     return RedirectResponse(f"/g/{game_id}", status_code=303)
 
 
-@router.get("/g/{game_id}/kpbm/sheet")
+@router.get("/g/{game_id}/killpower/sheet")
 def match_sheet(
     game_id: str,
     request: Request,
@@ -198,4 +189,4 @@ def match_sheet(
     page = KILLPOWER_MATCH.page_for(viewer)
     context = page_context(service, clock, loaded, viewer, page, hx_block=None)
     context["log"] = service.log(game_id, viewer)
-    return templates.response(request, "kpb_match/sheet.html", context)
+    return templates.response(request, "killpower_match/sheet.html", context)

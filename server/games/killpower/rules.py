@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from server.errors import RuleError
+from server.i18n import N_, Msg
 from server.platform.dice import Dice
-from server.platform.i18n import N_, Msg
 
 Characteristic = Literal["DEP", "PHY", "HAB", "POU", "BAL", "VIE"]
 Specialization = Literal["archer", "defender", "warrior", "mentor", "shooter"]

@@ -1,4 +1,5 @@
-"""`python -m server demo rcb`: eight fighters in two teams, the cards dealt."""
+"""`python -m server demo rcb`: eight fighters in two teams, a phone for each team, the cards
+dealt."""
 
 from __future__ import annotations
 
@@ -28,5 +29,14 @@ def rcb_demo(service: GameService, key: str) -> tuple[Game, Registered]:
                 {"type": "assign", "person": person.person.id, "team": team},
                 idem_key=f"{key}-team-{name}",
             )
+        phone = service.register(
+            game.id, gm, "team", f"Téléphone {team}", idem_key=f"{key}-phone-{team}"
+        )
+        service.perform(
+            game.id,
+            gm,
+            {"type": "assign", "person": phone.person.id, "team": team},
+            idem_key=f"{key}-team-phone-{team}",
+        )
     service.perform(game.id, gm, {"type": "deal"}, idem_key=f"{key}-deal")
     return game, organizer

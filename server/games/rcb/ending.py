@@ -5,7 +5,7 @@ from __future__ import annotations
 from server.errors import RuleError
 from server.games.rcb.commands import Reveal
 from server.games.rcb.state import RCBState, Result
-from server.platform.i18n import N_, Msg
+from server.i18n import N_, Msg
 from server.platform.kinds import Applied, Context
 
 

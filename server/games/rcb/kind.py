@@ -29,7 +29,7 @@ from server.games.rcb.commands import (
     TeamNames,
 )
 from server.games.rcb.state import Fighter, Phone, RCBSettings, RCBState
-from server.platform.i18n import N_, Msg
+from server.i18n import N_, Msg
 from server.platform.kinds import GameKind, Handler, LoggedEvent, PersonInfo, Viewer
 
 HANDLERS: dict[type, Handler] = {

@@ -7,7 +7,7 @@ from server.errors import RuleError
 from server.games.rcb.commands import DesignationDue, Duel, Fighters, RoundStart, Stakes
 from server.games.rcb.ending import maybe_end
 from server.games.rcb.state import MAX_STAKE, RCBState, Round, Team, other
-from server.platform.i18n import N_, Msg, joined
+from server.i18n import N_, Msg, joined
 from server.platform.kinds import Applied, Context
 from server.platform.timers import Timer
 

@@ -9,8 +9,8 @@ from server.errors import RuleError
 from server.games.rcb.commands import Assign, Deal, RandomTeams, SetMatrix, Settings, TeamNames
 from server.games.rcb.ending import maybe_end
 from server.games.rcb.state import ROLES, Matrix, RCBState, Role
+from server.i18n import N_, Msg
 from server.platform.dice import SERVER, Dice
-from server.platform.i18n import N_, Msg
 from server.platform.kinds import Applied, Context
 
 # Cards dealt by number of fighters (the rule book's table): Witch, Dragon, Executioner, Knight, King.

@@ -9,7 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, model_validator
 
 from server.errors import RuleError
-from server.platform.i18n import N_
+from server.i18n import N_
 from server.platform.timers import Timer
 
 Role = Literal["king", "knight", "executioner", "witch", "dragon"]

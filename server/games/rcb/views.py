@@ -9,7 +9,7 @@ from typing import Any
 from server.games.rcb.round import max_stake
 from server.games.rcb.setup import DEAL_TABLE
 from server.games.rcb.state import ROLE_TITLES, ROLES, RCBState, Team
-from server.platform.i18n import N_, Msg
+from server.i18n import N_, Msg
 from server.platform.kinds import LoggedEvent, Viewer, full_event
 
 

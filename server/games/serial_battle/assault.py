@@ -37,8 +37,8 @@ from server.games.serial_battle.state import (
     Weapon,
 )
 from server.games.serial_battle.telling import pending_notes
+from server.i18n import N_, P_, Msg, joined
 from server.platform.dice import Dice
-from server.platform.i18n import N_, P_, Msg, joined
 from server.platform.kinds import Applied, Context
 
 

@@ -10,8 +10,8 @@ from server.errors import RuleError
 from server.games.serial_battle.commands import Correct, GiveCard, Loot, TakeCard
 from server.games.serial_battle.ending import eliminate
 from server.games.serial_battle.state import MAX_CARDS, Held, Pending, Player, SBState, Weapon
+from server.i18n import N_, P_, Msg, joined, listed
 from server.platform.dice import Dice
-from server.platform.i18n import N_, P_, Msg, joined, listed
 from server.platform.kinds import Applied, Context
 
 

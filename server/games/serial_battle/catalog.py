@@ -19,8 +19,13 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from server.errors import InvalidInput
-from server.platform.data_import import card_error, csv_cell, csv_value, read_json, slug, with_key
-from server.platform.i18n import N_, Msg
+from server.i18n import N_, Msg
+from server.platform.data_import import (
+    CardList,
+    csv_cell,
+    csv_value,
+    slug,
+)
 
 DECK_SIZE = 32
 MAX_COPIES = 32
@@ -221,49 +226,20 @@ BARE_HANDS = Card(
 # ---------------------------------------------------------------------------- validation
 
 
+CARDS = CardList(Card, key="cards")
+
+
 def validate_deck(cards: list[Card]) -> list[Card]:
     """Refuses duplicate names or keys; returns the deck unchanged."""
-    seen_names: dict[str, str] = {}
-    seen_keys: set[str] = set()
-    for card in cards:
-        folded = card.name.casefold()
-        if folded in seen_names:
-            raise InvalidInput(N_("Two cards are named “{name}”."), field="cards", name=card.name)
-        if card.key in seen_keys:
-            raise InvalidInput(N_("Two cards have the key “{key}”."), field="cards", key=card.key)
-        seen_names[folded] = card.name
-        seen_keys.add(card.key)
-    if not cards:
-        raise InvalidInput(N_("A deck needs at least one card."), field="cards")
-    return cards
+    return CARDS.check(cards, field="cards")
 
 
 def parse_json_deck(text: str) -> list[Card]:
-    data = read_json(text, "deck")
-    if isinstance(data, dict):
-        data = data.get("cards", [])
-    if not isinstance(data, list):
-        raise InvalidInput(N_("A deck is a list of cards."), field="deck")
-    cards = []
-    for index, item in enumerate(data, start=1):
-        item = with_key(item)
-        try:
-            cards.append(Card.model_validate(item))
-        except ValidationError as error:
-            raise card_error(index, item, error, "deck") from None
-    return validate_deck(cards)
+    return CARDS.read(text)[0]
 
 
 def dump_json_deck(cards: list[Card]) -> str:
-    return json.dumps(
-        {
-            "cards": [
-                c.model_dump(mode="json", exclude_defaults=True) | {"key": c.key} for c in cards
-            ]
-        },
-        ensure_ascii=False,
-        indent=1,
-    )
+    return CARDS.dump(cards, exclude_defaults=True)
 
 
 # CSV: one card a line; faces as "3" or "3 ko" (ko, strangled, severed, fractured, critical).

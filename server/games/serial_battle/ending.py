@@ -9,7 +9,7 @@ from typing import Literal
 from server.errors import RuleError
 from server.games.serial_battle.commands import Eliminate
 from server.games.serial_battle.state import Elimination, Player, Result, SBState
-from server.platform.i18n import N_, Msg, joined
+from server.i18n import N_, Msg, joined
 from server.platform.kinds import Applied, Context
 
 

@@ -41,7 +41,7 @@ from server.games.serial_battle.commands import (
     ZoneDue,
 )
 from server.games.serial_battle.state import Player, SBSettings, SBState, copy_but_deck
-from server.platform.i18n import N_, Msg
+from server.i18n import N_, Msg
 from server.platform.kinds import GameKind, Handler, LoggedEvent, PersonInfo, Viewer
 
 HANDLERS: dict[type, Handler] = {

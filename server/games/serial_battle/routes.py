@@ -8,7 +8,6 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from server.deps import ClockDep, PageViewerDep, ServiceDep, TemplatesDep
 from server.errors import ArbitreError, InvalidInput, NotAllowed
 from server.games.serial_battle.catalog import (
     dump_csv_deck,
@@ -17,9 +16,10 @@ from server.games.serial_battle.catalog import (
     parse_json_deck,
     sample_deck,
 )
-from server.platform.i18n import N_
+from server.i18n import N_
 from server.platform.kinds import Viewer
-from server.web.pages import download, idem_of, int_field, page_context, uploaded_text
+from server.web.deps import ClockDep, PageViewerDep, ServiceDep, TemplatesDep
+from server.web.pages import download, idem_of, int_field, page_context, refused, uploaded_text
 from server.web.templating import is_htmx
 
 router = APIRouter(include_in_schema=False)
@@ -37,7 +37,7 @@ def serial_battle_game(service: Any, game_id: str) -> Any:
     return loaded
 
 
-@router.get("/g/{game_id}/sb/assault")
+@router.get("/g/{game_id}/serial_battle/assault")
 def assault_builder(
     game_id: str,
     request: Request,
@@ -55,7 +55,7 @@ def assault_builder(
     return templates.response(request, "serial_battle/staff.html", context, block="assault")
 
 
-@router.get("/g/{game_id}/sb/deck")
+@router.get("/g/{game_id}/serial_battle/deck")
 def deck_page(
     game_id: str,
     request: Request,
@@ -70,7 +70,7 @@ def deck_page(
     return templates.response(request, "serial_battle/deck.html", context)
 
 
-@router.post("/g/{game_id}/sb/deck")
+@router.post("/g/{game_id}/serial_battle/deck")
 async def import_deck(
     game_id: str,
     request: Request,
@@ -99,23 +99,23 @@ async def import_deck(
             seen_seq=int_field(form, "seq"),
         )
     except ArbitreError as error:
-        context = page_context(
+        return refused(
+            request,
+            templates,
             service,
             clock,
             loaded,
             viewer,
-            "staff",
-            hx_block=None,
-            errors={"deck": error.message},
+            error,
+            page="staff",
+            template="serial_battle/deck.html",
+            field="deck",
             form={"text": form.get("text") or ""},
         )
-        return templates.response(
-            request, "serial_battle/deck.html", context, status_code=error.status
-        )
-    return RedirectResponse(f"/g/{game_id}/sb/deck", status_code=303)
+    return RedirectResponse(f"/g/{game_id}/serial_battle/deck", status_code=303)
 
 
-@router.get("/g/{game_id}/sb/deck.json")
+@router.get("/g/{game_id}/serial_battle/deck.json")
 def export_json(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Response:
     staff_only(viewer)
     loaded = serial_battle_game(service, game_id)
@@ -124,7 +124,7 @@ def export_json(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Res
     )
 
 
-@router.get("/g/{game_id}/sb/deck.csv")
+@router.get("/g/{game_id}/serial_battle/deck.csv")
 def export_csv(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Response:
     staff_only(viewer)
     loaded = serial_battle_game(service, game_id)
@@ -133,7 +133,7 @@ def export_csv(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Resp
     )
 
 
-@router.get("/g/{game_id}/sb/ammo")
+@router.get("/g/{game_id}/serial_battle/ammo")
 def ammunition_cards(
     game_id: str,
     request: Request,

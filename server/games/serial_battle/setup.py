@@ -17,8 +17,8 @@ from server.games.serial_battle.commands import (
 )
 from server.games.serial_battle.ending import outcome
 from server.games.serial_battle.state import ADVISED_PLAYERS, PLAYERS_PER_REFEREE, Result, SBState
+from server.i18n import N_, Msg, joined
 from server.platform.dice import SERVER
-from server.platform.i18n import N_, Msg, joined
 from server.platform.kinds import Applied, Context
 from server.platform.timers import Timer
 

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from server.errors import RuleError
 from server.games.serial_battle.catalog import Card, Effect, Location, key_of
-from server.platform.i18n import N_
+from server.i18n import N_
 from server.platform.timers import Timer
 
 START_PV = 36  # Points de vie: "Au départ, vous possédez 36 PV."

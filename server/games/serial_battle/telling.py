@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from server.games.serial_battle.state import SBState
-from server.platform.i18n import N_, Msg
+from server.i18n import N_, Msg
 
 
 def pending_notes(state: SBState, *players: int) -> list[Msg]:

@@ -12,7 +12,7 @@ from server.games.serial_battle.catalog import BARE_HANDS
 from server.games.serial_battle.commands import Assault
 from server.games.serial_battle.setup import advice, start_missing
 from server.games.serial_battle.state import START_PV, Held, Player, SBState
-from server.platform.i18n import N_, Msg, sort_key
+from server.i18n import N_, Msg, sort_key
 from server.platform.kinds import LoggedEvent, Viewer, full_event
 
 CAUSE_TITLES = {

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from server.errors import RuleError
 from server.games.serial_battle.commands import CloseSectors, Place, SetSectors, ZoneDue
 from server.games.serial_battle.state import SBState, Sector
-from server.platform.i18n import N_, P_, Msg, joined, listed
+from server.i18n import N_, P_, Msg, joined, listed
 from server.platform.kinds import Applied, Context
 from server.platform.timers import Timer
 

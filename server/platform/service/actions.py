@@ -18,9 +18,9 @@ from server.errors import (
     RuleError,
     StaleScreen,
 )
+from server.i18n import N_, Msg
 from server.models import Event, Game, Person
 from server.platform.dice import CommandDice, ReplayDiverged
-from server.platform.i18n import N_, Msg
 from server.platform.idempotency import (
     SYSTEM_CALLER,
     IdemKey,
@@ -64,7 +64,7 @@ class Performed:
     def of(
         cls, event: Event, kind: GameKind[Any], viewer: Viewer, replayed: bool = False
     ) -> Performed:
-        view = kind.log_view(logged(event), viewer)
+        view = kind.log_entry(logged(event), viewer)
         if view is None or "summary" not in view:
             return cls(event.seq, Msg(N_("Done.")), {}, replayed)
         result = dict(view.get("result") or {})

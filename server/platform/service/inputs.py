@@ -13,7 +13,7 @@ from server.errors import (
     InvalidInput,
     validation_problem,
 )
-from server.platform.i18n import N_
+from server.i18n import N_
 
 
 def invalid_from(error: ValidationError) -> InvalidInput:

@@ -11,11 +11,11 @@ from server.errors import (
     LinkInvalid,
     NotFound,
 )
+from server.i18n import N_
 from server.models import Game, Person
 from server.platform.access import (
     Link,
 )
-from server.platform.i18n import N_
 from server.platform.idempotency import (
     SYSTEM_CALLER,
     caller_of,

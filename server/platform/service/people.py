@@ -17,6 +17,7 @@ from server.errors import (
     NotAllowed,
     NotFound,
 )
+from server.i18n import N_, Msg
 from server.models import Event, Game, Person
 from server.platform.access import (
     Link,
@@ -27,7 +28,6 @@ from server.platform.access import (
     same_token,
     token_hash,
 )
-from server.platform.i18n import N_, Msg
 from server.platform.idempotency import (
     ANONYMOUS,
     AlreadyCreated,

@@ -13,12 +13,12 @@ from server.errors import (
     LinkInvalid,
     NotFound,
 )
+from server.i18n import N_, Msg
 from server.models import Event, Game, Person
 from server.platform.access import (
     code_hash,
     token_hash,
 )
-from server.platform.i18n import N_, Msg
 from server.platform.kinds import (
     GameKind,
     Viewer,
@@ -114,7 +114,7 @@ class Reads(Store):
             events = self._events(s, game_id, after=after)
         shown = []
         for event in events:
-            view = loaded.kind.log_view(logged(event), viewer)
+            view = loaded.kind.log_entry(logged(event), viewer)
             if view is not None:
                 shown.append(view)
         return shown

@@ -10,9 +10,9 @@ from pydantic import BaseModel
 from server.errors import (
     NotFound,
 )
+from server.i18n import N_
 from server.models import Event, Game
 from server.platform.dice import ReplayDice
-from server.platform.i18n import N_
 from server.platform.kinds import (
     Context,
     PersonInfo,

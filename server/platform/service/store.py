@@ -17,11 +17,11 @@ from server.errors import (
     NotFound,
     StaleScreen,
 )
+from server.i18n import N_, Msg
 from server.models import Event, Game
 from server.platform import idempotency
 from server.platform.clock import Clock
 from server.platform.dice import DiceSource
-from server.platform.i18n import N_, Msg
 from server.platform.idempotency import (
     IdemKey,
 )

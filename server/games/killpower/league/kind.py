@@ -40,7 +40,7 @@ from server.games.killpower.league.commands import (
     SetPoints,
 )
 from server.games.killpower.league.state import LeagueSettings, LeagueState, team_owner
-from server.platform.i18n import N_, Msg
+from server.i18n import N_, Msg
 from server.platform.kinds import (
     GameKind,
     Handler,
@@ -66,7 +66,7 @@ HANDLERS: dict[type, Handler] = {
 
 
 class KillpowerLeague(GameKind[LeagueState]):
-    key = "kpb_league"
+    key = "killpower_league"
     title = N_("Killpower Ball league")
     tagline = N_("Teams, power cards, match results and the championship table.")
     roles = ("coach",)

@@ -32,8 +32,8 @@ from server.games.killpower.rules import (
     OUTCOME_TITLES,
     Verdict,
 )
+from server.i18n import N_, Msg, joined
 from server.platform.dice import Dice
-from server.platform.i18n import N_, Msg, joined
 from server.platform.kinds import (
     Applied,
     Context,

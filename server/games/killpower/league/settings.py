@@ -12,7 +12,7 @@ from server.games.killpower.league.commands import (
 from server.games.killpower.league.state import (
     LeagueState,
 )
-from server.platform.i18n import N_, Msg
+from server.i18n import N_, Msg
 from server.platform.kinds import (
     Applied,
     Context,

@@ -17,7 +17,7 @@ from server.games.killpower.rules import (
     Specialization,
     Verdict,
 )
-from server.platform.i18n import N_
+from server.i18n import N_
 
 Mode = Literal["championship", "tournament"]
 

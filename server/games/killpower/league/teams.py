@@ -22,8 +22,8 @@ from server.games.killpower.league.state import (
 from server.games.killpower.rules import (
     Equipment,
 )
+from server.i18n import N_, Msg
 from server.platform.dice import Dice
-from server.platform.i18n import N_, Msg
 from server.platform.kinds import (
     Applied,
     Context,

@@ -18,7 +18,7 @@ from server.games.killpower.league.state import (
 from server.games.killpower.rules import (
     Verdict,
 )
-from server.platform.i18n import N_, Msg, joined
+from server.i18n import N_, Msg, joined
 from server.platform.kinds import (
     Applied,
     Context,

@@ -21,7 +21,7 @@ from server.games.killpower.rules import (
     LOCATION_TITLES,
     OUTCOME_TITLES,
 )
-from server.platform.i18n import N_, Msg
+from server.i18n import N_, Msg
 from server.platform.kinds import (
     LoggedEvent,
     Viewer,
@@ -222,13 +222,13 @@ def log_view(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
 
 def template_globals() -> dict[str, Any]:
     return {
-        "kpb_specializations": SPECIALIZATION_TITLES,
-        "kpb_equipment": EQUIPMENT_TITLES,
-        "kpb_outcomes": OUTCOME_TITLES,
-        "kpb_fates": FATE_TITLES,
-        "kpb_locations": LOCATION_TITLES,
-        "kpb_improvable": rules.IMPROVABLE,
-        "kpb_characteristics": rules.CHARACTERISTICS,
-        "kpb_team_size": rules.TEAM_SIZE,
-        "kpb_power_kinds": KIND_TITLES,
+        "killpower_specializations": SPECIALIZATION_TITLES,
+        "killpower_equipment": EQUIPMENT_TITLES,
+        "killpower_outcomes": OUTCOME_TITLES,
+        "killpower_fates": FATE_TITLES,
+        "killpower_locations": LOCATION_TITLES,
+        "killpower_improvable": rules.IMPROVABLE,
+        "killpower_characteristics": rules.CHARACTERISTICS,
+        "killpower_team_size": rules.TEAM_SIZE,
+        "killpower_power_kinds": KIND_TITLES,
     }

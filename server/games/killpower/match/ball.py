@@ -23,7 +23,7 @@ from server.games.killpower.match.state import (
     Pending,
 )
 from server.games.killpower.match_rules import Side, other
-from server.platform.i18n import N_, Msg
+from server.i18n import N_, Msg
 
 
 def holding_ball(p: Play, gladiator: int) -> Fighter:

@@ -24,7 +24,7 @@ from server.games.killpower.match.state import (
     Pending,
 )
 from server.games.killpower.rules import LOCATION_TITLES
-from server.platform.i18n import N_, P_, Msg
+from server.i18n import N_, P_, Msg
 
 
 def wound(p: Play, target: Fighter, damage: int, result: int, location: str | None = None) -> None:

@@ -13,7 +13,7 @@ Where a rule goes: `state.py` holds what the match is made of, `commands.py` wha
 (`preparation` 3.2, `turn` 3.3 and 5, `ball` 6 and 7, `combat` 8 and 9, `powers` 4, `records`
 TABLE 7, 11 and 13), its handlers listed in `HANDLERS` below; `views.py` says what each viewer
 sees. Summaries in the log are what both coaches may read; what only one side may read (a die
-against a hidden value, a power's name, a bluff) goes to `result["private"][side]`.
+against a hidden value, a power's name, a bluff) is a private note of that side (`Applied`).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ from server.games.killpower.match.commands import (
 from server.games.killpower.match.contract import league_record
 from server.games.killpower.match.play import played, side_of
 from server.games.killpower.match.state import SIDES, MatchSettings, MatchState, TeamPlay
-from server.platform.i18n import N_, Msg
+from server.i18n import N_, Msg
 from server.platform.kinds import GameKind, Handler, LoggedEvent, PersonInfo, Viewer
 
 HANDLERS: dict[type, Handler] = {
@@ -82,7 +82,7 @@ HANDLERS: dict[type, Handler] = {
 
 
 class KillpowerMatch(GameKind[MatchState]):
-    key = "kpb_match"
+    key = "killpower_match"
     title = N_("Killpower Ball match")
     tagline = N_("The referee sheet, live: turns, phases, rolls, timers and the score.")
     roles = ("coach",)
@@ -164,6 +164,11 @@ class KillpowerMatch(GameKind[MatchState]):
 
     def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
         return views.log_view(event, viewer)
+
+    def audiences(self, event: LoggedEvent, viewer: Viewer) -> Collection[str]:
+        """A coach reads the private notes of the side they played when the event happened."""
+        side = views.viewer_side(event, viewer)
+        return {side} if side is not None else set()
 
     def roll_label(self, purpose: str, state: MatchState) -> Msg | str | None:
         return rules.roll_label(purpose)

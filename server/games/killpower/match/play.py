@@ -22,8 +22,8 @@ from server.games.killpower.match.state import (
 )
 from server.games.killpower.match_rules import Side, Where, other
 from server.games.killpower.rules import OUTCOME_TITLES
+from server.i18n import N_, Msg, joined
 from server.platform.dice import Dice
-from server.platform.i18n import N_, Msg, joined
 from server.platform.kinds import (
     Applied,
     Context,
@@ -510,13 +510,10 @@ def played(rule: Callable[[Play, Any], None]) -> Handler:
         play.check_teams()  # a new turn may have brought gladiators back (or not)
         if not play.public:
             play.say(N_("Done."))
-        result: dict[str, Any] = {
-            "private": {k: [m.to_json() for m in v] for k, v in play.private.items() if v},
-            "coaches": {k: t.coach for k, t in state.teams.items()},
-        }
+        result: dict[str, Any] = {"coaches": {k: t.coach for k, t in state.teams.items()}}
         if state.stage == "finished":
             result["finished"] = True
-        return Applied(joined(play.public), result)
+        return Applied(joined(play.public), result, private=dict(play.private))
 
     handler.__name__ = handler.__qualname__ = rule.__name__
     return handler

@@ -19,7 +19,7 @@ from server.games.killpower.match.state import (
     Fighter,
     Reveal,
 )
-from server.platform.i18n import N_, Msg
+from server.i18n import N_, Msg
 
 
 def read_power(p: Play, f: Fighter, text: str) -> None:

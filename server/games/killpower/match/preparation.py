@@ -15,7 +15,7 @@ from server.games.killpower.match.state import (
     SIDES,
     make_fighter,
 )
-from server.platform.i18n import N_
+from server.i18n import N_
 
 
 def prepare(p: Play) -> None:

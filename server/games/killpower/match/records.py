@@ -30,7 +30,7 @@ from server.games.killpower.match.state import (
     Until,
 )
 from server.games.killpower.match_rules import Side
-from server.platform.i18n import N_, Msg
+from server.i18n import N_, Msg
 
 
 def on_hurt(p: Play, c: Hurt) -> None:

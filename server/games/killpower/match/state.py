@@ -11,7 +11,7 @@ from server.errors import RuleError
 from server.games.killpower import match_rules as mr
 from server.games.killpower.match_rules import Side, Where, other
 from server.games.killpower.powers import PowerCard
-from server.platform.i18n import N_
+from server.i18n import N_
 
 Stage = Literal["lineup", "running", "free_throws", "finished"]
 

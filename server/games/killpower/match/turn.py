@@ -15,7 +15,7 @@ from server.games.killpower.match.play import (
     Play,
     Refused,
 )
-from server.platform.i18n import N_
+from server.i18n import N_
 
 
 def on_give_ball(p: Play, c: GiveBall) -> None:

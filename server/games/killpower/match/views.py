@@ -27,7 +27,7 @@ from server.games.killpower.match.state import (
 )
 from server.games.killpower.match_rules import Side
 from server.games.killpower.rules import OUTCOME_TITLES
-from server.platform.i18n import N_, Msg
+from server.i18n import N_, Msg
 from server.platform.kinds import (
     LoggedEvent,
     Viewer,
@@ -257,7 +257,8 @@ def log_view(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
         return full_event(event)
     if event.type not in ("command", "undo"):
         return None
-    # Coaches read the summaries (written for both) and their own side's private notes; never
+    # Coaches read the summaries (written for both) and their own side's private notes (the
+    # platform adds them, see `KillpowerMatch.audiences`); never
     # the commands, which hold the other side's lineup and cards. The dice show, each marked when
     # entered by hand, the other side's RAP without its value.
     side = viewer_side(event, viewer)
@@ -270,23 +271,16 @@ def log_view(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
             event.rolls, lambda roll: side is not None and roll.get("owner") == side
         ),
     }
-    if viewer.role == "coach":
-        private = event.result.get("private", {})
-        notes = [
-            Msg.from_json(m).render() for owner, ms in private.items() for m in ms if owner == side
-        ]
-        if notes:
-            entry["private"] = notes
     return entry
 
 
 def template_globals() -> dict[str, Any]:
     return {
-        "kpm_conditions": CONDITION_TITLES,
-        "kpm_where": WHERE_TITLES,
-        "kpm_cases": CASE_TITLES,
-        "kpm_phases": PHASE_TITLES,
-        "kpm_outcomes": OUTCOME_TITLES,
-        "kpm_offences": OFFENCE_TITLES,
-        "kpm_pending": PENDING_TITLES,
+        "killpower_conditions": CONDITION_TITLES,
+        "killpower_where": WHERE_TITLES,
+        "killpower_cases": CASE_TITLES,
+        "killpower_phases": PHASE_TITLES,
+        "killpower_outcomes": OUTCOME_TITLES,
+        "killpower_offences": OFFENCE_TITLES,
+        "killpower_pending": PENDING_TITLES,
     }

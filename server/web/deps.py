@@ -13,9 +13,9 @@ from starlette.concurrency import run_in_threadpool
 
 from server.config import Settings
 from server.errors import LinkInvalid, NotSignedIn
+from server.i18n import N_
 from server.platform.access import RateLimiter
 from server.platform.clock import Clock
-from server.platform.i18n import N_
 from server.platform.kinds import PUBLIC, Viewer
 from server.platform.service import GameService
 from server.web.templating import Templates

@@ -25,7 +25,7 @@ from babel.messages.pofile import read_po
 
 LANGUAGES = ("fr", "en")
 LANGUAGE_NAMES = {"fr": "Français", "en": "English"}
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 
 current_language: ContextVar[str] = ContextVar("current_language", default="fr")
 

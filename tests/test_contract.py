@@ -1,0 +1,137 @@
+"""What every game kind owes the platform and its users, checked over every registered kind: a
+new game that misses one of these fails here, before anyone meets the gap.
+
+- its pages and their live parts render for each of its people, from its demo and fresh;
+- its commands and settings are typed in the OpenAPI schema, one per handler;
+- its words are in the French catalogue;
+- README's "Games" section presents it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.pofile import read_po
+from fastapi.testclient import TestClient
+
+import server.games  # noqa: F401  (registers the game kinds)
+from server.games.demo import DEMOS
+from server.platform.dice import ScriptedRolls
+from server.platform.kinds import KINDS
+from server.platform.service import GameService
+from tests.helpers import key
+from tests.killpower.test_match import Match
+
+ROOT = Path(__file__).resolve().parent.parent
+GAME_KINDS = sorted(k for k, kind in KINDS.items() if type(kind).__module__.startswith("server."))
+HX = {"HX-Request": "true"}
+
+
+def demo_people(kind: str) -> Callable[[GameService, ScriptedRolls], tuple[str, list[str]]]:
+    """The demo game of a kind and the links of everyone in it."""
+
+    def make(service: GameService, rolls: ScriptedRolls) -> tuple[str, list[str]]:
+        rolls.endless = True
+        if kind in DEMOS:
+            game, _owner = DEMOS[kind](service, key())
+            game_id = game.id
+        else:  # a game only another one opens: a league's match
+            game_id = Match(service, rolls).id
+        return game_id, [service.link_of(p).token for p in service.people(game_id)]
+
+    return make
+
+
+def test_every_kind_is_reachable_from_a_demo() -> None:
+    standalone = {k for k in GAME_KINDS if KINDS[k].standalone}
+    assert standalone <= set(DEMOS), "each game a user can create has `python -m server demo`"
+
+
+@pytest.mark.parametrize("kind", GAME_KINDS)
+def test_every_person_s_page_and_live_part_render(
+    client: TestClient, service: GameService, rolls: ScriptedRolls, kind: str
+) -> None:
+    game_id, tokens = demo_people(kind)(service, rolls)
+    roles = set()
+    for token in tokens:
+        phone = TestClient(client.app, follow_redirects=True)
+        for language in ("fr", "en"):
+            page = phone.get(f"/t/{token}", headers={"Accept-Language": language})
+            assert page.status_code == 200, page.text[:400]
+            name = page.url.path
+            assert name == f"/g/{game_id}" or name.startswith(f"/g/{game_id}/"), name
+            viewer = KINDS[kind].page_for(_viewer_of(service, game_id, token))
+            live = phone.get(
+                f"/g/{game_id}/live/{viewer}", headers={**HX, "Accept-Language": language}
+            )
+            assert live.status_code == 200 and live.text.strip(), live.text[:400]
+        roles.add(service.person_by_token(token).role)
+    board = TestClient(client.app).get(f"/g/{game_id}/board")
+    assert board.status_code == 200
+    # The demo seats someone of every role the kind has (beyond the organizer).
+    assert set(KINDS[kind].roles) <= roles
+
+
+def _viewer_of(service: GameService, game_id: str, token: str) -> Any:
+    from server.platform.kinds import Viewer
+
+    person = service.person_by_token(token)
+    return Viewer(person.role, person.id, person.name)
+
+
+@pytest.mark.parametrize("kind", [k for k in GAME_KINDS if KINDS[k].standalone])
+def test_a_fresh_game_renders_for_its_organizer(client: TestClient, kind: str) -> None:
+    """Just created, before anything is set up: the organizer's page and the board."""
+    home = client.get("/")
+    assert home.status_code == 200
+    from tests.helpers import csrf_of
+
+    answer = client.post(
+        "/games",
+        data={
+            "kind": kind,
+            "name": "Contrat",
+            "organizer": "Orga",
+            "dice": "server",
+            "idem": key(),
+            "csrf_token": csrf_of(home.text),
+        },
+        follow_redirects=True,
+    )
+    assert answer.status_code == 200, answer.text[:400]
+    game_id = answer.url.path.split("/")[2]
+    page = client.get(f"/g/{game_id}")
+    assert page.status_code == 200
+    live = client.get(f"/g/{game_id}/live/staff", headers=HX)
+    assert live.status_code == 200
+    assert client.get(f"/g/{game_id}/board").status_code == 200
+
+
+def test_every_kind_s_commands_are_typed_in_openapi(client: TestClient) -> None:
+    schemas = client.get("/api/v1/openapi.json").json()["components"]["schemas"]
+    for kind in GAME_KINDS:
+        union = schemas[f"{kind}.Command"]
+        typed = {ref.rpartition(".")[2] for ref in union["discriminator"]["mapping"].values()}
+        handled = {model.__name__ for model in KINDS[kind].handlers}
+        assert typed == handled, kind
+        assert f"{kind}.Settings" in schemas
+
+
+@pytest.mark.parametrize("kind", GAME_KINDS)
+def test_every_kind_s_words_are_in_french(kind: str) -> None:
+    with (ROOT / "server/locale/fr/LC_MESSAGES/messages.po").open("rb") as po:
+        catalog = read_po(po)
+    k = KINDS[kind]
+    words = [k.title, k.tagline, *k.role_titles.values()]
+    missing = [w for w in words if not (catalog.get(w) and catalog.get(w).string)]
+    assert missing == []
+
+
+@pytest.mark.parametrize("kind", GAME_KINDS)
+def test_readme_presents_every_kind(kind: str) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    games = readme.split("\n## Games\n", 1)[1].split("\n## ", 1)[0]
+    assert f"`{kind}`" in games, f"README's Games section names `{kind}`"
