@@ -135,3 +135,28 @@ def test_readme_presents_every_kind(kind: str) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     games = readme.split("\n## Games\n", 1)[1].split("\n## ", 1)[0]
     assert f"`{kind}`" in games, f"README's Games section names `{kind}`"
+
+
+@pytest.mark.parametrize("kind", GAME_KINDS)
+def test_a_part_is_the_same_for_every_viewer_who_shares_it(
+    service: GameService, rolls: ScriptedRolls, clock: Any, kind: str
+) -> None:
+    """What each part declares it depends on is all it depends on: viewers with the same part key
+    (everyone for the board, a side's coaches, the staff) get the same part, so a change renders
+    it once for all of them."""
+    from server.platform.kinds import PUBLIC
+
+    game_id, tokens = demo_people(kind)(service, rolls)
+    loaded = service.load(game_id)
+    k = KINDS[kind]
+    assert any(p.scope == "game" for p in k.parts), "a kind's board is a part of scope game"
+    viewers = [PUBLIC, *(_viewer_of(service, game_id, t) for t in tokens)]
+    for part in k.parts:
+        seen: dict[str, Any] = {}
+        for viewer in viewers:
+            part_key = k.part_key(part, loaded.state, viewer)
+            if part_key is None:
+                continue
+            built = part.build(loaded.state, viewer, clock.now())
+            assert seen.setdefault(part_key, built) == built, (part.name, part_key, viewer)
+        assert seen, f"somebody in the demo sees {part.name}"

@@ -11,7 +11,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -60,6 +60,22 @@ class Context:
 
 
 S = TypeVar("S", bound=BaseModel)
+
+# What a part of a view depends on, besides the state: nothing ("game": the same for everyone,
+# the public board), being staff or the organizer, the viewer's side, or the viewer themself.
+Scope = Literal["game", "staff", "organizer", "side", "person"]
+
+
+@dataclass(frozen=True)
+class Part(Generic[S]):
+    """One part of what viewers see, with what it depends on declared. `build` gives the part's
+    keys for this viewer, or None when the viewer has no such part (a stranger has no "me").
+    Two viewers with the same `GameKind.part_key` get the same part: this is what lets a change
+    re-render a part once for all who share it (`tests/test_contract.py` holds kinds to it)."""
+
+    name: str
+    scope: Scope
+    build: Callable[[S, Viewer, datetime], dict[str, Any] | None]
 
 
 @dataclass
@@ -246,9 +262,38 @@ class GameKind(ABC, Generic[S]):
         """The people a command concerns (for the stale-screen check); None: the whole game."""
         return None
 
-    @abstractmethod
+    # What viewers see, part by part, in order (a later part's keys win).
+    parts: ClassVar[Sequence[Part[Any]]] = ()
+
     def view(self, state: S, viewer: Viewer, now: datetime) -> dict[str, Any]:
-        """What this viewer may see, and nothing more: pages and the API are built from it."""
+        """What this viewer may see, and nothing more: pages and the API are built from it; the
+        parts this viewer has, put together."""
+        view: dict[str, Any] = {}
+        for part in self.parts:
+            if self.part_key(part, state, viewer) is None:
+                continue
+            built = part.build(state, viewer, now)
+            if built is not None:
+                view.update(built)
+        return view
+
+    def side_of(self, state: S, viewer: Viewer) -> str | None:
+        """The side (a team) this viewer plays, for parts of scope "side"."""
+        return None
+
+    def part_key(self, part: Part[Any], state: S, viewer: Viewer) -> str | None:
+        """Which copy of a part this viewer gets (viewers with the same key get the same), or
+        None if the part is not theirs."""
+        if part.scope == "game":
+            return "game"
+        if part.scope == "staff":
+            return "staff" if viewer.is_staff else None
+        if part.scope == "organizer":
+            return "organizer" if viewer.is_organizer else None
+        if part.scope == "side":
+            side = self.side_of(state, viewer)
+            return f"side:{side}" if side is not None else None
+        return f"person:{viewer.person_id}" if viewer.person_id is not None else None
 
     def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
         """What of one event this viewer may read; by default the staff read all, others nothing."""

@@ -63,6 +63,7 @@ class RoiChevalierBourreau(GameKind[RCBState]):
     settings_model = RCBSettings
     commands: TypeAdapter[Any] = TypeAdapter(Command)
     handlers = HANDLERS
+    parts = views.PARTS
 
     def new_state(self, settings: BaseModel) -> RCBState:
         assert isinstance(settings, RCBSettings)
@@ -122,8 +123,9 @@ class RoiChevalierBourreau(GameKind[RCBState]):
             return "staff"
         return "board" if viewer.role == "public" else "player"
 
-    def view(self, state: RCBState, viewer: Viewer, now: datetime) -> dict[str, Any]:
-        return views.view(state, viewer, now)
+    def side_of(self, state: RCBState, viewer: Viewer) -> str | None:
+        """A team's fighters and its phones share the team's part; the game master has none."""
+        return None if viewer.is_organizer else views.team_of(state, viewer)
 
     def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
         return views.log_view(event, viewer)

@@ -10,31 +10,46 @@ from server.games.rcb.round import max_stake
 from server.games.rcb.setup import DEAL_TABLE
 from server.games.rcb.state import ROLE_TITLES, ROLES, RCBState, Team
 from server.i18n import N_, Msg
-from server.platform.kinds import LoggedEvent, Viewer, full_event
+from server.platform.kinds import LoggedEvent, Part, Viewer, full_event
 
 
-def view(state: RCBState, viewer: Viewer, now: datetime) -> dict[str, Any]:
-    board = public(state)
-    if viewer.is_organizer:
-        return {**board, "gm": gm_view(state)}
-    team: Team | None = None
-    me: dict[str, Any] | None = None
+def board_part(state: RCBState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    return {**public(state), "me": None}
+
+
+def gm_part(state: RCBState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    return {"gm": gm_view(state)}
+
+
+def team_of(state: RCBState, viewer: Viewer) -> Team | None:
+    """The team of a fighter or of a team's phone."""
+    holder = state.fighters.get(str(viewer.person_id)) or state.phones.get(str(viewer.person_id))
+    return holder.team if holder is not None else None
+
+
+def team_part(state: RCBState, viewer: Viewer, now: datetime) -> dict[str, Any] | None:
+    team = team_of(state, viewer)
+    return {"own": team_view(state, team)} if team is not None else None
+
+
+def me_part(state: RCBState, viewer: Viewer, now: datetime) -> dict[str, Any] | None:
     fighter = state.fighters.get(str(viewer.person_id))
-    phone = state.phones.get(str(viewer.person_id))
-    if fighter is not None:
-        team = fighter.team
-        me = {
-            "name": fighter.name,
-            "team": team,
-            "ghost": fighter.ghost,
-            "role": fighter.role if not fighter.ghost else None,
-        }
-    elif phone is not None:
-        team = phone.team
-    view = {**board, "me": me}
-    if team is not None:
-        view["own"] = team_view(state, team)
-    return view
+    if fighter is None or viewer.is_organizer:
+        return None
+    role = fighter.role if not fighter.ghost else None
+    return {
+        "me": {"name": fighter.name, "team": fighter.team, "ghost": fighter.ghost, "role": role}
+    }
+
+
+# What viewers see: the board for all (never a role), the game master's table, a team's own
+# part (its roles), a fighter's own card.
+PARTS: tuple[Part[RCBState], ...] = (
+    Part("board", "game", board_part),
+    Part("gm", "organizer", gm_part),
+    Part("team", "side", team_part),
+    Part("me", "person", me_part),
+)
 
 
 def public(state: RCBState) -> dict[str, Any]:

@@ -76,6 +76,7 @@ class SerialBattle(GameKind[SBState]):
     settings_model = SBSettings
     commands: TypeAdapter[Any] = TypeAdapter(CommandModel)
     handlers = HANDLERS
+    parts = views.PARTS
 
     def new_state(self, settings: BaseModel) -> SBState:
         assert isinstance(settings, SBSettings)
@@ -158,9 +159,6 @@ class SerialBattle(GameKind[SBState]):
         return None
 
     # ------------------------------------------------------------------ what each viewer sees
-
-    def view(self, state: SBState, viewer: Viewer, now: datetime) -> dict[str, Any]:
-        return views.view(state, viewer, now)
 
     def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
         return views.log_view(event, viewer)

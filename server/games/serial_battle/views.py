@@ -13,7 +13,7 @@ from server.games.serial_battle.commands import Assault
 from server.games.serial_battle.setup import advice, start_missing
 from server.games.serial_battle.state import START_PV, Held, Player, SBState
 from server.i18n import N_, Msg, sort_key
-from server.platform.kinds import LoggedEvent, Viewer, full_event
+from server.platform.kinds import LoggedEvent, Part, Viewer, full_event
 
 CAUSE_TITLES = {
     "assault": N_("assault"),
@@ -34,13 +34,27 @@ _ROLL_WHAT = {
 }
 
 
-def view(state: SBState, viewer: Viewer, now: datetime) -> dict[str, Any]:
-    board = public(state)
-    if viewer.is_staff:
-        return {**board, **staff(state)}
-    if viewer.role == "player" and str(viewer.person_id) in state.players:
-        return {**board, "me": own(state, state.players[str(viewer.person_id)])}
-    return board
+def board_part(state: SBState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    return public(state)
+
+
+def console_part(state: SBState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    return staff(state)
+
+
+def me_part(state: SBState, viewer: Viewer, now: datetime) -> dict[str, Any] | None:
+    player = state.players.get(str(viewer.person_id))
+    if viewer.role != "player" or player is None:
+        return None
+    return {"me": own(state, player)}
+
+
+# What viewers see: the board for all, the console for the staff, a player's own status.
+PARTS: tuple[Part[SBState], ...] = (
+    Part("board", "game", board_part),
+    Part("console", "staff", console_part),
+    Part("me", "person", me_part),
+)
 
 
 def public(state: SBState) -> dict[str, Any]:

@@ -17,7 +17,6 @@ handlers listed in `HANDLERS` below; `views.py` says what each viewer sees.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from datetime import datetime
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
@@ -79,6 +78,7 @@ class KillpowerLeague(GameKind[LeagueState]):
     settings_model = LeagueSettings
     commands: TypeAdapter[Any] = TypeAdapter(Command)
     handlers = HANDLERS
+    parts = views.PARTS
 
     def new_state(self, settings: BaseModel) -> LeagueState:
         assert isinstance(settings, LeagueSettings)
@@ -171,9 +171,6 @@ class KillpowerLeague(GameKind[LeagueState]):
         if viewer.is_staff:
             return "staff"
         return "board" if viewer.role == "public" else "player"
-
-    def view(self, state: LeagueState, viewer: Viewer, now: datetime) -> dict[str, Any]:
-        return views.league_view(state, viewer)
 
     def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
         return views.log_view(event, viewer)

@@ -3,6 +3,7 @@ coach and the staff; the journal's words."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from server.games.killpower import rules
@@ -24,6 +25,7 @@ from server.games.killpower.rules import (
 from server.i18n import N_, Msg
 from server.platform.kinds import (
     LoggedEvent,
+    Part,
     Viewer,
     full_event,
     rolls_for,
@@ -52,18 +54,34 @@ def label(command: Any, state: LeagueState) -> Msg:
     return Msg(labels[command.type])
 
 
-def league_view(state: LeagueState, viewer: Viewer) -> dict[str, Any]:
-    view = public(state)
-    if viewer.is_staff:
-        view["teams"] = [sheet(state, t) for t in sorted_teams(state)]
-        view["deck"] = state.deck.model_dump(mode="json")
-        view["coaches"] = dict(state.coaches)
-    elif viewer.role == "coach":
-        view["teams"] = [
-            sheet(state, t) for t in sorted_teams(state) if t.coach == viewer.person_id
-        ]
-        view["deck"] = state.deck.model_dump(mode="json")
-    return view
+def table_part(state: LeagueState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    return public(state)
+
+
+def office_part(state: LeagueState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    """The staff's: every team sheet, the deck, the coaches."""
+    return {
+        "teams": [sheet(state, t) for t in sorted_teams(state)],
+        "deck": state.deck.model_dump(mode="json"),
+        "coaches": dict(state.coaches),
+    }
+
+
+def coach_part(state: LeagueState, viewer: Viewer, now: datetime) -> dict[str, Any] | None:
+    """A coach's: their own teams' sheets and the deck they draw from."""
+    if viewer.role != "coach" or viewer.is_staff:
+        return None
+    mine = [sheet(state, t) for t in sorted_teams(state) if t.coach == viewer.person_id]
+    return {"teams": mine, "deck": state.deck.model_dump(mode="json")}
+
+
+# What viewers see: the table and the results for all, the office for the staff, a coach's
+# own team sheets (who holds which power) for that coach.
+PARTS: tuple[Part[LeagueState], ...] = (
+    Part("table", "game", table_part),
+    Part("office", "staff", office_part),
+    Part("coach", "person", coach_part),
+)
 
 
 def sorted_teams(state: LeagueState) -> list[Team]:

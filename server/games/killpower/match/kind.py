@@ -19,7 +19,6 @@ against a hidden value, a power's name, a bluff) is a private note of that side 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from datetime import datetime
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
@@ -93,6 +92,7 @@ class KillpowerMatch(GameKind[MatchState]):
     settings_model = MatchSettings
     commands: TypeAdapter[Any] = TypeAdapter(Command)
     handlers = HANDLERS
+    parts = views.PARTS
 
     def new_state(self, settings: BaseModel) -> MatchState:
         assert isinstance(settings, MatchSettings)
@@ -159,8 +159,8 @@ class KillpowerMatch(GameKind[MatchState]):
             return "staff"
         return "board" if viewer.role == "public" else "player"
 
-    def view(self, state: MatchState, viewer: Viewer, now: datetime) -> dict[str, Any]:
-        return views.match_view(state, viewer, side_of(state, viewer))
+    def side_of(self, state: MatchState, viewer: Viewer) -> str | None:
+        return side_of(state, viewer)
 
     def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
         return views.log_view(event, viewer)

@@ -3,6 +3,7 @@ board) and the journal's words; built from the state only."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from server.games.killpower import match_rules as mr
@@ -11,6 +12,7 @@ from server.games.killpower.match.ball import (
 )
 from server.games.killpower.match.play import (
     Play,
+    side_of,
 )
 from server.games.killpower.match.records import (
     next_thrower,
@@ -30,6 +32,7 @@ from server.games.killpower.rules import OUTCOME_TITLES
 from server.i18n import N_, Msg
 from server.platform.kinds import (
     LoggedEvent,
+    Part,
     Viewer,
     full_event,
     rolls_for,
@@ -145,8 +148,32 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
     return view
 
 
-def match_view(state: MatchState, viewer: Viewer, side: Side | None) -> dict[str, Any]:
-    staff = viewer.is_staff
+def board_part(state: MatchState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    """What both coaches and the public see: no RAP value, no lineup, no card."""
+    return match_view(state, staff=False, side=None)
+
+
+def sheet_part(state: MatchState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    """The referee's sheet: everything, both sides' secrets included."""
+    return match_view(state, staff=True, side=None)
+
+
+def side_part(state: MatchState, viewer: Viewer, now: datetime) -> dict[str, Any] | None:
+    """A coach's: the match with their own side's secrets (RAP, lineup, cards, bluffs)."""
+    side = side_of(state, viewer)
+    return match_view(state, staff=False, side=side) if side is not None else None
+
+
+# Each part is the whole match as its viewers may see it: the board's for all, the sheet for the
+# staff, a side's for that side's coach.
+PARTS: tuple[Part[MatchState], ...] = (
+    Part("board", "game", board_part),
+    Part("sheet", "staff", sheet_part),
+    Part("side", "side", side_part),
+)
+
+
+def match_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str, Any]:
     teams = {}
     for key, team in state.teams.items():
         secret = staff or side == key
