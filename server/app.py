@@ -128,6 +128,16 @@ def create_app(
     # Phones' live parts render on threads of their own (see `server.web.pages.live_block`).
     app.state.live_threads = anyio.CapacityLimiter(settings.live_threads)
 
+    add_middleware(app, settings)
+    add_routes(app)
+    install_error_handlers(app)
+
+    app.openapi = lambda: typed_openapi(app)  # type: ignore[method-assign]
+    return app
+
+
+def add_middleware(app: FastAPI, settings: Settings) -> None:
+    """Outermost last: compression, security headers, the session, the language, body limits."""
     app.add_middleware(BodyLimits)
     app.add_middleware(RequestLocale, default_language=settings.language)
     app.add_middleware(
@@ -141,6 +151,8 @@ def create_app(
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=600)  # leaves text/event-stream alone
 
+
+def add_routes(app: FastAPI) -> None:
     app.mount("/static", CachedStatic(directory=STATIC_DIR), name="static")
     app.include_router(api.router)  # bearer tokens, no cookie: no cross-site form to fear
     # Every page router checks the cross-site token of any request that may change something.
@@ -150,22 +162,16 @@ def create_app(
     app.include_router(invitation.router, dependencies=guarded)
     for router in server.games.routers():
         app.include_router(router, dependencies=guarded)
-    install_error_handlers(app)
 
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema is None:
-            app.openapi_schema = api.typed_schema(
-                get_openapi(
-                    title=app.title,
-                    version=app.version,
-                    description=app.description,
-                    routes=app.routes,
-                )
-            )
-        return app.openapi_schema
 
-    app.openapi = openapi  # type: ignore[method-assign]
-    return app
+def typed_openapi(app: FastAPI) -> dict[str, Any]:
+    """The schema FastAPI makes, with every game kind's commands and settings typed."""
+    if app.openapi_schema is None:
+        schema = get_openapi(
+            title=app.title, version=app.version, description=app.description, routes=app.routes
+        )
+        app.openapi_schema = api.typed_schema(schema)
+    return app.openapi_schema
 
 
 def worker_app() -> FastAPI:

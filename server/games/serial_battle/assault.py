@@ -281,117 +281,138 @@ def assault(
             field="defenders",
             card=weapon.card.name,
         )
-    single = len(defenders) == 1
-    long_range = weapon.card.has(Ability.LONG_RANGE)
-    answers: dict[int, Weapon | None] = {}
-    for defender in defenders:
-        # Each defender (or the referee for them) picks their answer card; the best usable one
-        # otherwise (Comment se passe un affrontement: "d'après sa carte").
-        chosen = command.defender_cards.get(defender.id) or (
-            command.defender_card if single and command.defender_card else None
-        )
-        copy_id = chosen if chosen is not None else default_weapon(state, defender)
-        answers[defender.id] = (
-            weapon_for(state, defender, copy_id, "defender_card")
-            if copy_id
-            else Weapon(copy_id=None, card=BARE_HANDS)
-        )
+    fight = Fight(state, command, dice, attacker, defenders, weapon)
     state.assault_count += 1
     for player in (attacker, *defenders):
         player.assaults += 1  # the assaults each took part in, launched or answered
         player.last_fight = state.assault_count
-    blows: list[Strike] = []
-    spent: dict[str, dict[str, int | bool | str | None]] = {}
+    fight.strike_first()
+    if attacker.alive and not attacker.knocked_out:
+        fight.attack()
+        fight.strike_back()
+    settle(state, fight.blows, now)
+    orders = {str(k): v for k, v in fight.orders.items()}
+    return fight.blows, {"orders": orders, "ammunition": fight.spent}
 
-    def prefix(kind: str, defender: Player) -> str:
-        return f"{kind}_" if single else f"{kind}_{defender.id}_"
 
-    def answer_blow(defender: Player) -> Strike:
-        answer = answers[defender.id] or Weapon(copy_id=None, card=BARE_HANDS)
+class Fight:
+    """One assault being fought: who strikes in which order (Initiative), the blows landed so far
+    and the ammunition spent."""
+
+    def __init__(
+        self,
+        state: SBState,
+        command: Assault,
+        dice: Dice,
+        attacker: Player,
+        defenders: list[Player],
+        weapon: Weapon,
+    ) -> None:
+        self.state, self.command, self.dice = state, command, dice
+        self.attacker, self.defenders, self.weapon = attacker, defenders, weapon
+        self.single = len(defenders) == 1
+        self.answers = {d.id: self.answer_card(d) for d in defenders}
+        self.orders = {
+            d.id: strike_order(
+                command.touch,
+                weapon.card.initiative_level,
+                self.answers[d.id].card.initiative_level,
+            )
+            for d in defenders
+        }
+        # Longue portée: no reply.
+        self.striking_back = command.answer and not weapon.card.has(Ability.LONG_RANGE)
+        self.blows: list[Strike] = []
+        self.spent: dict[str, dict[str, int | bool | str | None]] = {}
+
+    def answer_card(self, defender: Player) -> Weapon:
+        """Each defender (or the referee for them) picks their answer card; the best usable one
+        otherwise (Comment se passe un affrontement: "d'après sa carte")."""
+        c = self.command
+        chosen = c.defender_cards.get(defender.id) or (
+            c.defender_card if self.single and c.defender_card else None
+        )
+        copy_id = chosen if chosen is not None else default_weapon(self.state, defender)
+        if not copy_id:
+            return Weapon(copy_id=None, card=BARE_HANDS)
+        return weapon_for(self.state, defender, copy_id, "defender_card")
+
+    def prefix(self, kind: str, defender: Player) -> str:
+        return f"{kind}_" if self.single else f"{kind}_{defender.id}_"
+
+    def land(self, blow: Strike) -> None:
+        land(self.state, blow)
+        self.blows.append(blow)
+
+    def answer_blow(self, defender: Player) -> Strike:
+        answer = self.answers[defender.id]
         lost: str | None = None
         if answer.card.has(Ability.TWO_HANDS) and defender.arm_disabled:
             # Membre tranché: "vous ne pouvez plus vous servir des armes [...] qui nécessitent
             # d'avoir deux mains". The arm went in this very assault: the answer is bare-handed.
             lost, answer = answer.card.key, Weapon(copy_id=None, card=BARE_HANDS)
-        blow = roll_blow(state, defender, attacker, answer, dice, prefix("answer", defender))
+        where = self.prefix("answer", defender)
+        blow = roll_blow(self.state, defender, self.attacker, answer, self.dice, where)
         blow.unusable = lost
-        spent[str(defender.id)] = spend_ammunition(
-            state, defender, answer, dice, prefix("answer", defender)
+        self.spent[str(defender.id)] = spend_ammunition(
+            self.state, defender, answer, self.dice, where
         )
         return blow
 
-    orders = {
-        d.id: strike_order(
-            command.touch,
-            weapon.card.initiative_level,
-            (answers[d.id] or weapon).card.initiative_level,
-        )
-        for d in defenders
-    }
-    striking_back = command.answer and not long_range  # Longue portée: no reply
+    def answers_now(self, order: str) -> list[Player]:
+        return [d for d in self.defenders if self.striking_back and self.orders[d.id] == order]
 
-    # 1. Defenders whose initiative beats the attacker's strike first, one after the other.
-    for defender in defenders:
-        if striking_back and orders[defender.id] == "defender" and attacker.alive:
+    def strike_first(self) -> None:
+        """1. Defenders whose initiative beats the attacker's strike first, one after the other."""
+        attacker = self.attacker
+        for defender in self.answers_now("defender"):
+            if not attacker.alive:
+                continue
             if attacker.knocked_out:
                 break
-            blow = answer_blow(defender)
-            land(state, blow)
-            blows.append(blow)
+            blow = self.answer_blow(defender)
+            self.land(blow)
             if blow.fatal or attacker.pv <= 0:
                 attacker.eliminated = True
 
-    # 2. The attacker strikes (if still standing and awake); simultaneous defenders strike too.
-    if attacker.alive and not attacker.knocked_out:
-        attack_blows = []
-        for defender in defenders:
-            hit = True
-            if (
-                len(defenders) > 1
-                and weapon.card.has(Ability.MULTIPLE_TARGETS)
-                and not weapon.card.has(Ability.MASS_DAMAGE)
-            ):
-                hit = multiple_target_hit(dice.roll(6, f"hit_{defender.id}"))
-            if hit:
-                attack_blows.append(
-                    roll_blow(
-                        state, attacker, defender, weapon, dice, prefix("", defender).lstrip("_")
-                    )
-                )
-            else:
-                attack_blows.append(
-                    Strike(striker=attacker.id, target=defender.id, card=weapon.card.key, hit=False)
-                )
-        spent[str(attacker.id)] = spend_ammunition(state, attacker, weapon, dice, "")
-        simultaneous = [
-            answer_blow(d) for d in defenders if striking_back and orders[d.id] == "simultaneous"
-        ]
+    def attack_blow(self, defender: Player) -> Strike:
+        card = self.weapon.card
+        hit = True
+        if (
+            len(self.defenders) > 1
+            and card.has(Ability.MULTIPLE_TARGETS)
+            and not card.has(Ability.MASS_DAMAGE)
+        ):
+            hit = multiple_target_hit(self.dice.roll(6, f"hit_{defender.id}"))
+        if not hit:
+            return Strike(striker=self.attacker.id, target=defender.id, card=card.key, hit=False)
+        where = self.prefix("", defender).lstrip("_")
+        return roll_blow(self.state, self.attacker, defender, self.weapon, self.dice, where)
+
+    def attack(self) -> None:
+        """2. The attacker strikes (standing and awake); simultaneous defenders strike too."""
+        attacker = self.attacker
+        attack_blows = [self.attack_blow(d) for d in self.defenders]
+        self.spent[str(attacker.id)] = spend_ammunition(
+            self.state, attacker, self.weapon, self.dice, ""
+        )
+        simultaneous = [self.answer_blow(d) for d in self.answers_now("simultaneous")]
         for blow in [*attack_blows, *simultaneous]:
-            land(state, blow)
-            blows.append(blow)
-        for defender in defenders:
+            self.land(blow)
+        for defender in self.defenders:
             if defender.pv <= 0:
                 defender.eliminated = True
         if attacker.pv <= 0:
             attacker.eliminated = True
 
-        # 3. Defenders still standing and awake strike back (if they may).
-        for defender in defenders:
-            if (
-                striking_back
-                and orders[defender.id] == "attacker"
-                and defender.alive
-                and not defender.knocked_out
-                and attacker.alive
-            ):
-                blow = answer_blow(defender)
-                land(state, blow)
-                blows.append(blow)
+    def strike_back(self) -> None:
+        """3. Defenders still standing and awake strike back (if they may)."""
+        attacker = self.attacker
+        for defender in self.answers_now("attacker"):
+            if defender.alive and not defender.knocked_out and attacker.alive:
+                self.land(self.answer_blow(defender))
                 if attacker.pv <= 0:
                     attacker.eliminated = True
-
-    settle(state, blows, now)
-    return blows, {"orders": {str(k): v for k, v in orders.items()}, "ammunition": spent}
 
 
 def settle(state: SBState, blows: list[Strike], now: datetime) -> None:

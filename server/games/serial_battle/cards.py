@@ -104,19 +104,13 @@ def ammunition_notes(state: SBState, spent: Mapping[str, Mapping[str, Any]]) -> 
 # -------------------------------------------------------------------- handlers
 
 
-def on_loot(state: SBState, c: Loot, ctx: Context) -> Applied:
-    pending = next((p for p in state.pending if p.id == c.pending and p.kind == "loot"), None)
-    if pending is None:
-        raise RuleError(N_("This choice was already made."), field="pending")
-    winner, loser = state.player(pending.winner), state.player(pending.loser)
-    take, give_back = list(dict.fromkeys(c.take)), list(dict.fromkeys(c.give_back))
+def check_loot(winner: Player, loser: Player, take: list[str], give_back: list[str]) -> None:
+    """The winner takes only what the loser holds, gives back only their own, and ends with
+    MAX_CARDS at most."""
     for copy_id in take:
         if loser.holds(copy_id) is None:
             raise RuleError(
-                N_("{loser} does not hold “{card}”."),
-                field="take",
-                loser=loser.name,
-                card=copy_id,
+                N_("{loser} does not hold “{card}”."), field="take", loser=loser.name, card=copy_id
             )
     for copy_id in give_back:
         if winner.holds(copy_id) is None:
@@ -138,6 +132,15 @@ def on_loot(state: SBState, c: Loot, ctx: Context) -> Applied:
             count=count,
             limit=MAX_CARDS,
         )
+
+
+def on_loot(state: SBState, c: Loot, ctx: Context) -> Applied:
+    pending = next((p for p in state.pending if p.id == c.pending and p.kind == "loot"), None)
+    if pending is None:
+        raise RuleError(N_("This choice was already made."), field="pending")
+    winner, loser = state.player(pending.winner), state.player(pending.loser)
+    take, give_back = list(dict.fromkeys(c.take)), list(dict.fromkeys(c.give_back))
+    check_loot(winner, loser, take, give_back)
     state.pending.remove(pending)
     kept = [h for h in winner.cards if h.copy_id not in give_back]
     winner.cards = kept + [h for h in loser.cards if h.copy_id in take]
@@ -168,17 +171,6 @@ def on_loot(state: SBState, c: Loot, ctx: Context) -> Applied:
             )
         )
     return Applied(joined(pieces), facts)
-    return Applied(
-        Msg.counted(
-            P_(
-                "{winner} takes {cards}; {count} card goes back to the referee.",
-                "{winner} takes {cards}; {count} cards go back to the referee.",
-            ),
-            "count",
-            params,
-        ),
-        facts,
-    )
 
 
 def on_give(state: SBState, c: GiveCard, ctx: Context) -> Applied:

@@ -3,7 +3,7 @@ the clock's due commands. Each runs in one transaction that locks the game."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -264,26 +264,7 @@ class Actions(People):
                     name=target.actor_name,
                     label=Msg.from_json(target.label),
                 )
-            # From the last snapshot before the target; the snapshots at or after it no longer
-            # hold (they include what is being undone).
-            start = s.exec(
-                select(Event)
-                .where(
-                    Event.game_id == game_id,
-                    Event.seq < target.seq,
-                    col(Event.snapshot).is_not(None),
-                )
-                .order_by(col(Event.seq).desc())
-                .limit(1)
-            ).first()
-            events = self._events(s, game_id, after=start.seq if start else 0)
-            try:
-                state = self.rebuild(game, events, skip={target.seq}, start=start)
-            except (RuleError, ReplayDiverged):
-                raise RuleError(
-                    N_("“{label}” cannot be undone: later actions depend on it."),
-                    label=Msg.from_json(target.label),
-                ) from None
+            state = self._without(s, game, target)
             label = Msg.from_json(target.label)
             summary = Msg(N_("Undone: {label}"), {"label": label})
             event = self._append(
@@ -300,18 +281,43 @@ class Actions(People):
             )
             target.undone_by = event.seq
             s.add(target)
-            for stale in s.exec(
-                select(Event).where(
-                    Event.game_id == game_id,
-                    Event.seq >= target.seq,
-                    col(Event.snapshot).is_not(None),
-                )
-            ):
+            # The snapshots at or after the target no longer hold: they include what was undone.
+            for stale in self._snapshots(s, game_id, since=target.seq):
                 stale.snapshot = None
                 s.add(stale)
             self._store(s, game, kind, state)
         self.broker.publish(game_id, event.seq)
         return Performed.of(event, kind, actor)
+
+    def _without(self, s: Session, game: Game, target: Event) -> BaseModel:
+        """The game's state replayed without `target`, from the last snapshot before it."""
+        start = s.exec(
+            select(Event)
+            .where(
+                Event.game_id == game.id,
+                Event.seq < target.seq,
+                col(Event.snapshot).is_not(None),
+            )
+            .order_by(col(Event.seq).desc())
+            .limit(1)
+        ).first()
+        events = self._events(s, game.id, after=start.seq if start else 0)
+        try:
+            return self.rebuild(game, events, skip={target.seq}, start=start)
+        except (RuleError, ReplayDiverged):
+            raise RuleError(
+                N_("“{label}” cannot be undone: later actions depend on it."),
+                label=Msg.from_json(target.label),
+            ) from None
+
+    def _snapshots(self, s: Session, game_id: str, since: int) -> Iterable[Event]:
+        return s.exec(
+            select(Event).where(
+                Event.game_id == game_id,
+                Event.seq >= since,
+                col(Event.snapshot).is_not(None),
+            )
+        )
 
     def run_due(self) -> int:
         """Applies what the clock triggered in every game that fell due; returns how many."""

@@ -91,8 +91,8 @@ def sorted_teams(state: LeagueState) -> list[Team]:
     )
 
 
-def public(state: LeagueState) -> dict[str, Any]:
-    """What anyone may read: the table and the results, never a team's equipment."""
+def table_rows(state: LeagueState) -> list[dict[str, Any]]:
+    """13.1: the championship table, the team with the most ranking points first."""
     rows = []
     for place, t in enumerate(sorted_teams(state), start=1):
         power = t.power()
@@ -114,46 +114,65 @@ def public(state: LeagueState) -> dict[str, Any]:
                 "complete": len(t.gladiators) == rules.TEAM_SIZE,
             }
         )
+    return rows
+
+
+def match_rows(state: LeagueState) -> list[dict[str, Any]]:
+    """The results, the latest first."""
+    return [
+        {
+            "number": m.number,
+            "at": m.at.isoformat(),
+            "names": list(m.names),
+            "teams": list(m.teams),
+            "score": list(m.score),
+            "powers": list(m.powers),
+            "divisions": list(m.divisions),
+            "margins": list(m.margins),
+            "outcomes": list(m.outcomes),
+            "surrendered": m.surrendered,
+            "eliminated": m.eliminated,
+            "ranking_before": list(m.ranking_before),
+            "ranking_after": list(m.ranking_after),
+            "risks": [r.model_dump() for r in m.risks],
+            "free_throws": [list(t) for t in m.free_throws] if m.free_throws else None,
+            "note": m.note,
+        }
+        for m in reversed(state.matches)
+    ]
+
+
+def bracket_rows(state: LeagueState) -> list[list[dict[str, Any]]]:
+    """13.2: the tournament's rounds, each pairing with its winner once known."""
+
+    def name(team: int | None) -> str | None:
+        return state.teams[str(team)].name if team else None
+
+    return [
+        [
+            {
+                "a": name(p.a),
+                "b": name(p.b),
+                "a_id": p.a,
+                "b_id": p.b,
+                "winner": name(p.winner),
+                "match": p.match,
+            }
+            for p in round_
+        ]
+        for round_ in state.bracket
+    ]
+
+
+def public(state: LeagueState) -> dict[str, Any]:
+    """What anyone may read: the table and the results, never a team's equipment."""
     return {
         "mode": state.mode,
         "draw_points": state.draw_points,
         "surrender_points": state.surrender_points,
-        "table": rows,
-        "matches": [
-            {
-                "number": m.number,
-                "at": m.at.isoformat(),
-                "names": list(m.names),
-                "teams": list(m.teams),
-                "score": list(m.score),
-                "powers": list(m.powers),
-                "divisions": list(m.divisions),
-                "margins": list(m.margins),
-                "outcomes": list(m.outcomes),
-                "surrendered": m.surrendered,
-                "eliminated": m.eliminated,
-                "ranking_before": list(m.ranking_before),
-                "ranking_after": list(m.ranking_after),
-                "risks": [r.model_dump() for r in m.risks],
-                "free_throws": [list(t) for t in m.free_throws] if m.free_throws else None,
-                "note": m.note,
-            }
-            for m in reversed(state.matches)
-        ],
-        "bracket": [
-            [
-                {
-                    "a": state.teams[str(p.a)].name if p.a else None,
-                    "b": state.teams[str(p.b)].name if p.b else None,
-                    "a_id": p.a,
-                    "b_id": p.b,
-                    "winner": state.teams[str(p.winner)].name if p.winner else None,
-                    "match": p.match,
-                }
-                for p in round_
-            ]
-            for round_ in state.bracket
-        ],
+        "table": table_rows(state),
+        "matches": match_rows(state),
+        "bracket": bracket_rows(state),
         "champion": state.teams[str(state.champion)].name if state.champion else None,
         "deck_size": len(state.deck.powers),
         "deck_sample": state.deck.sample,

@@ -3,8 +3,6 @@ the answers owed (evade, resist, intercept)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from server.errors import NotAllowed, RuleError
 from server.games.killpower import match_rules as mr
 from server.games.killpower.match.ball import (
@@ -71,6 +69,81 @@ def deal_damage(p: Play, hits: list[Fighter], target: Fighter, location: str | N
     wound(p, target, damage, result, location)
 
 
+def fouls(p: Play, attackers: list[Fighter], target: Fighter) -> bool:
+    """TABLE 6: "Combattre [...] alors que vous êtes à terre", "sur le terrain alors que vous êtes
+    dans la ZT", "sur la ou les ZT, tout en étant sur le terrain": 1D5+5 turns; 6.2, the blow is
+    ignored. True when someone was expelled for it."""
+    offenders = [a for a in attackers if a.has("on_ground") or a.where == "zt"]
+    if target.where == "zt":
+        offenders += [a for a in attackers if a.where == "field"]
+    for a in {a.id: a for a in offenders}.values():
+        p.say(N_("{name} fights from the ground or across the side line."), name=a.label)
+        p.expel(a, "table6", "")
+    return bool(offenders)
+
+
+def ready_to_strike(p: Play, attackers: list[Fighter], group: bool) -> None:
+    """Phase 3's order (3.3): a group attack acts at the RAP of its slowest member (8.2)."""
+    due = p.next_actor()
+    for a in attackers:
+        if group and p.both_teams_act() and not a.waiting and (due is None or due.id != a.id):
+            raise Refused(
+                N_(
+                    "A group attack acts at the RAP of its slowest member: {name} must wait until then."
+                ),
+                field="attackers",
+                name=a.label,
+            )
+        p.ready_to_act(a, phase3_order=not group)
+
+
+def roll_hits(
+    p: Play, attackers: list[Fighter], target: Fighter, located: bool, token: bool
+) -> list[Fighter]:
+    """8.2: one die for the attack, read against each attacker's PHY (or the mandatory-success
+    token: every blow lands); each side reads its own needed values."""
+    names = ", ".join(a.label for a in attackers)
+    if token:
+        p.use_token(attackers[0].side)
+        p.say(
+            N_("{names} hits {target} with the mandatory-success token."),
+            names=names,
+            target=target.label,
+        )
+        return attackers
+    die = p.dice.roll(10, f"attack on {target.name}", owner=attackers[0].side)
+    hits = []
+    for a in attackers:
+        needed = mr.hit_needed(
+            a.characteristics["PHY"], inert=target.inert, located=located, blind=a.has("blind")
+        )
+        p.tell(
+            a.side, N_("{name}: {die} for {needed} or less."), name=a.label, die=die, needed=needed
+        )
+        if mr.succeeds(die, needed):
+            hits.append(a)
+    if hits:
+        p.say_counted(
+            P_(
+                "Attack of {names} on {target}: the die shows {die}, {hits} blow lands.",
+                "Attack of {names} on {target}: the die shows {die}, {hits} blows land.",
+            ),
+            "hits",
+            names=names,
+            target=target.label,
+            die=die,
+            hits=len(hits),
+        )
+    else:
+        p.say(
+            N_("Attack of {names} on {target}: the die shows {die}, no blow lands."),
+            names=names,
+            target=target.label,
+            die=die,
+        )
+    return hits
+
+
 def on_attack(p: Play, c: Attack) -> None:
     s = p.s
     if s.phase != 3:
@@ -86,16 +159,7 @@ def on_attack(p: Play, c: Attack) -> None:
         # 6.3: a blow that cannot be given (its action spent, not its turn) is cancelled,
         # never punished; only then TABLE 6 applies.
         p.ready_to_act(a, phase3_order=not group, anywhere=True)
-    offenders = [a for a in attackers if a.has("on_ground") or a.where == "zt"]
-    if target.where == "zt" and any(a.where == "field" for a in attackers):
-        # TABLE 6: "Combattre [...] sur la ou les ZT, tout en étant sur le terrain".
-        offenders = [*offenders, *(a for a in attackers if a.where == "field")]
-    if offenders:
-        # TABLE 6: "Combattre [...] alors que vous êtes à terre", "sur le terrain alors que
-        # vous êtes dans la ZT": 1D5+5 turns; 6.2, the blow is ignored.
-        for a in {a.id: a for a in offenders}.values():
-            p.say(N_("{name} fights from the ground or across the side line."), name=a.label)
-            p.expel(a, "table6", "")
+    if fouls(p, attackers, target):
         return
     located = c.located or c.location is not None
     if located and (not target.inert or c.location is None):
@@ -103,17 +167,7 @@ def on_attack(p: Play, c: Attack) -> None:
             N_("Choose the location of a blow on an inert target (8.4), and only then."),
             field="location",
         )
-    due = p.next_actor()
-    for a in attackers:
-        if group and p.both_teams_act() and not a.waiting and (due is None or due.id != a.id):
-            raise Refused(
-                N_(
-                    "A group attack acts at the RAP of its slowest member: {name} must wait until then."
-                ),
-                field="attackers",
-                name=a.label,
-            )
-        p.ready_to_act(a, phase3_order=not group)
+    ready_to_strike(p, attackers, group)
     if target.where != "field":
         raise Refused(N_("{name} is not on the field."), field="target", name=target.label)
     if target in attackers:
@@ -125,63 +179,12 @@ def on_attack(p: Play, c: Attack) -> None:
     for a in attackers:
         a.concentration = 0
         p.spend(a)
-    names = ", ".join(a.label for a in attackers)
-    if c.token:
-        p.use_token(attackers[0].side)
-        hits = attackers
-        p.say(
-            N_("{names} hits {target} with the mandatory-success token."),
-            names=names,
-            target=target.label,
-        )
-    else:
-        die = p.dice.roll(10, f"attack on {target.name}", owner=attackers[0].side)
-        hits = []
-        for a in attackers:
-            needed = mr.hit_needed(
-                a.characteristics["PHY"],
-                inert=target.inert,
-                located=located,
-                blind=a.has("blind"),
-            )
-            p.tell(
-                a.side,
-                N_("{name}: {die} for {needed} or less."),
-                name=a.label,
-                die=die,
-                needed=needed,
-            )
-            if mr.succeeds(die, needed):
-                hits.append(a)
-        if hits:
-            p.say_counted(
-                P_(
-                    "Attack of {names} on {target}: the die shows {die}, {hits} blow lands.",
-                    "Attack of {names} on {target}: the die shows {die}, {hits} blows land.",
-                ),
-                "hits",
-                names=names,
-                target=target.label,
-                die=die,
-                hits=len(hits),
-            )
-        else:
-            p.say(
-                N_("Attack of {names} on {target}: the die shows {die}, no blow lands."),
-                names=names,
-                target=target.label,
-                die=die,
-            )
+    hits = roll_hits(p, attackers, target, located, c.token)
     if not hits:
         return
-    data: dict[str, Any] = {"hits": [a.id for a in hits], "target": target.id, "group": group}
-    evader = (
-        not target.inert
-        and not target.acted
-        and not target.has("afraid")
-        and not target.has("blind")
-    )
+    evader = not (target.inert or target.acted or target.has("afraid") or target.has("blind"))
     if evader:
+        data = {"hits": [a.id for a in hits], "target": target.id, "group": group}
         s.pending = Pending(kind="evade", side=target.side, data=data)
         p.say(N_("{target} may use their action to evade."), target=target.label)
     else:

@@ -19,6 +19,7 @@ from server.games.killpower.match.state import (
     Fighter,
     Reveal,
 )
+from server.games.killpower.powers import PowerCard
 from server.i18n import N_, Msg
 
 
@@ -26,6 +27,45 @@ def read_power(p: Play, f: Fighter, text: str) -> None:
     """4.3: the underlined part, read to the other coach (the card's name stays hidden)."""
     p.s.reveals.append(Reveal(side=f.side, fighter=f.id, text=text, turn=p.s.turn))
     p.say(N_("Read to the other coach: “{text}”"), text=text)
+
+
+def placing(p: Play, f: Fighter, c: UsePower) -> tuple[int, bool]:
+    """What placing this card costs (actions) and whether it is automatic; a bluff passes for
+    what its coach says (4.4). Refuses a card not held, used up or already down."""
+    s = p.s
+    if c.card == "bluff":
+        down = sum(g.active.count("bluff") for g in s.side_fighters(f.side))
+        if down >= s.team(f.side).bluff:
+            raise RuleError(N_("Your team has no bluff card left in hand."), field="card")
+        return int(c.bluff_as == "1A"), c.bluff_as == "automatic"
+    card = s.cards.get(c.card)
+    if card is None or c.card not in f.powers:
+        raise RuleError(N_("{name} does not hold this power."), field="card", name=f.label)
+    if card.uses is not None and f.uses.get(card.key, 0) >= card.uses:
+        raise RuleError(
+            N_("“{power}” has no use left in this match."), field="card", power=card.name
+        )
+    if c.card in f.active:
+        raise RuleError(N_("This card is already on the table."), field="card")
+    return card.activation.cost, card.activation.kind == "automatic"
+
+
+def activated(p: Play, f: Fighter, card: PowerCard, die: int) -> bool:
+    """4.2: the activation die against the card's characteristic, told to its own side only."""
+    if not card.activation.characteristic:
+        p.tell(f.side, N_("“{power}” is on the table."), power=card.name)
+        return True
+    needed = f.characteristics[card.activation.characteristic]
+    ok = mr.succeeds(die, needed)
+    p.tell(
+        f.side,
+        N_("“{power}”: {die} for {needed} or less: {result}."),
+        power=card.name,
+        die=die,
+        needed=needed,
+        result=Msg(N_("activated") if ok else N_("not activated")),
+    )
+    return ok
 
 
 def on_power(p: Play, c: UsePower) -> None:
@@ -50,21 +90,7 @@ def on_power(p: Play, c: UsePower) -> None:
         raise Refused(N_("{name} is inert and cannot act."), field="gladiator", name=f.label)
     bluff = c.card == "bluff"
     card = s.cards.get(c.card)
-    if bluff:
-        down = sum(g.active.count("bluff") for g in s.side_fighters(f.side))
-        if down >= s.team(f.side).bluff:
-            raise RuleError(N_("Your team has no bluff card left in hand."), field="card")
-        cost, automatic = int(c.bluff_as == "1A"), c.bluff_as == "automatic"
-    else:
-        if card is None or c.card not in f.powers:
-            raise RuleError(N_("{name} does not hold this power."), field="card", name=f.label)
-        if card.uses is not None and f.uses.get(card.key, 0) >= card.uses:
-            raise RuleError(
-                N_("“{power}” has no use left in this match."), field="card", power=card.name
-            )
-        if c.card in f.active:
-            raise RuleError(N_("This card is already on the table."), field="card")
-        cost, automatic = card.activation.cost, card.activation.kind == "automatic"
+    cost, automatic = placing(p, f, c)
     if (f.where == "zt" or f.has("on_ground")) and not automatic:
         # TABLE 6: "Faire des pouvoirs dans la ZT", "activer des pouvoirs alors que vous êtes
         # à terre": 1D5+5 turns, the power ignored (6.2); an automatic power works (notes 2,
@@ -87,21 +113,7 @@ def on_power(p: Play, c: UsePower) -> None:
         p.tell(f.side, N_("It is a bluff: nothing happens."))
         return
     assert card is not None
-    ok = True
-    if card.activation.characteristic:
-        needed = f.characteristics[card.activation.characteristic]
-        ok = mr.succeeds(die, needed)
-        p.tell(
-            f.side,
-            N_("“{power}”: {die} for {needed} or less: {result}."),
-            power=card.name,
-            die=die,
-            needed=needed,
-            result=Msg(N_("activated") if ok else N_("not activated")),
-        )
-    else:
-        p.tell(f.side, N_("“{power}” is on the table."), power=card.name)
-    if not ok:
+    if not activated(p, f, card, die):
         return
     f.uses[card.key] = f.uses.get(card.key, 0) + 1
     # 4.2: "Un pouvoir actif ou activé doit être posé sur la table face cachée".

@@ -23,6 +23,7 @@ from server.games.killpower.match.state import (
     OFFENCE_TITLES,
     PENDING_TITLES,
     PHASE_TITLES,
+    SIDES,
     WHERE_TITLES,
     Fighter,
     MatchState,
@@ -173,77 +174,91 @@ PARTS: tuple[Part[MatchState], ...] = (
 )
 
 
-def match_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str, Any]:
-    teams = {}
-    for key, team in state.teams.items():
-        secret = staff or side == key
-        entry: dict[str, Any] = {
-            "side": key,
-            "name": team.roster.name,
-            "coach": team.roster.coach_name,
-            "ready": team.ready,
-            "score": team.score,
-            "power": team.power if state.stage != "lineup" else None,
-            "margin": team.margin if state.stage != "lineup" else None,
-            "case": team.case,
-            "idle_since": team.idle_since,
-            "fighters": [fighter_view(f, state, secret) for f in state.side_fighters(key)],
-        }
-        if secret:
-            entry["bluff"] = team.bluff
-            entry["lineup"] = team.lineup
-            entry["roster"] = team.roster.gladiators
-            entry["armed"] = [
-                {
-                    "fighter": a.fighter,
-                    "label": state.fighter(a.fighter).label,
-                    "card": a.card,
-                    "name": state.cards[a.card].name,
-                    "when": state.cards[a.card].read_when,
-                }
-                for a in state.armed
-                if a.side == key
-            ]
-        teams[key] = entry
-    due = None
-    order: list[dict[str, Any]] = []
-    if state.stage == "running" and state.phase == 3 and state.pending is None:
-        play_order = mr.phase3_order(
-            [
-                mr.Actor(str(f.id), f.side, f.rap)
-                for f in state.fighters.values()
-                if f.where == "field" and not f.acted and not f.waiting and Play.can_act(f)
-            ],
-            state.hand,
-        )
-        order = [
+def team_view(state: MatchState, key: Side, secret: bool) -> dict[str, Any]:
+    """A team on the sheet; `secret`: with its lineup, bluffs, RAP values and armed cards."""
+    team = state.teams[key]
+    entry: dict[str, Any] = {
+        "side": key,
+        "name": team.roster.name,
+        "coach": team.roster.coach_name,
+        "ready": team.ready,
+        "score": team.score,
+        "power": team.power if state.stage != "lineup" else None,
+        "margin": team.margin if state.stage != "lineup" else None,
+        "case": team.case,
+        "idle_since": team.idle_since,
+        "fighters": [fighter_view(f, state, secret) for f in state.side_fighters(key)],
+    }
+    if secret:
+        entry["bluff"] = team.bluff
+        entry["lineup"] = team.lineup
+        entry["roster"] = team.roster.gladiators
+        entry["armed"] = [
             {
-                "id": int(a.key),
-                "side": a.side,
-                "label": state.fighters[a.key].label,
-                # The order is what the referee calls aloud; RAP values stay with their coach.
-                "rap": a.rap if staff or a.side == side else None,
+                "fighter": a.fighter,
+                "label": state.fighter(a.fighter).label,
+                "card": a.card,
+                "name": state.cards[a.card].name,
+                "when": state.cards[a.card].read_when,
             }
-            for a in play_order
+            for a in state.armed
+            if a.side == key
         ]
-        due = order[0] if order else None
-    pending: dict[str, Any] | None = None
-    if state.pending is not None:
-        data = state.pending.data
-        pending = {
-            "kind": state.pending.kind,
-            "side": state.pending.side,
-            "mine": staff or side == state.pending.side,
+    return entry
+
+
+def order_view(state: MatchState, staff: bool, side: Side | None) -> list[dict[str, Any]]:
+    """Phase 3's order, as the referee calls it aloud: RAP values stay with their coach."""
+    if not (state.stage == "running" and state.phase == 3 and state.pending is None):
+        return []
+    play_order = mr.phase3_order(
+        [
+            mr.Actor(str(f.id), f.side, f.rap)
+            for f in state.fighters.values()
+            if f.where == "field" and not f.acted and not f.waiting and Play.can_act(f)
+        ],
+        state.hand,
+    )
+    return [
+        {
+            "id": int(a.key),
+            "side": a.side,
+            "label": state.fighters[a.key].label,
+            "rap": a.rap if staff or a.side == side else None,
         }
-        if state.pending.kind == "evade":
-            pending["target"] = state.fighter(data["target"]).label
-            pending["hits"] = [{"id": h, "label": state.fighter(h).label} for h in data["hits"]]
-        elif state.pending.kind == "intercept":
-            pending["who"] = [
-                {"id": f.id, "label": f.label} for f in interceptors_of(state, state.pending.side)
-            ]
-        else:
-            pending["taker"] = state.fighter(data["taker"]).label
+        for a in play_order
+    ]
+
+
+def pending_view(state: MatchState, staff: bool, side: Side | None) -> dict[str, Any] | None:
+    """The question a side must answer before anything else (evade, intercept, resist)."""
+    if state.pending is None:
+        return None
+    data = state.pending.data
+    pending: dict[str, Any] = {
+        "kind": state.pending.kind,
+        "side": state.pending.side,
+        "mine": staff or side == state.pending.side,
+    }
+    if state.pending.kind == "evade":
+        pending["target"] = state.fighter(data["target"]).label
+        pending["hits"] = [{"id": h, "label": state.fighter(h).label} for h in data["hits"]]
+    elif state.pending.kind == "intercept":
+        pending["who"] = [
+            {"id": f.id, "label": f.label} for f in interceptors_of(state, state.pending.side)
+        ]
+    else:
+        pending["taker"] = state.fighter(data["taker"]).label
+    return pending
+
+
+def match_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str, Any]:
+    teams = {
+        key: team_view(state, key, staff or side == key) for key in SIDES if key in state.teams
+    }
+    order = order_view(state, staff, side)
+    due = order[0] if order else None
+    pending = pending_view(state, staff, side)
     throws = []
     if state.throws or state.stage == "free_throws":
         throws = [t.model_dump() | {"label": state.fighter(t.fighter).label} for t in state.throws]
