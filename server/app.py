@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -77,26 +77,7 @@ def create_app(
     clock = clock or SystemClock()
     service = GameService(db, settings.resolved_secret_key(), clock, dice or secret_roll, broker)
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        redact_logs()  # uvicorn has set its loggers up by now
-        broker.bind(asyncio.get_running_loop())
-        tasks = [asyncio.create_task(run_scheduler(service, settings.scheduler_interval))]
-        if not scheduler:
-            tasks[0].cancel()
-        if relay is not None:  # live events between the processes that share this database
-            tasks.append(asyncio.create_task(relay.run()))
-        try:
-            yield
-        finally:
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-            if relay is not None:
-                relay.close()
-            db.dispose()
+    lifespan = running(settings, db, service, broker, relay, scheduler=scheduler)
 
     app = FastAPI(
         title="Arbitre",
@@ -134,6 +115,42 @@ def create_app(
 
     app.openapi = lambda: typed_openapi(app)  # type: ignore[method-assign]
     return app
+
+
+def running(
+    settings: Settings,
+    db: Database,
+    service: GameService,
+    broker: Broker,
+    relay: Any,
+    *,
+    scheduler: bool,
+) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
+    """What runs beside the requests while the app lives: the clock's scheduler, the relay of
+    live events between processes; all stopped, and the database closed, at shutdown."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        redact_logs()  # uvicorn has set its loggers up by now
+        broker.bind(asyncio.get_running_loop())
+        tasks = [asyncio.create_task(run_scheduler(service, settings.scheduler_interval))]
+        if not scheduler:
+            tasks[0].cancel()
+        if relay is not None:  # live events between the processes that share this database
+            tasks.append(asyncio.create_task(relay.run()))
+        try:
+            yield
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            if relay is not None:
+                relay.close()
+            db.dispose()
+
+    return lifespan
 
 
 def add_middleware(app: FastAPI, settings: Settings) -> None:

@@ -12,6 +12,7 @@ import io
 import json
 import re
 import unicodedata
+from collections.abc import Callable
 from enum import IntEnum, StrEnum
 from pathlib import Path
 from typing import Any
@@ -311,6 +312,54 @@ def parse_csv_deck(text: str) -> list[Card]:
     return validate_deck(cards)
 
 
+Fail = Callable[[Msg], InvalidInput]
+
+
+def csv_faces(cells: list[str], fail: Fail) -> list[Face] | None:
+    """Six faces as "3" or "3 ko", or none at all (a card without damage dice)."""
+    if not any(cells):
+        return None
+    faces = []
+    for number, cell in enumerate(cells, start=1):
+        match = re.fullmatch(r"(-?\d+)\s*([\w\s]*)", cell)
+        if not cell or not match:
+            raise fail(Msg(N_("face {number} is missing or unreadable"), {"number": number}))
+        pv, word = int(match.group(1)), _word(match.group(2))
+        if pv < 0:
+            raise fail(Msg(N_("face {number} has negative PV"), {"number": number}))
+        if word and word not in EFFECT_WORDS:
+            raise fail(Msg(N_("unknown effect “{effect}”"), {"effect": match.group(2).strip()}))
+        faces.append(Face(pv=pv, effect=EFFECT_WORDS.get(word)))
+    return faces
+
+
+def csv_protections(cell: str, fail: Fail) -> dict[Location, Protection]:
+    """ "head: immune; torso: -2": a location and what the card takes off there."""
+    protections: dict[Location, Protection] = {}
+    for part in filter(None, (p.strip() for p in cell.split(";"))):
+        where, _, what = part.partition(":")
+        location = LOCATION_WORDS.get(_word(where))
+        if location is None:
+            raise fail(Msg(N_("unknown location “{location}”"), {"location": where.strip()}))
+        what = what.strip().lower()
+        if what in ("immune", "immunisé", "immunise"):
+            protections[location] = Protection(immune=True)
+        elif re.fullmatch(r"-?\d+", what):
+            protections[location] = Protection(reduce=abs(int(what)))
+        else:
+            raise fail(Msg(N_("unreadable protection “{protection}”"), {"protection": part}))
+    return protections
+
+
+def csv_ammo(cell: str, fail: Fail) -> int:
+    if not re.fullmatch(r"-?\d+", cell):
+        raise fail(Msg(N_("unreadable ammunition “{ammo}”"), {"ammo": cell}))
+    ammo = int(cell)
+    if ammo < 1:
+        raise fail(Msg(N_("ammunition must be 1 or more, not {ammo}"), {"ammo": ammo}))
+    return ammo
+
+
 def _csv_card(line: int, row: dict[str, Any]) -> Card:
     name = (row.get("name") or "").strip()
 
@@ -323,47 +372,16 @@ def _csv_card(line: int, row: dict[str, Any]) -> Card:
             problem=problem,
         )
 
-    faces: list[Face] | None = None
-    face_cells = [(row.get(f"face{i}") or "").strip() for i in range(1, 7)]
-    if any(face_cells):
-        faces = []
-        for number, cell in enumerate(face_cells, start=1):
-            match = re.fullmatch(r"(-?\d+)\s*([\w\s]*)", cell)
-            if not cell or not match:
-                raise fail(Msg(N_("face {number} is missing or unreadable"), {"number": number}))
-            pv, word = int(match.group(1)), _word(match.group(2))
-            if pv < 0:
-                raise fail(Msg(N_("face {number} has negative PV"), {"number": number}))
-            if word and word not in EFFECT_WORDS:
-                raise fail(Msg(N_("unknown effect “{effect}”"), {"effect": match.group(2).strip()}))
-            faces.append(Face(pv=pv, effect=EFFECT_WORDS.get(word)))
+    faces = csv_faces([(row.get(f"face{i}") or "").strip() for i in range(1, 7)], fail)
     abilities = []
     for word in filter(None, (_word(w) for w in re.split(r"[;,]", row.get("abilities") or ""))):
         if word not in Ability.__members__.values() and word not in {a.value for a in Ability}:
             raise fail(Msg(N_("unknown ability “{ability}”"), {"ability": word}))
         abilities.append(Ability(word))
-    protections: dict[Location, Protection] = {}
-    for part in filter(None, (p.strip() for p in (row.get("protections") or "").split(";"))):
-        where, _, what = part.partition(":")
-        location = LOCATION_WORDS.get(_word(where))
-        if location is None:
-            raise fail(Msg(N_("unknown location “{location}”"), {"location": where.strip()}))
-        what = what.strip().lower()
-        if what in ("immune", "immunisé", "immunise"):
-            protections[location] = Protection(immune=True)
-        elif re.fullmatch(r"-?\d+", what):
-            protections[location] = Protection(reduce=abs(int(what)))
-        else:
-            raise fail(Msg(N_("unreadable protection “{protection}”"), {"protection": part}))
+    protections = csv_protections(row.get("protections") or "", fail)
     ammo_cell = (row.get("ammo") or "").strip().lower()
     unlimited = ammo_cell in ("unlimited", "illimité", "illimite", "∞")
-    ammo: int | None = None
-    if ammo_cell and not unlimited:
-        if not re.fullmatch(r"-?\d+", ammo_cell):
-            raise fail(Msg(N_("unreadable ammunition “{ammo}”"), {"ammo": ammo_cell}))
-        ammo = int(ammo_cell)
-        if ammo < 1:
-            raise fail(Msg(N_("ammunition must be 1 or more, not {ammo}"), {"ammo": ammo}))
+    ammo = csv_ammo(ammo_cell, fail) if ammo_cell and not unlimited else None
     data = {
         "key": slug(name),
         "name": name,

@@ -73,6 +73,19 @@ class Performed:
         return cls(event.seq, Msg.from_json(event.summary), result, replayed)
 
 
+def parsed(kind: GameKind[Any], actor: Viewer, payload: Mapping[str, Any], *, trusted: bool) -> Any:
+    """The kind's typed command, refused if its text hides characters, it does not parse, or the
+    actor may not send it (`trusted`: sent by the platform itself)."""
+    check_text(payload)
+    try:
+        command = kind.parse(payload)
+    except ValidationError as error:
+        raise invalid_from(error) from None
+    if not trusted and not kind.may_send(actor, command):
+        raise NotAllowed(N_("You may not do that in this game."))
+    return command
+
+
 class Actions(People):
     def perform(
         self,
@@ -108,25 +121,15 @@ class Actions(People):
             prior = self._by_idem(s, game_id, idem)
             if prior is not None:
                 return Performed.of(prior, kind, actor, replayed=True)
-            check_text(payload)
-            try:
-                command = kind.parse(payload)
-            except ValidationError as error:
-                raise invalid_from(error) from None
-            if not trusted and not kind.may_send(actor, command):
-                raise NotAllowed(N_("You may not do that in this game."))
+            command = parsed(kind, actor, payload, trusted=trusted)
             state = self._state(game, kind, copy=False)  # apply copies before it changes
             self._check_references(s, game_id, kind, state, command)
             if seen_seq is not None:
                 self._check_fresh(s, game, seen_seq, kind.subjects(state, command))
             now = self.clock.now()
             physical = game.settings.get("dice") == "physical"
-            dice = CommandDice(
-                self.dice,
-                rolls or {},
-                physical_only=physical,
-                may_enter=kind.may_enter_dice(state, actor, physical),
-            )
+            may_enter = kind.may_enter_dice(state, actor, physical)
+            dice = CommandDice(self.dice, rolls or {}, physical_only=physical, may_enter=may_enter)
             label = kind.label(command, state)
             outcome = kind.apply(state, command, Context(actor, dice, now))
             dice.check_all_used()

@@ -3,6 +3,8 @@ the answers owed (evade, resist, intercept)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from server.errors import NotAllowed, RuleError
 from server.games.killpower import match_rules as mr
 from server.games.killpower.match.ball import (
@@ -191,6 +193,72 @@ def on_attack(p: Play, c: Attack) -> None:
         deal_damage(p, hits, target, c.location if located else None)
 
 
+def evade(p: Play, c: Answer, data: dict[str, Any]) -> None:
+    """8.1: the target spends its action on a PHY roll; in a group, one blow only (8.2)."""
+    target = p.s.fighter(data["target"])
+    hits = [p.s.fighter(h) for h in data["hits"]]
+    if c.yes:
+        target.acted, target.waiting = True, False
+        die, ok = p.roll(target, "evade", target.characteristics["PHY"], c.token)
+        if ok:
+            dodged = next((h for h in hits if h.id == c.gladiator), None) or max(
+                hits, key=lambda h: h.characteristics["PHY"]
+            )
+            hits.remove(dodged)
+            p.say(
+                N_("{target} evades {name}'s blow ({die})."),
+                target=target.label,
+                name=dodged.label,
+                die=die,
+            )
+        else:
+            p.say(N_("{target} fails to evade ({die})."), target=target.label, die=die)
+    if hits:
+        deal_damage(p, hits, target)
+
+
+def intercept(p: Play, c: Answer, pending: Pending) -> None:
+    """9.C: one gladiator whose action zone the ball crosses tries (BAL); the token may make it
+    (3.2: "intercepter le ballon"). Letting it go, or nobody left to try: the ball lands."""
+    s, data = p.s, pending.data
+    if not c.yes or c.gladiator is None:
+        s.pending = None
+        p.say(N_("{team} lets the ball go."), team=s.team(pending.side).roster.name)
+        land_ball(p, data)
+        return
+    g = s.fighter(c.gladiator)
+    if g not in interceptors_of(s, pending.side):
+        raise Refused(N_("{name} cannot intercept now."), field="gladiator", name=g.label)
+    g.concentration = 0
+    g.acted, g.waiting = True, False
+    die, ok = p.roll(g, "interception", g.characteristics["BAL"], c.token)
+    if ok:
+        s.pending = None
+        s.ball, s.ball_note = f"f:{g.id}", ""
+        p.say(N_("{name} intercepts the ball ({die})!"), name=g.label, die=die)
+    else:
+        p.say(N_("{name} misses the interception ({die})."), name=g.label, die=die)
+        if not interceptors_of(s, pending.side):
+            s.pending = None
+            land_ball(p, data)
+
+
+def resist(p: Play, c: Answer, data: dict[str, Any]) -> None:
+    """9.D: the carrier may spend their action on a BAL roll to keep the ball."""
+    s = p.s
+    taker = s.fighter(data["taker"])
+    carrier = s.carrier
+    if c.yes and carrier is not None:
+        carrier.acted, carrier.waiting = True, False
+        die, ok = p.roll(carrier, "resist", carrier.characteristics["BAL"], c.token)
+        if ok:
+            p.say(N_("{name} keeps the ball ({die})."), name=carrier.label, die=die)
+            return
+        p.say(N_("{name} fails to keep the ball ({die})."), name=carrier.label, die=die)
+    s.ball, s.ball_note = f"f:{taker.id}", ""
+    p.say(N_("{name} has the ball."), name=taker.label)
+
+
 def on_answer(p: Play, c: Answer) -> None:
     s = p.s
     pending = s.pending
@@ -202,61 +270,11 @@ def on_answer(p: Play, c: Answer) -> None:
     if c.token and (not c.yes or (pending.kind == "evade" and data.get("group"))):
         # 8.2: no mandatory-success token in a group attack, "même pour la cible".
         raise RuleError(N_("The token makes an action succeed: here there is none."), field="token")
+    if pending.kind == "intercept":
+        intercept(p, c, pending)
+        return
+    s.pending = None
     if pending.kind == "evade":
-        target = s.fighter(data["target"])
-        hits = [s.fighter(h) for h in data["hits"]]
-        s.pending = None
-        if c.yes:
-            # 8.1: the target spends its action on a PHY roll; in a group, one blow only (8.2).
-            target.acted, target.waiting = True, False
-            die, ok = p.roll(target, "evade", target.characteristics["PHY"], c.token)
-            if ok:
-                dodged = next((h for h in hits if h.id == c.gladiator), None) or max(
-                    hits, key=lambda h: h.characteristics["PHY"]
-                )
-                hits.remove(dodged)
-                p.say(
-                    N_("{target} evades {name}'s blow ({die})."),
-                    target=target.label,
-                    name=dodged.label,
-                    die=die,
-                )
-            else:
-                p.say(N_("{target} fails to evade ({die})."), target=target.label, die=die)
-        if hits:
-            deal_damage(p, hits, target)
-    elif pending.kind == "intercept":
-        if not c.yes or c.gladiator is None:
-            s.pending = None
-            p.say(N_("{team} lets the ball go."), team=s.team(pending.side).roster.name)
-            land_ball(p, data)
-            return
-        g = s.fighter(c.gladiator)
-        if g not in interceptors_of(s, pending.side):
-            raise Refused(N_("{name} cannot intercept now."), field="gladiator", name=g.label)
-        g.concentration = 0
-        g.acted, g.waiting = True, False
-        # 9.C; 3.2: the token may make it ("intercepter le ballon").
-        die, ok = p.roll(g, "interception", g.characteristics["BAL"], c.token)
-        if ok:
-            s.pending = None
-            s.ball, s.ball_note = f"f:{g.id}", ""
-            p.say(N_("{name} intercepts the ball ({die})!"), name=g.label, die=die)
-        else:
-            p.say(N_("{name} misses the interception ({die})."), name=g.label, die=die)
-            if not interceptors_of(s, pending.side):
-                s.pending = None
-                land_ball(p, data)
+        evade(p, c, data)
     else:
-        taker = s.fighter(data["taker"])
-        carrier = s.carrier
-        s.pending = None
-        if c.yes and carrier is not None:
-            carrier.acted, carrier.waiting = True, False
-            die, ok = p.roll(carrier, "resist", carrier.characteristics["BAL"], c.token)  # 9.D
-            if ok:
-                p.say(N_("{name} keeps the ball ({die})."), name=carrier.label, die=die)
-                return
-            p.say(N_("{name} fails to keep the ball ({die})."), name=carrier.label, die=die)
-        s.ball, s.ball_note = f"f:{taker.id}", ""
-        p.say(N_("{name} has the ball."), name=taker.label)
+        resist(p, c, data)
