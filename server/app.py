@@ -54,6 +54,13 @@ class CachedStatic(StaticFiles):
         return response
 
 
+DESCRIPTION = (
+    "The referee's assistant for live games. JSON API: `/api/v1/`. Live updates: "
+    "`GET /g/{game_id}/events` (Server-Sent Events, the same bearer token): `hello`, then "
+    '`changed` with `{"seq": n, "now": ms}` at each change, `revoked` when the link dies.'
+)
+
+
 def create_app(
     settings: Settings | None = None,
     *,
@@ -82,11 +89,7 @@ def create_app(
     app = FastAPI(
         title="Arbitre",
         version="0.1.0",
-        description=(
-            "The referee's assistant for live games. JSON API: `/api/v1/`. Live updates: "
-            "`GET /g/{game_id}/events` (Server-Sent Events, the same bearer token): `hello`, then "
-            '`changed` with `{"seq": n, "now": ms}` at each change, `revoked` when the link dies.'
-        ),
+        description=DESCRIPTION,
         lifespan=lifespan,
         # Swagger UI would load from a CDN, which a field without internet cannot reach: the
         # schema itself is served, for any OpenAPI tool.

@@ -1,0 +1,112 @@
+"""Steps read as the rule book writes them (4.1 to 4.4), table by table."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import ValidationError
+
+from server.games.battlefight.cards import (
+    BASE_TECHNIQUES,
+    KEYWORDS,
+    Step,
+    StepError,
+    Technique,
+    check_deck,
+    parse_step,
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "step"),
+    [
+        ("Blesser 1", Step("wound", n=1)),  # 4.4.1
+        ("Bloquer 1", Step("block", n=1)),  # 4.4.2
+        ("Charme 2", Step("charm", n=2)),  # 4.4.3
+        ("Corps à Corps", Step("melee")),  # 4.4.4, as in 3.3.1
+        ("Corps à corps", Step("melee")),
+        ("Défausser 2", Step("discard", n=2)),  # 4.4.5
+        ("Distance", Step("ranged", n=2)),  # 4.4.6: "Si N est omis, N = 2"
+        ("Distance 3", Step("ranged", n=3)),
+        ("Force 1", Step("force", n=1)),  # 4.4.7
+        ("Déstabiliser", Step("destabilise")),  # 4.4.8
+        ("Stable", Step("stable", n=0)),  # 4.4.9: "Si N est omis, N = 0"
+        ("Stable 1", Step("stable", n=1)),
+        ("Piocher 1", Step("draw", n=1)),  # 4.4.10
+        ("Pousser 2", Step("push", n=2)),  # 4.4.11
+        ("Protection 1", Step("protection", n=1)),  # 4.4.12
+        ("Rejouer", Step("play_again")),  # 4.4.13
+        ("Se Blesser 2", Step("wound_self", n=2)),  # 4.4.14, the book's capital
+        ("Se déplacer 1", Step("move", n=1)),  # 4.4.15
+        ("Se déplacer -1", Step("move", n=-1)),  # "Si V + N est supérieur à zéro"
+        ("S'empêcher attaque", Step("forbid_type", type="attack")),  # 4.4.16
+        ("S’empêcher Rhétorique", Step("forbid_type", type="rhetoric")),
+        ("S'empêcher carte", Step("forbid_card")),  # 4.4.17: "Si T est omis"
+        ("S'empêcher carte défense", Step("forbid_card", type="defence")),
+        ("Si possible défausser 1", Step("discard_if_possible", n=1)),  # 4.4.18
+        ("Vitesse 1", Step("speed", n=1)),  # 4.4.19
+        ("L'adversaire a Pousser 1", Step("push", "opponent", n=1)),  # 4.4.1 (modifiers)
+        ("L’adversaire a Piocher 2", Step("draw", "opponent", n=2)),
+        ("Tout le monde a Se déplacer 1", Step("move", "everyone", n=1)),  # 4.4.2 (modifiers)
+        ("  tout  le monde a  Défausser 1 ", Step("discard", "everyone", n=1)),
+    ],
+)
+def test_a_step_reads_into_keyword_modifier_and_parameter(text: str, step: Step) -> None:
+    assert parse_step(text) == step
+
+
+def test_all_nineteen_keywords_are_read() -> None:
+    assert len(KEYWORDS) == 19
+    assert len({keyword for keyword, _kind, _default in KEYWORDS.values()}) == 19
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("Voler 2", "is not a step of the rule book"),
+        ("", "empty step"),
+        ("Blesser", "needs a number"),  # no default for Blesser
+        ("Blesser deux", "needs a number"),
+        ("Corps à corps 2", "takes no parameter"),
+        ("Rejouer 1", "takes no parameter"),
+        ("S'empêcher", "needs a technique type"),
+        ("S'empêcher magie", "needs a technique type"),
+        ("L'adversaire a", "is not a step"),
+    ],
+)
+def test_a_step_it_cannot_read_is_refused_with_why(text: str, problem: str) -> None:
+    with pytest.raises(StepError, match=problem):
+        parse_step(text)
+
+
+def test_the_five_base_techniques() -> None:  # 3.3
+    assert [(t.title, t.type, t.steps) for t in BASE_TECHNIQUES] == [
+        ("Attaque de base", "attack", ["Corps à Corps", "Blesser 1"]),
+        ("Défense de base", "defence", ["Bloquer 1"]),
+        ("Déplacement de base", "movement", ["Se déplacer 1"]),
+        ("Concentration de base", "concentration", ["Piocher 1"]),
+        ("Rhétorique de base", "rhetoric", ["Déstabiliser"]),
+    ]
+    assert all(t.base for t in BASE_TECHNIQUES)
+
+
+def test_a_card_names_the_step_it_cannot_read() -> None:
+    with pytest.raises(ValidationError, match=r"step 2: .*Voler 2"):
+        Technique(key="x", title="X", type="attaque", steps=["Corps à corps", "Voler 2"])
+    card = Technique(key="x", title="X", type="Rhétorique", steps=["Stable 1"])
+    assert card.type == "rhetoric" and card.parsed == [Step("stable", n=1)]
+
+
+def card(kind: str, n: int) -> Technique:
+    return Technique(key=f"{kind}-{n}", title=f"{kind} {n}", type=kind, steps=["Stable"])
+
+
+def test_a_deck_holds_four_of_each_type() -> None:  # 1.1.3
+    kinds = ["attack", "defence", "movement", "concentration", "rhetoric"]
+    deck = [card(k, i) for k in kinds for i in range(4)]
+    assert check_deck(deck) == deck
+    same = [card("attack", 0)] * 4 + deck[4:]  # the same card more than once is allowed
+    assert check_deck(same) == same
+    with pytest.raises(StepError, match="3 of type"):
+        check_deck(deck[1:])
+    with pytest.raises(StepError, match="5 of type"):
+        check_deck([*deck, card("attack", 9)])
