@@ -198,6 +198,10 @@ class GameKind(ABC, Generic[S]):
         per input row gathers them here); the JSON API sends commands as they are."""
         return payload
 
+    # Commands no client may send: the platform's or the clock's own (a match recorded as
+    # opened, a zone due); left out of the API's schema.
+    internal: ClassVar[tuple[type, ...]] = ()
+
     # The kind's rules: each command's type and the handler that applies it (see `Handler`).
     handlers: ClassVar[Mapping[type, Handler]] = {}
 
@@ -380,16 +384,20 @@ def rolls_for(
 ) -> list[dict[str, Any]]:
     """An event's dice as a viewer may read them: a secret die (a RAP, a card drawn) shows its
     value only to those `sees` lets in; a die entered by hand stays marked as such for everyone,
-    its value hidden when secret; a secret draw of the server's shows nothing at all."""
+    but when secret, neither its value nor its purpose (which names who rolled it: "RAP of
+    Nab3" would tell a lineup) shows; a secret draw of the server's shows nothing at all."""
     shown = []
     for roll in rolls:
         entry = {k: roll[k] for k in ("purpose", "sides", "value", "manual")}
         if roll.get("secret") and not sees(roll):
             if not roll.get("manual"):
                 continue
-            entry["value"] = None
+            entry["value"], entry["purpose"] = None, SECRET_PURPOSE
         shown.append(entry)
     return shown
+
+
+SECRET_PURPOSE = "secret"  # what a hidden die entered by hand says it was for
 
 
 KINDS: dict[str, GameKind[Any]] = {}

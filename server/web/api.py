@@ -285,8 +285,10 @@ def typed_schema(schema: dict[str, Any]) -> dict[str, Any]:
                 components[f"{key}.{model}"] = definition
             typed["title"] = f"{kind.key}: {name.lower()}"
             components[f"{key}.{name}"] = typed
+        without_internal(components[f"{key}.Command"], key, kind.internal)
         commands.append({"$ref": f"#/components/schemas/{key}.Command"})
-        settings.append({"$ref": f"#/components/schemas/{key}.Settings"})
+        if kind.standalone:  # a league's match is created by the platform, never by a client
+            settings.append({"$ref": f"#/components/schemas/{key}.Settings"})
     command_in = components["CommandIn"]["properties"]["command"]
     components["CommandIn"]["properties"]["command"] = {
         "description": command_in.get("description", ""),
@@ -299,3 +301,11 @@ def typed_schema(schema: dict[str, Any]) -> dict[str, Any]:
         "default": game_in.get("default", {}),
     }
     return schema
+
+
+def without_internal(union: dict[str, Any], key: str, internal: tuple[type, ...]) -> None:
+    """A kind's command union without the commands no client may send."""
+    refs = {f"#/components/schemas/{key}.{model.__name__}" for model in internal}
+    union["oneOf"] = [r for r in union["oneOf"] if r["$ref"] not in refs]
+    mapping = union["discriminator"]["mapping"]
+    union["discriminator"]["mapping"] = {t: r for t, r in mapping.items() if r not in refs}

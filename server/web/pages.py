@@ -28,7 +28,7 @@ from server.models import Person
 from server.platform.data_import import csv_cell
 from server.platform.dice import MissingRoll
 from server.platform.idempotency import session_caller
-from server.platform.kinds import KINDS, PUBLIC, Viewer
+from server.platform.kinds import KINDS, PUBLIC, SECRET_PURPOSE, Viewer
 from server.platform.service import DICE_MODES, GameService, Loaded
 from server.web.deps import (
     ClockDep,
@@ -756,7 +756,11 @@ def log_page(
     events = service.log(game_id, viewer)
     for e in events:  # the page says each die in words; the exports keep the purposes
         for r in e.get("rolls", []):
-            r["label"] = loaded.kind.roll_label(r["purpose"], loaded.state)
+            r["label"] = (
+                Msg(N_("a secret die, entered by hand"))
+                if r["purpose"] == SECRET_PURPOSE
+                else loaded.kind.roll_label(r["purpose"], loaded.state)
+            )
     return templates.response(
         request,
         "platform/log.html",

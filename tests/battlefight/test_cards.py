@@ -74,8 +74,9 @@ def test_all_nineteen_keywords_are_read() -> None:
     ],
 )
 def test_a_step_it_cannot_read_is_refused_with_why(text: str, problem: str) -> None:
-    with pytest.raises(StepError, match=problem):
+    with pytest.raises(StepError) as refused:
         parse_step(text)
+    assert problem in refused.value.msg.text
 
 
 def test_the_five_base_techniques() -> None:  # 3.3
@@ -90,7 +91,7 @@ def test_the_five_base_techniques() -> None:  # 3.3
 
 
 def test_a_card_names_the_step_it_cannot_read() -> None:
-    with pytest.raises(ValidationError, match=r"step 2: .*Voler 2"):
+    with pytest.raises(ValidationError, match=r"step 2: .*Voler 2"):  # in the reader's language
         Technique(key="x", title="X", type="attaque", steps=["Corps à corps", "Voler 2"])
     card = Technique(key="x", title="X", type="Rhétorique", steps=["Stable 1"])
     assert card.type == "rhetoric" and card.parsed == [Step("stable", n=1)]
@@ -106,7 +107,7 @@ def test_a_deck_holds_four_of_each_type() -> None:  # 1.1.3
     assert check_deck(deck) == deck
     same = [card("attack", 0)] * 4 + deck[4:]  # the same card more than once is allowed
     assert check_deck(same) == same
-    with pytest.raises(StepError, match="3 of type"):
-        check_deck(deck[1:])
-    with pytest.raises(StepError, match="5 of type"):
-        check_deck([*deck, card("attack", 9)])
+    for wrong, count in ((deck[1:], 3), ([*deck, card("attack", 9)], 5)):
+        with pytest.raises(StepError) as refused:
+            check_deck(wrong)
+        assert refused.value.msg.params["count"] == count

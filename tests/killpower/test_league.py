@@ -10,7 +10,7 @@ import pytest
 from server.errors import ArbitreError, NotAllowed, RuleError
 from server.games.killpower.league import LeagueState, public, sheet
 from server.platform.dice import ScriptedRolls
-from server.platform.kinds import Viewer
+from server.platform.kinds import PUBLIC, Viewer
 from server.platform.service import GameService
 from tests.helpers import key, viewer_of
 
@@ -294,8 +294,15 @@ def test_tournament_teams_choose_their_powers(service: GameService, rolls: Scrip
     league.act(league.coach("Basile"), team_command("Titanos", ["gloves"] * 7))
     with pytest.raises(RuleError, match="armure"):
         league.match("Nabos", "Titanos", (1, 0))
-    league.act(league.owner, {"type": "roll_armour", "team": nabos.id}, 4)  # 1D5: 4 / 2 = 2
+    said = league.act(league.owner, {"type": "roll_armour", "team": nabos.id}, 4)  # 1D5: 4 / 2 = 2
     assert league.team("Nabos").gladiators[4].armour == 8
+    # Who wears armour is on Nabos' sheet: the table reads that it was rolled, Alix reads for whom.
+    armoured = nabos.gladiators[4].name
+    assert armoured not in said
+    basile = league.coaches["Basile"]
+    for reader, sees in ((basile, False), (PUBLIC, False), (alix, True), (league.owner, True)):
+        entry = league.service.log(league.id, reader)[-1]
+        assert (armoured in str(entry)) is sees, (reader, entry)
     league.act(league.owner, {"type": "bracket"}, 1)
     league.match("Nabos", "Titanos", (0, 3))
     assert league.state.champion == league.team("Titanos").id

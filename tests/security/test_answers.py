@@ -250,3 +250,53 @@ def test_a_bluff_looks_like_a_power_card_to_the_other_coach(
             if service.load(match.id).state.phase == 3:
                 match.act(side, {"type": "end_phase"})
     assert seen[0] == seen[1], seen
+
+
+def test_a_die_entered_by_hand_does_not_tell_the_lineup(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """With physical dice, a coach enters their RAP dice at the lineup: the other coach and the
+    public see that dice were entered, never for whom (the purpose names the gladiator) nor
+    their value; the coach who rolled them reads both."""
+    from server.platform.kinds import PUBLIC
+
+    rolls.endless = True
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    match = Match(service, rolls, dice="physical")
+    state: Any = service.load(match.id).state
+    names = {g["id"]: g["name"] for g in state.teams["A"].roster.gladiators}
+    chosen = match.ids["A"][1:4]
+    entered = {f"RAP of {names[g]}": 7 for g in chosen}
+    lineup = {"type": "lineup", "gladiators": chosen, "bluff": 1}
+    done = service.perform(match.id, match.coach["A"], lineup, idem_key=key(), rolls=entered)
+    for viewer in (match.coach["B"], PUBLIC):
+        entry = next(e for e in service.log(match.id, viewer) if e["seq"] == done.seq)
+        assert [(r["purpose"], r["value"], r["manual"]) for r in entry["rolls"]] == [
+            ("secret", None, True)
+        ] * 3
+        assert not any(names[g] in str(entry) for g in chosen)
+    own = next(e for e in service.log(match.id, match.coach["A"]) if e["seq"] == done.seq)
+    assert sorted(r["purpose"] for r in own["rolls"]) == sorted(entered)
+    assert all(r["value"] == 7 for r in own["rolls"])
+
+
+def test_naming_a_card_does_not_tell_who_holds_it(client: TestClient, rolls: ScriptedRolls) -> None:
+    """A coach who names, one by one, every card of the league's deck for their own gladiator
+    gets the same refusal for a card the other team holds as for a card nobody holds: the
+    refusals are no oracle of the other team's powers."""
+    from server.errors import ArbitreError
+
+    rolls.endless = True
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    match = Match(service, rolls)
+    mine = {k for g in match.league.team("Titanos").gladiators for k in g.powers}
+    theirs = {k for g in match.league.team("Nabos").gladiators for k in g.powers}
+    league_deck = {c.key for c in service.load(match.league.id).state.deck.powers}
+    assert theirs and league_deck - mine - theirs
+    answers = {}
+    for card in sorted(league_deck - mine):
+        command = {"type": "power", "gladiator": match.ids["B"][0], "card": card}
+        with pytest.raises(ArbitreError) as refused:
+            service.perform(match.id, match.coach["B"], command, idem_key=key())
+        answers[card] = (type(refused.value).__name__, refused.value.message)
+    assert len(set(answers.values())) == 1, answers

@@ -17,6 +17,7 @@ from typing import Any, get_args
 import pytest
 from fastapi.testclient import TestClient
 
+from server.games.killpower.powers import sample_deck
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import KINDS, Viewer
 from server.platform.service import GameService
@@ -323,6 +324,12 @@ def match_world(service: GameService, rolls: ScriptedRolls, phase: str = "runnin
         }
         game, state = match.id, match.state
     other = League(service, rolls)
+    # Another league's own card (a match knows its league's whole deck, so the foreign card
+    # comes from a deck of its own).
+    deck = sample_deck()
+    extra = deck.powers[0].model_copy(update={"key": "comete-noire", "name": "Comète noire"})
+    powers = [extra, *deck.powers]
+    other.act(other.owner, {"type": "deck", "deck": {"powers": [p.model_dump() for p in powers]}})
     for name in ("Ana", "Bob", "Cid"):
         other.act(other.coach(name), team_command(f"Team{name}", ["powers"] + ["gloves"] * 6))
     mine = {f.id for f in state.fighters.values()} | {
@@ -330,14 +337,8 @@ def match_world(service: GameService, rolls: ScriptedRolls, phase: str = "runnin
     }
     far = max(g.id for t in other.state.teams.values() for g in t.gladiators)
     assert far not in mine
-    card = next(
-        p
-        for t in other.state.teams.values()
-        for g in t.gladiators
-        for p in g.powers
-        if p not in state.cards
-    )
-    return World(game, people, {"state": state}, {"gladiator": far, "card": card})
+    assert "comete-noire" not in state.cards
+    return World(game, people, {"state": state}, {"gladiator": far, "card": "comete-noire"})
 
 
 def gladiator_fields(

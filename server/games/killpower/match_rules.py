@@ -264,14 +264,15 @@ def team_case(gladiators: Iterable[Standing]) -> Case:
 
 @dataclass(frozen=True)
 class Actor:
-    key: str  # a gladiator id, or "g:1,2" for a group attack
+    key: str  # a gladiator id
     side: Side
     rap: int
 
 
 def phase3_order(actors: Sequence[Actor], hand: Side) -> list[Actor]:
-    """3.3, INITIATIVE: by decreasing RAP; tied, the team holding the hand first; a group attack
-    acts at the lowest RAP of its members (8.2, given as the actor's RAP)."""
+    """3.3, INITIATIVE: by decreasing RAP; tied, the team holding the hand first. A group attack
+    (8.2) is not an actor here: its members wait until the slowest is due (see
+    `match.combat.ready_to_strike`)."""
     return sorted(actors, key=lambda a: (-a.rap, a.side != hand, a.key))
 
 

@@ -4,53 +4,54 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from server.games.rcb.state import MAX_STAKE
+from server.platform.commands import Strict
 from server.platform.refs import PersonRef
 
 
-class TeamNames(BaseModel):
+class TeamNames(Strict):
     type: Literal["team_names"]
     a: str = Field(min_length=1, max_length=30)
     b: str = Field(min_length=1, max_length=30)
 
 
-class Settings(BaseModel):
+class Settings(Strict):
     type: Literal["settings"]
     bets: int = Field(ge=1, le=200)
     bank: int = Field(ge=0, le=200)
     designation_seconds: int = Field(ge=5, le=600)
 
 
-class SetMatrix(BaseModel):
+class SetMatrix(Strict):
     type: Literal["matrix"]
     wins: list[str] = Field(default_factory=list, max_length=20)  # "king>knight", ...
 
 
-class Assign(BaseModel):
+class Assign(Strict):
     type: Literal["assign"]
     person: PersonRef
     team: Literal["A", "B", ""]
 
 
-class RandomTeams(BaseModel):
+class RandomTeams(Strict):
     type: Literal["random_teams"]
 
 
-class Deal(BaseModel):
+class Deal(Strict):
     type: Literal["deal"]
 
 
-class RoundStart(BaseModel):
+class RoundStart(Strict):
     type: Literal["round"]
 
 
-class DesignationDue(BaseModel):
+class DesignationDue(Strict):
     type: Literal["designation_due"]
 
 
-class Fighters(BaseModel):
+class Fighters(Strict):
     type: Literal["fighters"]
     a: PersonRef
     b: PersonRef
@@ -58,17 +59,17 @@ class Fighters(BaseModel):
     opponent_b: bool = False
 
 
-class Stakes(BaseModel):
+class Stakes(Strict):
     type: Literal["stakes"]
     a: int = Field(ge=0, le=MAX_STAKE)
     b: int = Field(ge=0, le=MAX_STAKE)
 
 
-class Duel(BaseModel):
+class Duel(Strict):
     type: Literal["duel"]
 
 
-class Reveal(BaseModel):
+class Reveal(Strict):
     type: Literal["reveal"]
 
 

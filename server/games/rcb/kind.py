@@ -63,6 +63,7 @@ class RoiChevalierBourreau(GameKind[RCBState]):
     settings_model = RCBSettings
     commands: TypeAdapter[Any] = TypeAdapter(Command)
     handlers = HANDLERS
+    internal = (DesignationDue,)
     parts = views.PARTS
 
     def new_state(self, settings: BaseModel) -> RCBState:

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from server.errors import RuleError
 from server.i18n import N_
+from server.platform.commands import Strict
 from server.platform.timers import Timer
 
 Role = Literal["king", "knight", "executioner", "witch", "dragon"]
@@ -117,7 +118,7 @@ class Result(BaseModel):
     reason: Literal["no_fighters", "perfect_tie"]
 
 
-class RCBSettings(BaseModel):
+class RCBSettings(Strict):
     bets: int = Field(default=15, ge=1, le=200)
     bank: int = Field(default=15, ge=0, le=200)
     designation_seconds: int = Field(default=30, ge=5, le=600)

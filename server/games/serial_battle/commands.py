@@ -5,10 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import Field, model_validator
 
 from server.games.serial_battle.catalog import Card
 from server.games.serial_battle.state import START_PV, Touch
+from server.platform.commands import Strict
 from server.platform.refs import PersonRef, Ref
 
 # What commands name (checked by the platform against `SerialBattle.references`): a card copy
@@ -20,14 +21,14 @@ PendingRef = Annotated[int, Ref("pending")]
 SectorRef = Annotated[str, Ref("sector")]
 
 
-class SetSettings(BaseModel):
+class SetSettings(Strict):
     type: Literal["settings"]
     shrink_minutes: int = Field(ge=1, le=120)
     deal_mode: Literal["random", "scattered"]
     closing: Literal["choose", "plan"]
 
 
-class SetSectors(BaseModel):
+class SetSectors(Strict):
     type: Literal["sectors"]
     names: str = Field(max_length=2000, description="One sector a line, or separated by commas.")
     plan: str = Field(
@@ -35,35 +36,35 @@ class SetSectors(BaseModel):
     )
 
 
-class ReplaceDeck(BaseModel):
+class ReplaceDeck(Strict):
     type: Literal["deck"]
     cards: list[Card] = Field(max_length=200)
     sample: bool = False
 
 
-class TagPlayer(BaseModel):
+class TagPlayer(Strict):
     type: Literal["tag"]
     player: PersonRef
     tag: str = Field(default="", max_length=20)
 
 
-class Start(BaseModel):
+class Start(Strict):
     type: Literal["start"]
 
 
-class Pause(BaseModel):
+class Pause(Strict):
     type: Literal["pause"]
 
 
-class Resume(BaseModel):
+class Resume(Strict):
     type: Literal["resume"]
 
 
-class End(BaseModel):
+class End(Strict):
     type: Literal["end"]
 
 
-class Assault(BaseModel):
+class Assault(Strict):
     """One assault (Assaut), the heart of the console: steps 1-8 of the spec."""
 
     type: Literal["assault"]
@@ -95,7 +96,7 @@ class Assault(BaseModel):
         return data
 
 
-class KnockoutTake(BaseModel):
+class KnockoutTake(Strict):
     type: Literal["knockout_take"]
     pending: PendingRef
     card: CardRef
@@ -103,7 +104,7 @@ class KnockoutTake(BaseModel):
     give_back: CardRef | None = None
 
 
-class KnockoutAgain(BaseModel):
+class KnockoutAgain(Strict):
     type: Literal["knockout_again"]
     pending: PendingRef
     card: CardRef | None = None  # default: the card of the first assault
@@ -111,7 +112,7 @@ class KnockoutAgain(BaseModel):
     defender_card: CardRef | None = None
 
 
-class Loot(BaseModel):
+class Loot(Strict):
     """Points de vie: "le vainqueur peut prendre sa ou ses cartes [...] Un joueur ne peut posséder
     plus de 5 cartes, les autres sont remises à l'arbitre". `take`: the loser's cards the winner
     takes; `give_back`: the winner's own cards handed to the referee to make room. The loser's
@@ -123,19 +124,19 @@ class Loot(BaseModel):
     give_back: list[CardRef] = Field(default_factory=list, max_length=5)
 
 
-class GiveCard(BaseModel):
+class GiveCard(Strict):
     type: Literal["give"]
     player: PersonRef
     card: CardRef  # a copy id in the referee's hands
 
 
-class TakeCard(BaseModel):
+class TakeCard(Strict):
     type: Literal["take"]
     player: PersonRef
     card: CardRef
 
 
-class Correct(BaseModel):
+class Correct(Strict):
     type: Literal["correct"]
     player: PersonRef
     pv: int | None = Field(default=None, ge=0, le=START_PV)  # no card heals
@@ -144,25 +145,25 @@ class Correct(BaseModel):
     reason: str = Field(min_length=1, max_length=200)
 
 
-class Place(BaseModel):
+class Place(Strict):
     type: Literal["place"]
     players: list[PersonRef] = Field(min_length=1, max_length=64)
     sector: SectorRef = Field(max_length=60)
 
 
-class Eliminate(BaseModel):
+class Eliminate(Strict):
     type: Literal["eliminate"]
     player: PersonRef
     cause: Literal["zone", "out_of_bounds", "referee"]
     note: str = Field(default="", max_length=200)
 
 
-class CloseSectors(BaseModel):
+class CloseSectors(Strict):
     type: Literal["close"]
     sectors: list[SectorRef] = Field(min_length=1, max_length=64)
 
 
-class ZoneDue(BaseModel):
+class ZoneDue(Strict):
     """The clock reached a shrink (sent by the server, never by a person)."""
 
     type: Literal["zone_due"]

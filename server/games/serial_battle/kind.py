@@ -76,6 +76,7 @@ class SerialBattle(GameKind[SBState]):
     settings_model = SBSettings
     commands: TypeAdapter[Any] = TypeAdapter(CommandModel)
     handlers = HANDLERS
+    internal = (ZoneDue,)
     parts = views.PARTS
 
     def new_state(self, settings: BaseModel) -> SBState:

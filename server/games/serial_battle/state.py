@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from server.errors import RuleError
 from server.games.serial_battle.catalog import Card, Effect, Location, key_of
 from server.i18n import N_
+from server.platform.commands import Strict
 from server.platform.timers import Timer
 
 START_PV = 36  # Points de vie: "Au départ, vous possédez 36 PV."
@@ -88,7 +89,7 @@ class Result(BaseModel):
     reason: Literal["last_survivor", "no_survivor", "ended_by_referee"]
 
 
-class SBSettings(BaseModel):
+class SBSettings(Strict):
     shrink_minutes: int = Field(default=10, ge=1, le=120)
     deal_mode: Literal["random", "scattered"] = "random"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import Field, field_validator
 
 from server.games.killpower import rules
 from server.games.killpower.league.state import (
@@ -17,10 +17,11 @@ from server.games.killpower.rules import (
     Equipment,
     Specialization,
 )
+from server.platform.commands import Strict
 from server.platform.refs import PersonRef, Ref
 
 
-class Recruit(BaseModel):
+class Recruit(Strict):
     """One gladiator of the wizard (2.1): name, number, specialization and magic equipment; in a
     tournament, the two powers chosen."""
 
@@ -39,7 +40,7 @@ class Recruit(BaseModel):
         return value
 
 
-class CreateTeam(BaseModel):
+class CreateTeam(Strict):
     type: Literal["team"]
     name: str = Field(min_length=1, max_length=40)
     coach: PersonRef | None = None  # the owner creates a team for a coach; a coach for themselves
@@ -57,7 +58,7 @@ GladiatorRef = Annotated[int, Ref("gladiator")]
 PowerRef = Annotated[str, Ref("power")]
 
 
-class Replace(BaseModel):
+class Replace(Strict):
     """A dead (or dismissed) gladiator replaced through the wizard (3.4)."""
 
     type: Literal["replace"]
@@ -66,14 +67,14 @@ class Replace(BaseModel):
     recruit: Recruit
 
 
-class Improve(BaseModel):
+class Improve(Strict):
     type: Literal["improve"]
     team: TeamRef
     gladiator: GladiatorRef
     characteristic: Characteristic
 
 
-class Reequip(BaseModel):
+class Reequip(Strict):
     type: Literal["reequip"]
     team: TeamRef
     gladiator: GladiatorRef
@@ -81,36 +82,36 @@ class Reequip(BaseModel):
     powers: list[PowerRef] = Field(default_factory=list, max_length=2)
 
 
-class RollArmour(BaseModel):
+class RollArmour(Strict):
     """Tournament (13.2): magic armour is rolled with the referee at the first match."""
 
     type: Literal["roll_armour"]
     team: TeamRef
 
 
-class DrawBracket(BaseModel):
+class DrawBracket(Strict):
     """Tournament (13.2): a direct-elimination bracket drawn by Arbitre among the complete teams."""
 
     type: Literal["bracket"]
 
 
-class SetMode(BaseModel):
+class SetMode(Strict):
     type: Literal["mode"]
     mode: Mode
 
 
-class SetPoints(BaseModel):
+class SetPoints(Strict):
     type: Literal["points"]
     draw_points: int = Field(ge=-5, le=5)
     surrender_points: int = Field(ge=-10, le=0)
 
 
-class SetDeck(BaseModel):
+class SetDeck(Strict):
     type: Literal["deck"]
     deck: PowerDeck
 
 
-class RecordMatch(BaseModel):
+class RecordMatch(Strict):
     """A finished match, from the referee sheet: who played, the score, a surrender or an
     elimination, who left the field with a risk of death and how low they fell, which magic
     equipment was lost."""
@@ -135,7 +136,7 @@ class RecordMatch(BaseModel):
     match_game: str = Field(default="", max_length=40)  # the match played with the live sheet
 
 
-class OpenMatch(BaseModel):
+class OpenMatch(Strict):
     """A match opened with the live referee sheet: its game, created just before."""
 
     type: Literal["open_match"]

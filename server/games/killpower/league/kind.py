@@ -78,6 +78,7 @@ class KillpowerLeague(GameKind[LeagueState]):
     settings_model = LeagueSettings
     commands: TypeAdapter[Any] = TypeAdapter(Command)
     handlers = HANDLERS
+    internal = (OpenMatch,)
     parts = views.PARTS
 
     def new_state(self, settings: BaseModel) -> LeagueState:

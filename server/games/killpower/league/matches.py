@@ -77,13 +77,14 @@ def linked_game(
         raise RuleError(N_("Choose a referee or self-refereeing."), field="mode")
     check_pairing(state, team_a, team_b, actor)
     teams = (state.team(team_a), state.team(team_b))
-    keys = {p for t in teams for g in t.gladiators for p in g.powers}
     settings = {
         "league": game_id,
         "mode": mode,
         "tournament": state.mode == "tournament",
         "teams": [roster_of(t).model_dump(mode="json") for t in teams],
-        "cards": [c.model_dump(mode="json") for c in state.deck.powers if c.key in keys],
+        # The whole deck, not the cards the two teams hold: which cards the match knows must not
+        # tell a coach which the other team drew (a card named is checked against the match).
+        "cards": [c.model_dump(mode="json") for c in state.deck.powers],
     }
 
     def record(game_id: str, people: list[int]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from server.games.killpower.rules import (
     Verdict,
 )
 from server.i18n import N_
+from server.platform.commands import Strict
 
 Mode = Literal["championship", "tournament"]
 
@@ -171,7 +172,7 @@ def match_record(
     )
 
 
-class LeagueSettings(BaseModel):
+class LeagueSettings(Strict):
     mode: Mode = "championship"
     draw_points: int = Field(default=1, ge=-5, le=5)
     surrender_points: int = Field(default=-3, ge=-10, le=0)

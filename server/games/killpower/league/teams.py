@@ -177,6 +177,11 @@ def on_replace(state: LeagueState, c: Replace, ctx: Context) -> Applied:
     )
 
 
+def coach_note(team: Team, note: Msg) -> dict[str, list[Msg]]:
+    """A private note for the team's coach (the staff read every event whole)."""
+    return {f"person:{team.coach}": [note]} if team.coach is not None else {}
+
+
 def on_improve(state: LeagueState, c: Improve, ctx: Context) -> Applied:
     team = own_team(state, c.team, ctx.actor)
     g = team.gladiator(c.gladiator)
@@ -184,17 +189,15 @@ def on_improve(state: LeagueState, c: Improve, ctx: Context) -> Applied:
     rules.check_increase(c.characteristic, value, g.exp, g.increases)
     g.characteristics[c.characteristic] = value + 1
     g.increases += 1
+    # A team's sheet is its coach's: the table reads that an increase was taken, the coach
+    # (and the staff) which.
+    detail = Msg(
+        N_("{name} ({team}) gains 1 {characteristic}: {value}."),
+        {"name": g.name, "team": team.name, "characteristic": c.characteristic, "value": value + 1},
+    )
     return Applied(
-        Msg(
-            N_("{name} ({team}) gains 1 {characteristic}: {value}."),
-            {
-                "name": g.name,
-                "team": team.name,
-                "characteristic": c.characteristic,
-                "value": value + 1,
-            },
-        ),
-        {},
+        Msg(N_("{team} takes an increase."), {"team": team.name}),
+        private=coach_note(team, detail),
     )
 
 
@@ -235,10 +238,12 @@ def on_roll_armour(state: LeagueState, c: RollArmour, ctx: Context) -> Applied:
             rolled.append(g.name)
     if not rolled:
         raise RuleError(N_("Every magic armour of {team} is rolled."), team=team.name)
+    # Who wears armour is on the team's sheet: the coach's alone.
+    detail = Msg(
+        N_("Magic armour rolled for {team}: {names}."),
+        {"team": team.name, "names": ", ".join(rolled)},
+    )
     return Applied(
-        Msg(
-            N_("Magic armour rolled for {team}: {names}."),
-            {"team": team.name, "names": ", ".join(rolled)},
-        ),
-        {},
+        Msg(N_("Magic armour rolled for {team}."), {"team": team.name}),
+        private=coach_note(team, detail),
     )

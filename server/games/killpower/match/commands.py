@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from server.games.killpower import match_rules as mr
 from server.games.killpower import rules
@@ -13,6 +13,7 @@ from server.games.killpower.match.state import (
 )
 from server.games.killpower.match_rules import Side
 from server.games.killpower.rules import Location
+from server.platform.commands import Strict
 from server.platform.refs import Ref
 
 # What commands name (checked by the platform against `KillpowerMatch.references`): a gladiator
@@ -23,7 +24,7 @@ GladiatorRef = Annotated[int, Ref("gladiator")]
 PowerRef = Annotated[str, Ref("power")]
 
 
-class Lineup(BaseModel):
+class Lineup(Strict):
     """3.2, COMPOSITION: the gladiators who play, told secretly, and the bluff cards (4.4)."""
 
     type: Literal["lineup"]
@@ -33,22 +34,22 @@ class Lineup(BaseModel):
     bluff: int = Field(default=1, ge=mr.BLUFF_CARDS[0], le=mr.TOURNAMENT_BLUFF_CARDS)
 
 
-class GiveBall(BaseModel):
+class GiveBall(Strict):
     type: Literal["give_ball"]
     gladiator: GladiatorRef
 
 
-class Enter(BaseModel):
+class Enter(Strict):
     type: Literal["enter", "leave"]
     gladiator: GladiatorRef
 
 
-class EndPhase(BaseModel):
+class EndPhase(Strict):
     type: Literal["end_phase"]
     side: Side | None = None  # phase 3: the side whose remaining gladiators do nothing
 
 
-class Act(BaseModel):
+class Act(Strict):
     """Phase 3 without a roll: do nothing, wait for later, stand up, sprint, concentrate."""
 
     type: Literal["act"]
@@ -56,7 +57,7 @@ class Act(BaseModel):
     action: Literal["pass", "wait", "stand", "sprint", "concentrate"]
 
 
-class Shot(BaseModel):
+class Shot(Strict):
     type: Literal["shot"]
     gladiator: GladiatorRef
     distance: int = Field(ge=0, le=30)
@@ -67,7 +68,7 @@ class Shot(BaseModel):
     token: bool = False  # the mandatory-success token
 
 
-class Throw(BaseModel):
+class Throw(Strict):
     type: Literal["throw"]
     gladiator: GladiatorRef
     distance: int = Field(ge=1, le=30)
@@ -76,7 +77,7 @@ class Throw(BaseModel):
     token: bool = False
 
 
-class Handoff(BaseModel):
+class Handoff(Strict):
     """7, hand to hand: no roll, no interception; reaching one square away costs the passer 1A."""
 
     type: Literal["handoff"]
@@ -85,19 +86,19 @@ class Handoff(BaseModel):
     reach: bool = False
 
 
-class Take(BaseModel):
+class Take(Strict):
     type: Literal["take"]
     gladiator: GladiatorRef
     token: bool = False
 
 
-class Pick(BaseModel):
+class Pick(Strict):
     type: Literal["pick", "drop"]
     gladiator: GladiatorRef
     zone: bool = False  # drop on a square of the action zone (1A) instead of one's own (0A)
 
 
-class Attack(BaseModel):
+class Attack(Strict):
     """8: one attacker or a group attack on a target in their action zones."""
 
     type: Literal["attack"]
@@ -108,7 +109,7 @@ class Attack(BaseModel):
     token: bool = False
 
 
-class Answer(BaseModel):
+class Answer(Strict):
     """The answer to a pending question: evade (with whom to evade in a group), intercept (with
     whom, none: let the ball go), resist a take."""
 
@@ -118,7 +119,7 @@ class Answer(BaseModel):
     token: bool = False  # 3.2: the mandatory-success token, "intercepter le ballon" included
 
 
-class Hurt(BaseModel):
+class Hurt(Strict):
     """Damage or wound points from a power (9.1: wound points ignore the armour)."""
 
     type: Literal["hurt"]
@@ -127,7 +128,7 @@ class Hurt(BaseModel):
     wound_points: bool = False
 
 
-class SetCondition(BaseModel):
+class SetCondition(Strict):
     type: Literal["condition"]
     gladiator: GladiatorRef
     condition: Condition
@@ -135,14 +136,14 @@ class SetCondition(BaseModel):
     clear: bool = False
 
 
-class Expel(BaseModel):
+class Expel(Strict):
     type: Literal["expel"]
     gladiator: GladiatorRef
     offence: Literal["table6", "basket_zone"] = "table6"
     reason: str = Field(default="", max_length=200)
 
 
-class Reentry(BaseModel):
+class Reentry(Strict):
     """6.2: the square rolled is taken (roll again) or the side-line zone is full (1D10 more)."""
 
     type: Literal["reentry"]
@@ -150,7 +151,7 @@ class Reentry(BaseModel):
     outcome: Literal["taken", "no_room"]
 
 
-class UsePower(BaseModel):
+class UsePower(Strict):
     type: Literal["power"]
     gladiator: GladiatorRef
     card: PowerRef = Field(min_length=1, max_length=40)  # a power key, or "bluff"
@@ -161,7 +162,7 @@ class UsePower(BaseModel):
     bluff_stays: bool = True  # on the table as a power that works, or taken back as one that failed
 
 
-class Check(BaseModel):
+class Check(Strict):
     """A roll under a characteristic (HAB to move on through action zones, POU to resist)."""
 
     type: Literal["check"]
@@ -175,7 +176,7 @@ class Check(BaseModel):
     token: bool = False  # 3.2: the mandatory-success token makes the resistance succeed
 
 
-class Trigger(BaseModel):
+class Trigger(Strict):
     """4.3: the condition of a power armed earlier happened (Rayon laser: a gladiator crossed
     line 14); its underlined part is read now, unless the target resists."""
 
@@ -185,12 +186,12 @@ class Trigger(BaseModel):
     target: GladiatorRef | None = None  # who it strikes (rolls the resistance, if the card has one)
 
 
-class Surrender(BaseModel):
+class Surrender(Strict):
     type: Literal["surrender"]
     side: Side | None = None
 
 
-class FreeShot(BaseModel):
+class FreeShot(Strict):
     type: Literal["free_throw"]
     gladiator: GladiatorRef
     distance: int = Field(ge=2, le=12)

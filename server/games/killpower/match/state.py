@@ -12,6 +12,7 @@ from server.games.killpower import match_rules as mr
 from server.games.killpower.match_rules import Side, Where, other
 from server.games.killpower.powers import PowerCard
 from server.i18n import N_
+from server.platform.commands import Strict
 
 Stage = Literal["lineup", "running", "free_throws", "finished"]
 
@@ -202,7 +203,7 @@ class FreeThrow(BaseModel):
     round: int
 
 
-class MatchSettings(BaseModel):
+class MatchSettings(Strict):
     league: str = ""
     mode: Mode = "self"
     tournament: bool = False
