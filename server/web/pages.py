@@ -10,7 +10,6 @@ import csv
 import hashlib
 import io
 import json
-import uuid
 from functools import partial
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -29,7 +28,8 @@ from server.platform.data_import import csv_cell
 from server.platform.dice import MissingRoll
 from server.platform.idempotency import session_caller
 from server.platform.kinds import KINDS, PUBLIC, SECRET_PURPOSE, Viewer
-from server.platform.service import DICE_MODES, GameService, Loaded
+from server.platform.service import DICE_MODES, GameService
+from server.web.answers import download, page_context, refused, render_page
 from server.web.deps import (
     ClockDep,
     JoinLimiterDep,
@@ -41,11 +41,15 @@ from server.web.deps import (
     session_links,
     session_viewer,
 )
+from server.web.forms import (
+    form_command,
+    idem_of,
+    int_field,
+    new_key,
+)
 from server.web.templating import Templates, bundle, html_response, is_htmx
 
 router = APIRouter(include_in_schema=False)
-
-RESERVED_FIELDS = {"csrf_token", "idem", "seq", "target_seq"}
 
 
 def remember(request: Request, person: Person) -> None:
@@ -58,79 +62,6 @@ def browser_caller(request: Request) -> str:
     """A browser with no link yet, for idempotency: its session (its own retry of a tap gets
     the same game or seat; nobody else's request does)."""
     return session_caller(str(request.session.get("csrf") or new_key()))
-
-
-def new_key() -> str:
-    return uuid.uuid4().hex
-
-
-def idem_of(form: FormData) -> str:
-    """Every state-changing form carries its idempotency key; an old page without one gets a
-    fresh key (it cannot be a retry then)."""
-    value = form.get("idem")
-    if isinstance(value, str) and 8 <= len(value) <= 64:
-        return value
-    return new_key()
-
-
-def int_field(form: FormData, name: str) -> int | None:
-    value = form.get(name)
-    if not isinstance(value, str) or value.strip() == "":
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise InvalidInput(N_("“{value}” is not a number."), field=name, value=value) from None
-
-
-def form_command(form: FormData) -> tuple[dict[str, Any], dict[str, int]]:
-    """A form's fields as a command: `name[]` and repeated fields are lists, `roll_x` are dice
-    entered by hand, empty fields are left out."""
-    payload: dict[str, Any] = {}
-    rolls: dict[str, int] = {}
-    for key in dict.fromkeys(form.keys()):
-        values = [v for v in form.getlist(key) if isinstance(v, str)]
-        if key in RESERVED_FIELDS:
-            continue
-        if key.startswith("roll_"):
-            if values and values[0].strip():
-                number = int_field(form, key)
-                assert number is not None
-                rolls[key[5:]] = number
-            continue
-        if key.endswith("[]"):
-            payload[key[:-2]] = [v for v in values if v != ""]
-        elif len(values) > 1:
-            payload[key] = [v for v in values if v != ""]
-        elif values and values[0] != "":
-            payload[key] = values[0]
-    return payload, rolls
-
-
-MAX_UPLOAD = 200_000
-
-
-async def uploaded_text(form: FormData, field: str = "deck") -> str:
-    """What a data import form brings: an uploaded file, or else the pasted text."""
-    text = form.get("text")
-    upload = form.get("file")
-    if upload is not None and not isinstance(upload, str) and upload.filename:
-        raw = await upload.read(MAX_UPLOAD + 1)
-        if len(raw) > MAX_UPLOAD:
-            raise InvalidInput(N_("This file is too big."), field=field)
-        text = raw.decode("utf-8", errors="replace")
-    if not isinstance(text, str) or not text.strip():
-        raise InvalidInput(N_("Paste a deck or choose a file."), field=field)
-    return text
-
-
-def download(body: str, media_type: str, filename: str) -> Response:
-    """A file to save (log exports, decks)."""
-    return Response(
-        body,
-        media_type=media_type,
-        headers={"Content-Disposition": f'attachment; filename="{filename}"'},
-    )
 
 
 def creatable() -> list[Any]:
@@ -254,82 +185,6 @@ def switch_language(
 
 
 # ---------------------------------------------------------------------- a game's pages
-
-
-def page_context(
-    service: GameService,
-    clock: Any,
-    loaded: Loaded,
-    viewer: Viewer,
-    page: str,
-    **extra: Any,
-) -> dict[str, Any]:
-    now = clock.now()
-    game = loaded.game
-    context: dict[str, Any] = {
-        "game": game,
-        "kind": loaded.kind,
-        "viewer": viewer,
-        "page": page,
-        "view": loaded.kind.view(loaded.state, viewer, now),
-        "seq": game.seq,
-        "now_ms": int(now.timestamp() * 1000),
-        "live_url": f"/g/{game.id}/live/{page}",
-        "stream_url": f"/g/{game.id}/events",
-        "hx_block": "live",
-        "errors": {},
-        "form": {},
-        "flash": None,
-        "query": QueryParams(""),
-    }
-    if viewer.is_staff:
-        context["undoable"] = service.last_undoable(game.id)
-        context["recent"] = service.recent_summaries(game.id)
-    elif loaded.kind.page_log and viewer.role != "public":
-        context["match_log"] = service.log(
-            game.id, viewer, after=max(0, game.seq - loaded.kind.page_log)
-        )
-    context.update(extra)
-    return context
-
-
-def render_page(
-    request: Request,
-    templates: Templates,
-    context: dict[str, Any],
-    status_code: int = 200,
-) -> Response:
-    kind = context["kind"]
-    return templates.response(
-        request, kind.template(context["page"]), context, status_code=status_code
-    )
-
-
-def refused(
-    request: Request,
-    templates: Templates,
-    service: GameService,
-    clock: Any,
-    loaded: Loaded,
-    viewer: Viewer,
-    error: ArbitreError,
-    *,
-    page: str | None = None,
-    template: str | None = None,
-    field: str | None = None,
-    **extra: Any,
-) -> Response:
-    """The page sent back as it was sent, with the refusal next to the field it is about (and at
-    the top of the page): what every form that changes something answers when refused. A page of
-    its own (`template`, a deck import) is rendered whole; a game page as its own route does."""
-    where = field or error.field or "_"
-    errors = {where: error.message} if template else {where: error.message, "_": error.message}
-    extra.setdefault("hx_block", None if template else "live")
-    page = page or loaded.kind.page_for(viewer)
-    context = page_context(service, clock, loaded, viewer, page, errors=errors, **extra)
-    if template is not None:
-        return templates.response(request, template, context, status_code=error.status)
-    return render_page(request, templates, context, status_code=error.status)
 
 
 @router.get("/g/{game_id}")

@@ -12,15 +12,9 @@ from server.games.killpower.league import KILLPOWER_LEAGUE, sheet
 from server.games.killpower.match import KILLPOWER_MATCH
 from server.games.killpower.powers import dump_json_deck, parse_json_deck, sample_deck
 from server.i18n import N_
+from server.web.answers import download, page_context, refused
 from server.web.deps import ClockDep, PageViewerDep, ServiceDep, TemplatesDep
-from server.web.pages import (
-    download,
-    idem_of,
-    int_field,
-    page_context,
-    refused,
-    uploaded_text,
-)
+from server.web.forms import idem_of, int_field, uploaded_text
 
 router = APIRouter(include_in_schema=False)
 

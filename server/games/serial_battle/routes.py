@@ -18,8 +18,9 @@ from server.games.serial_battle.catalog import (
 )
 from server.i18n import N_
 from server.platform.kinds import Viewer
+from server.web.answers import download, page_context, refused
 from server.web.deps import ClockDep, PageViewerDep, ServiceDep, TemplatesDep
-from server.web.pages import download, idem_of, int_field, page_context, refused, uploaded_text
+from server.web.forms import idem_of, int_field, uploaded_text
 from server.web.templating import is_htmx
 
 router = APIRouter(include_in_schema=False)
