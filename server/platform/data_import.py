@@ -70,17 +70,19 @@ def read_json(text: str, field: str) -> Any:
         ) from None
 
 
-def with_key(item: Any) -> Any:
+def with_key(item: Any, name_field: str = "name") -> Any:
     """A card given without a key gets one from its name."""
-    if isinstance(item, dict) and "key" not in item and "name" in item:
-        return {**item, "key": slug(str(item["name"]))}
+    if isinstance(item, dict) and "key" not in item and name_field in item:
+        return {**item, "key": slug(str(item[name_field]))}
     return item
 
 
-def card_error(index: int, item: Any, error: ValidationError, field: str) -> InvalidInput:
+def card_error(
+    index: int, item: Any, error: ValidationError, field: str, name_field: str = "name"
+) -> InvalidInput:
     first = error.errors()[0]
     where = ".".join(str(p) for p in first.get("loc", ()))
-    name = item.get("name", "?") if isinstance(item, dict) else "?"
+    name = item.get(name_field, "?") if isinstance(item, dict) else "?"
     return InvalidInput(
         N_("Card {index} (“{name}”), {where}: {problem}"),
         field=field,
@@ -104,6 +106,7 @@ class CardList(Generic[C]):
     card: type[C]
     key: str = "cards"
     field: str = "deck"
+    name_field: str = "name"  # what a card's name is called ("title" for a technique)
 
     def read(self, text: str) -> tuple[list[C], dict[str, Any]]:
         """The cards, and the other fields of the object they came in (empty for a list)."""
@@ -118,11 +121,11 @@ class CardList(Generic[C]):
             )
         cards = []
         for index, item in enumerate(data[self.key], start=1):
-            item = with_key(item)
+            item = with_key(item, self.name_field)
             try:
                 cards.append(self.card.model_validate(item))
             except ValidationError as error:
-                raise card_error(index, item, error, self.field) from None
+                raise card_error(index, item, error, self.field, self.name_field) from None
         self.check(cards)
         return cards, {k: v for k, v in data.items() if k != self.key}
 
@@ -133,7 +136,7 @@ class CardList(Generic[C]):
         keys: set[str] = set()
         names: dict[str, str] = {}
         for card in cards:
-            key, name = getattr(card, "key", None), getattr(card, "name", None)
+            key, name = getattr(card, "key", None), getattr(card, self.name_field, None)
             if isinstance(name, str):
                 if name.casefold() in names:
                     raise InvalidInput(N_("Two cards are named “{name}”."), field=field, name=name)

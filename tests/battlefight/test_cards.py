@@ -8,8 +8,8 @@ from pydantic import ValidationError
 from server.games.battlefight.cards import (
     BASE_TECHNIQUES,
     KEYWORDS,
+    CardError,
     Step,
-    StepError,
     Technique,
     check_deck,
     parse_step,
@@ -74,7 +74,7 @@ def test_all_nineteen_keywords_are_read() -> None:
     ],
 )
 def test_a_step_it_cannot_read_is_refused_with_why(text: str, problem: str) -> None:
-    with pytest.raises(StepError) as refused:
+    with pytest.raises(CardError) as refused:
         parse_step(text)
     assert problem in refused.value.msg.text
 
@@ -108,6 +108,6 @@ def test_a_deck_holds_four_of_each_type() -> None:  # 1.1.3
     same = [card("attack", 0)] * 4 + deck[4:]  # the same card more than once is allowed
     assert check_deck(same) == same
     for wrong, count in ((deck[1:], 3), ([*deck, card("attack", 9)], 5)):
-        with pytest.raises(StepError) as refused:
+        with pytest.raises(CardError) as refused:
             check_deck(wrong)
         assert refused.value.msg.params["count"] == count

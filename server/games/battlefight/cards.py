@@ -88,8 +88,8 @@ KEYWORDS: dict[str, tuple[Keyword, str, int | None]] = {
 }
 
 
-class StepError(ValueError):
-    """A step's text that is not one of the book's: the message says what was expected."""
+class CardError(ValueError):
+    """A step, a card or a deck the book does not allow: the message says what was expected."""
 
     def __init__(self, message: str, **params: object) -> None:
         super().__init__(Msg(message, dict(params)).render())
@@ -127,7 +127,7 @@ def parse_step(text: str) -> Step:
     """A step's text as the book writes it: [modifier] keyword [parameter]."""
     words = fold(text)
     if not words:
-        raise StepError(N_("An empty step."))
+        raise CardError(N_("An empty step."))
     modifier = None
     for phrase, value in MODIFIERS.items():
         if words == phrase or words.startswith(phrase + " "):
@@ -139,7 +139,7 @@ def parse_step(text: str) -> Step:
         if words == phrase or words.startswith(phrase + " "):
             keyword, kind, default = KEYWORDS[phrase]
             return _with_parameter(text, keyword, kind, default, modifier, words[len(phrase) :])
-    raise StepError(N_("“{step}” is not a step of the rule book (chapter 4)."), step=text.strip())
+    raise CardError(N_("“{step}” is not a step of the rule book (chapter 4)."), step=text.strip())
 
 
 def _with_parameter(
@@ -153,19 +153,19 @@ def _with_parameter(
     rest = rest.strip()
     if kind == "":
         if rest:
-            raise StepError(N_("“{step}” takes no parameter."), step=text.strip())
+            raise CardError(N_("“{step}” takes no parameter."), step=text.strip())
         return Step(keyword, modifier)
     if kind.startswith("n"):
         if not rest and kind == "n?":
             return Step(keyword, modifier, n=default)
         if not NUMBER.fullmatch(rest):
-            raise StepError(N_("“{step}” needs a number."), step=text.strip())
+            raise CardError(N_("“{step}” needs a number."), step=text.strip())
         return Step(keyword, modifier, n=int(rest))
     if not rest and kind == "type?":
         return Step(keyword, modifier)
     kind_of = TYPE_WORDS.get(rest)
     if kind_of is None:
-        raise StepError(
+        raise CardError(
             N_(
                 "“{step}” needs a technique type: attaque, défense, déplacement, concentration or rhétorique."
             ),
@@ -193,7 +193,7 @@ class Technique(BaseModel):
         for number, text in enumerate(self.steps, start=1):
             try:
                 parse_step(text)
-            except StepError as error:
+            except CardError as error:
                 raise ValueError(f"step {number}: {error}") from None
         return self
 
@@ -250,7 +250,7 @@ def check_deck(cards: list[Technique]) -> list[Technique]:
     for kind in TYPES:
         count = sum(1 for c in cards if c.type == kind)
         if count != DECK_PER_TYPE:
-            raise StepError(
+            raise CardError(
                 N_("A deck holds 4 cards of each type: {count} of type {type}."),
                 count=count,
                 type=Msg(TYPE_TITLES[kind]),
