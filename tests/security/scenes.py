@@ -8,6 +8,7 @@ scene as every one of them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -345,6 +346,67 @@ def match_forfeit(service: GameService, rolls: ScriptedRolls) -> Scene:
     return match_scene(match, "forfeit")
 
 
+# ---------------------------------------------------------------------------- BattleFight
+
+
+def bf_game(
+    service: GameService, rolls: ScriptedRolls, *, start: bool, collection: str = ""
+) -> Scene:
+    rolls.endless = True
+    game, owner = service.create_game("battlefight", "Duel", "Orga", idem_key=key())
+    org = viewer_of(owner)
+    if collection:
+        service.perform(game.id, org, {"type": "collection", "text": collection}, idem_key=key())
+    people: dict[str, Viewer] = {"organizer": org}
+    for persona, name in (("player", "Léa"), ("player_b", "Hugo")):
+        people[persona] = registered(service, game.id, org, "player", name)
+        if start:
+            service.perform(game.id, people[persona], {"type": "boosters"}, idem_key=key())
+    if start:
+        service.perform(game.id, org, {"type": "start"}, idem_key=key())
+    return Scene("battlefight", "playing" if start else "setup", game.id, people)
+
+
+def bf_setup(service: GameService, rolls: ScriptedRolls) -> Scene:
+    return bf_game(service, rolls, start=False)
+
+
+def bf_turn(service: GameService, scene: Scene, technique: str | None = None) -> None:
+    """The player asked plays `technique` (or the first card of their hand)."""
+    state: Any = service.load(scene.game).state
+    pending = state.table.pending
+    if technique is None:
+        technique = next(s for s in state.table.seats if s.id == pending.player).hand[0]
+    player = next(v for v in scene.people.values() if v.person_id == pending.player)
+    service.perform(scene.game, player, {"type": "choose", "values": [technique]}, idem_key=key())
+
+
+def bf_playing(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Begun; the first player draws a card (the base concentration technique)."""
+    scene = bf_game(service, rolls, start=True)
+    bf_turn(service, scene, "base-concentration")
+    return scene
+
+
+# Every card of this collection deals 30 damage: the first card played ends the game.
+LETHAL = json.dumps(
+    [
+        {"title": f"Coup fatal {kind}", "type": kind, "steps": ["Blesser 30"]}
+        for kind in ("attaque", "défense", "déplacement", "concentration", "rhétorique")
+    ]
+)
+
+
+def bf_won(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Both draw a card; the first plays theirs and wins."""
+    scene = bf_game(service, rolls, start=True, collection=LETHAL)
+    bf_turn(service, scene, "base-concentration")
+    bf_turn(service, scene, "base-concentration")
+    bf_turn(service, scene)
+    assert service.load(scene.game).state.result == "won"  # type: ignore[attr-defined]
+    return Scene("battlefight", "won", scene.game, scene.people)
+
+
 SCENES: dict[str, Builder] = {
     "serial_battle:setup": sb_setup,
     "serial_battle:running": sb_running,
@@ -368,6 +430,9 @@ SCENES: dict[str, Builder] = {
     "killpower_match:phase3": match_phase3,
     "killpower_match:surrendered": match_surrendered,
     "killpower_match:forfeit": match_forfeit,
+    "battlefight:setup": bf_setup,
+    "battlefight:playing": bf_playing,
+    "battlefight:won": bf_won,
 }
 
 

@@ -24,6 +24,7 @@ from server.platform.service import GameService
 from tests.helpers import key
 from tests.killpower.test_league import League, team_command
 from tests.security.scenes import (
+    bf_game,
     lined_up,
     match_phase3,
     rcb_game,
@@ -416,6 +417,25 @@ def match_template(world: World, command: str) -> dict[str, Any]:
     return {"type": command, **own, **MATCH_DEFAULTS.get(command, {})}
 
 
+# ---------------------------------------------------------------------------- BattleFight
+
+
+def bf_world(service: GameService, rolls: ScriptedRolls) -> World:
+    scene = bf_game(service, rolls, start=False)
+    other = bf_game(service, rolls, start=False)
+    ids = {"player": scene.people["player"].person_id}
+    return World(scene.game, scene.people, ids, {"player": other.people["player"].person_id})
+
+
+BF: dict[str, Callable[[World, GameService, ScriptedRolls], tuple[Any, dict[str, Any]]]] = {
+    "boosters": lambda w, s, r: (
+        {"type": "boosters", "player": w.ids["player"]},
+        {"player": w.foreign["player"]},
+    ),
+    "deck": lambda w, s, r: (None, {"player": w.foreign["player"]}),
+}
+
+
 # ---------------------------------------------------------------------------- the walk
 
 # A well-formed command naming this game's own things, for the rows with no valid form here.
@@ -423,6 +443,7 @@ TEMPLATES: dict[str, Callable[[World, str], dict[str, Any]]] = {
     "rcb": lambda w, c: {"type": c, "person": w.ids["fighter"], "team": "A"},
     "killpower_league": lambda w, c: LEAGUE_TEMPLATES[c](w),
     "killpower_match": match_template,
+    "battlefight": lambda w, c: {"type": c, "player": w.ids["player"], "cards": ["parade"]},
 }
 
 
@@ -441,6 +462,7 @@ KIND_CASES = {
     "rcb": Kind(rcb_world, RCB, "organizer", frozenset({"designation_due"})),
     "killpower_league": Kind(league_world, LEAGUE, "organizer", frozenset({"open_match"})),
     "killpower_match": Kind(match_world, MATCH, "organizer"),
+    "battlefight": Kind(bf_world, BF, "organizer"),
 }
 # Field names that say the field names something of the game.
 ID_WORDS = {

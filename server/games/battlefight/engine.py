@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from server.games.battlefight import board
 from server.games.battlefight.board import Cell
 from server.games.battlefight.cards import BASE_TECHNIQUES, Step, Technique, TechniqueType
+from server.i18n import N_, Msg
 from server.platform.dice import Dice
 
 STARTING_LIFE = 20  # 2.1.5
@@ -102,7 +103,11 @@ class Table(BaseModel):
     winner: int | None = None
     finished: bool = False
     unsettled: str | None = None  # a situation the book does not settle (0.2)
-    log: list[str] = Field(default_factory=list)  # what happened, in the engine's words
+    out: list[int] = Field(default_factory=list)  # who lost, in order (2.1.6)
+    said: list[dict[str, Any]] = Field(default_factory=list)  # what happened, as `Msg` JSON
+
+    def say(self, message: str, **params: Any) -> None:
+        self.said.append(Msg(message, params).to_json())
 
     def seat(self, player: int) -> Seat:
         return next(s for s in self.seats if s.id == player)
@@ -203,7 +208,11 @@ def start_turn(table: Table) -> None:
 def ask_technique(table: Table, player: int) -> None:
     options = playable(table, player)
     if not options:
-        table.unsettled = f"{table.seat(player).name} has no technique they may play"
+        table.unsettled = f"{table.seat(player).name}: no technique may be played (3.4.1)"
+        table.say(
+            N_("{name} may play no technique: the book does not say what follows."),
+            name=table.seat(player).name,
+        )
         return
     table.pending = Choice(player=player, kind="technique", options=options)
 
@@ -217,7 +226,16 @@ def activate(table: Table, player: int, key: str, target: int | None) -> None:
     table.next_uid += 1
     table.active.append(active)
     table.stack.append(Frame(uid=active.uid))
-    table.log.append(f"{seat.name} plays {table.technique(key).title}")
+    title = table.technique(key).title
+    if target is None:
+        table.say(N_("{name} plays {technique}."), name=seat.name, technique=title)
+    else:
+        table.say(
+            N_("{name} plays {technique} against {target}."),
+            name=seat.name,
+            technique=title,
+            target=table.seat(target).name,
+        )
 
 
 def deactivate(table: Table, active: Active) -> None:
@@ -271,7 +289,9 @@ def on_target(table: Table, pending: Choice, chosen: list[str], dice: Dice) -> N
 def on_cell(table: Table, pending: Choice, chosen: list[str], dice: Dice) -> None:
     frame = table.stack[-1]
     assert frame.actor is not None
-    table.seat(frame.actor).cell = board.parse_label(chosen[0])
+    seat = table.seat(frame.actor)
+    seat.cell = board.parse_label(chosen[0])
+    table.say(N_("{name} moves to {cell}."), name=seat.name, cell=chosen[0])
     frame.repeat += 1
 
 
@@ -281,8 +301,10 @@ def on_push(table: Table, pending: Choice, chosen: list[str], dice: Dice) -> Non
     pushed = table.seat(frame.aim)
     if chosen[0] == "off":
         pushed.cell = None
+        table.say(N_("{name} is pushed off the board."), name=pushed.name)
     elif chosen[0] != "stay":
         pushed.cell = board.parse_label(chosen[0])
+        table.say(N_("{name} is pushed to {cell}."), name=pushed.name, cell=chosen[0])
     frame.repeat += 1
 
 
@@ -291,6 +313,8 @@ def on_discard(table: Table, pending: Choice, chosen: list[str], dice: Dice) -> 
     for card in chosen:
         seat.hand.remove(card)
         seat.discard.append(card)
+    titles = ", ".join(table.technique(c).title for c in chosen)
+    table.say(N_("{name} discards {cards}."), name=seat.name, cards=titles)
     frame = table.stack[-1]
     if frame.waiting is not None:  # "Déstabiliser" paid: the chosen technique resumes
         resume(table, frame)
@@ -388,7 +412,8 @@ def check_losses(table: Table) -> None:
     for seat in table.seats:
         if not seat.lost and (seat.life <= 0 or seat.cell is None):
             seat.lost = True
-            table.log.append(f"{seat.name} loses")
+            table.out.append(seat.id)
+            table.say(N_("{name} loses."), name=seat.name)
             for active in [a for a in table.active if a.owner == seat.id]:
                 deactivate(table, active)
     left = table.playing()
@@ -445,10 +470,18 @@ def distance_between(table: Table, a: int, b: int) -> int:
 
 def hurt(table: Table, player: int, amount: int) -> None:
     """2.5: damage above zero comes off life and onto the damage points."""
+    seat = table.seat(player)
     if amount > 0:
-        seat = table.seat(player)
         seat.life -= amount
         seat.damage += amount
+        table.say(
+            N_("{name} takes {damage} damage: {life} life."),
+            name=seat.name,
+            damage=amount,
+            life=seat.life,
+        )
+    else:
+        table.say(N_("{name} takes no damage."), name=seat.name)
 
 
 def k_wound(table: Table, frame: Frame, active: Active, step: Step, dice: Dice) -> StepEnd:
@@ -472,6 +505,9 @@ def k_block(table: Table, frame: Frame, active: Active, step: Step, dice: Dice) 
     healed = step.n if step.n < seat.damage else seat.damage  # 4.4.2
     seat.life += healed
     seat.damage -= healed
+    table.say(
+        N_("{name} blocks {healed}: {life} life."), name=seat.name, healed=healed, life=seat.life
+    )
     return "done"
 
 
@@ -497,16 +533,23 @@ LASTING_KEYWORDS: dict[str, Lasting] = {
 
 def k_melee(table: Table, frame: Frame, active: Active, step: Step, dice: Dice) -> StepEnd:
     assert frame.actor is not None and frame.aim is not None
-    return "fail" if distance_between(table, frame.actor, frame.aim) > 1 else "done"  # 4.4.4
+    if distance_between(table, frame.actor, frame.aim) > 1:  # 4.4.4
+        table.say(N_("Too far for a melee blow: the technique fails."))
+        return "fail"
+    return "done"
 
 
 def k_ranged(table: Table, frame: Frame, active: Active, step: Step, dice: Dice) -> StepEnd:
     assert frame.actor is not None and frame.aim is not None and step.n is not None
-    return "fail" if distance_between(table, frame.actor, frame.aim) < step.n else "done"  # 4.4.6
+    if distance_between(table, frame.actor, frame.aim) < step.n:  # 4.4.6
+        table.say(N_("Too close for a ranged blow: the technique fails."))
+        return "fail"
+    return "done"
 
 
 def k_stable(table: Table, frame: Frame, active: Active, step: Step, dice: Dice) -> StepEnd:
     active.cost = step.n or 0  # 4.4.9
+    table.say(N_("{technique} is Stable."), technique=table.technique(active.technique).title)
     return "stable"
 
 
@@ -522,6 +565,12 @@ def k_draw(table: Table, frame: Frame, active: Active, step: Step, dice: Dice) -
                 seat.discard = []
         if seat.draw:
             seat.hand.append(seat.draw.pop(0))
+    table.say(
+        N_("{name} draws: {cards} in hand, {life} life."),
+        name=seat.name,
+        cards=len(seat.hand),
+        life=seat.life,
+    )
     return "done"
 
 
@@ -571,9 +620,10 @@ def k_push(table: Table, frame: Frame, active: Active, step: Step, dice: Dice) -
     else:
         cells = board.push_cells(pusher.cell, pushed.cell, table.occupied())
         if not cells:
-            table.unsettled = (
-                f"Pousser: no free cell farther from {pusher.name} next to {pushed.name}, "
-                "and the book does not say what happens"
+            table.unsettled = f"Pousser: no free cell for {pushed.name} (4.4.11)"
+            table.say(
+                N_("{name} cannot be pushed anywhere: the book does not say what follows."),
+                name=pushed.name,
             )
             return "wait"
         options = [board.label(c) for c in cells]

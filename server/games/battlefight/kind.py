@@ -1,0 +1,131 @@
+"""BattleFight as a game kind: the wiring of its state, commands, rule handlers and views.
+
+Where a rule goes: `board.py` is the board (1.2), `cards.py` techniques as data (1.1, 3.2, 3.3,
+4.1 to 4.4: steps read), `decks.py` decks and boosters (1.1), `engine.py` the execution of
+techniques step by step (2.4 to 2.6, 3.4, 4), `setup.py` and `play.py` the handlers listed in
+`HANDLERS` below; `views.py` says what each viewer sees.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter
+
+from server.errors import RuleError
+from server.games.battlefight import play, setup, views
+from server.games.battlefight.commands import (
+    PLAYING_ONLY,
+    SETUP_ONLY,
+    STAFF_ONLY,
+    Choose,
+    ChooseDeck,
+    ClaimRepetition,
+    Command,
+    DeclareNull,
+    NextGame,
+    OfferDraw,
+    OpenBoosters,
+    SetDeckMode,
+    Start,
+)
+from server.games.battlefight.commands import (
+    Collection as CollectionCommand,
+)
+from server.games.battlefight.decks import sample_collection
+from server.games.battlefight.state import BFSettings, BFState, Player
+from server.i18n import N_, Msg
+from server.platform.kinds import GameKind, Handler, LoggedEvent, PersonInfo, Viewer
+
+HANDLERS: dict[type, Handler] = {
+    CollectionCommand: setup.on_collection,
+    SetDeckMode: setup.on_deck_mode,
+    OpenBoosters: setup.on_boosters,
+    ChooseDeck: setup.on_deck,
+    Start: setup.on_start,
+    NextGame: setup.on_next_game,
+    Choose: play.on_choose,
+    OfferDraw: play.on_offer_draw,
+    ClaimRepetition: play.on_repetition,
+    DeclareNull: play.on_null,
+}
+
+
+class BattleFight(GameKind[BFState]):
+    key = "battlefight"
+    title = N_("BattleFight")
+    tagline = N_("A card duel on a hex board: Arbitre executes every technique step by step.")
+    roles = ("player",)
+    page_log = 0
+    state_model = BFState
+    settings_model = BFSettings
+    commands: TypeAdapter[Any] = TypeAdapter(Command)
+    handlers = HANDLERS
+    parts = views.PARTS
+
+    def new_state(self, settings: BaseModel) -> BFState:
+        assert isinstance(settings, BFSettings)
+        return BFState(deck_mode=settings.deck_mode, collection=sample_collection(), sample=True)
+
+    def add_person(self, state: BFState, person: PersonInfo) -> BFState:
+        if person.role != "player":
+            return state
+        if state.phase != "setup":
+            raise RuleError(N_("Players join before the game starts."))
+        if len(state.players) >= 6:
+            raise RuleError(N_("BattleFight is played by 2 to 6 players, not {count}."), count=7)
+        state = state.model_copy(deep=True)
+        state.players[str(person.id)] = Player(id=person.id, name=person.name)
+        return state
+
+    def remove_person(self, state: BFState, person: PersonInfo) -> BFState:
+        if state.phase != "setup" or str(person.id) not in state.players:
+            return state  # in play, a player stays in the story
+        state = state.model_copy(deep=True)
+        del state.players[str(person.id)]
+        return state
+
+    def check(self, state: BFState, command: Any) -> None:
+        if isinstance(command, SETUP_ONLY) and state.phase != "setup":
+            raise RuleError(N_("This is settled before the game starts."))
+        if isinstance(command, PLAYING_ONLY) and state.phase != "playing":
+            raise RuleError(N_("No game is being played."))
+
+    def may_send(self, viewer: Viewer, command: Any) -> bool:
+        if isinstance(command, STAFF_ONLY):
+            return viewer.is_staff
+        if isinstance(command, OpenBoosters | ChooseDeck):
+            return viewer.is_staff or viewer.role == "player"
+        return viewer.role == "player"  # a choice, a draw: the players' own
+
+    def from_form(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """A deck form sends `count_<key>` per card: the deck lists each key that many times."""
+        if payload.get("type") != "deck":
+            return payload
+        data = {k: v for k, v in payload.items() if not k.startswith("count_")}
+        cards = []
+        for name, value in payload.items():
+            if name.startswith("count_") and str(value).strip().isdigit():
+                cards += [name[6:]] * min(int(value), 20)
+        data["cards"] = cards
+        return data
+
+    # ------------------------------------------------------------------ the platform's questions
+
+    def status(self, state: BFState) -> str:
+        return {"setup": "setup", "finished": "finished"}.get(state.phase, "running")
+
+    def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+        return views.log_view(event, viewer)
+
+    def roll_label(self, purpose: str, state: BFState) -> Msg | str | None:
+        return None  # shuffles and boosters: nobody at the table reads them
+
+    def label(self, command: Any, state: BFState) -> Msg:
+        return views.label(command)
+
+    def template_globals(self) -> dict[str, Any]:
+        return views.template_globals()
+
+
+BATTLEFIGHT = BattleFight()

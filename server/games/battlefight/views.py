@@ -1,0 +1,233 @@
+"""What each viewer sees: the board, the players' points and zones as the book makes them public
+(1.3: a hand is its owner's, a draw pile's order nobody's, activity zones and discards
+everyone's), and a player's own hand and choices; the journal's words."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from server.games.battlefight import board
+from server.games.battlefight.cards import TYPE_TITLES, Technique
+from server.games.battlefight.engine import Choice, Table
+from server.games.battlefight.play import CHOICE_WORDS
+from server.games.battlefight.setup import position_key
+from server.games.battlefight.state import DECK_MODE_TITLES, BFState
+from server.i18n import N_, Msg
+from server.platform.kinds import LoggedEvent, Part, Viewer, full_event, rolls_for
+
+CELL_SIZE = 24  # the SVG's unit: a cell's circumradius
+
+LABELS = {
+    "collection": N_("the new collection"),
+    "deck_mode": N_("the way decks are made"),
+    "boosters": N_("the boosters"),
+    "deck": N_("the deck"),
+    "start": N_("the start"),
+    "choose": N_("the choice"),
+    "draw": N_("the draw offer"),
+    "repetition": N_("the draw by repetition"),
+    "null": N_("the null game"),
+    "next_game": N_("the next game"),
+}
+RESULT_TITLES = {
+    "won": N_("won"),
+    "draw_agreed": N_("a draw by agreement (2.6.1)"),
+    "draw_repetition": N_("a draw by repetition (2.6.2)"),
+    "null": N_("a null game (0.2)"),
+}
+
+
+def technique_view(t: Technique) -> dict[str, Any]:
+    return {"key": t.key, "title": t.title, "type": t.type, "steps": t.steps, "base": t.base}
+
+
+def cells_view(table: Table) -> list[dict[str, Any]]:
+    """The 37 cells for the SVG: outline, centre, label, and the pawn on it."""
+    on = {s.cell: s for s in table.seats if s.cell is not None and not s.lost}
+    out = []
+    for cell in board.cells():
+        x, y = board.centre(cell, CELL_SIZE)
+        seat = on.get(cell)
+        out.append(
+            {
+                "label": board.label(cell),
+                "x": round(x, 1),
+                "y": round(y, 1),
+                "points": " ".join(
+                    f"{px:.1f},{py:.1f}" for px, py in board.outline(cell, CELL_SIZE)
+                ),
+                "seat": seat.id if seat else None,
+                "initial": seat.name[:2] if seat else None,
+            }
+        )
+    return out
+
+
+def table_view(state: BFState, table: Table) -> dict[str, Any]:
+    names = {s.id: s.name for s in table.seats}
+    seats = []
+    for i, s in enumerate(table.seats):
+        seats.append(
+            {
+                "id": s.id,
+                "name": s.name,
+                "order": i + 1,
+                "turn": i == table.turn and not table.finished,
+                "life": s.life,
+                "damage": s.damage,
+                "force": table.points(s.id, "force"),
+                "protection": table.points(s.id, "protection"),
+                "speed": table.points(s.id, "speed"),
+                "charm": table.points(s.id, "charm"),
+                "cell": board.label(s.cell) if s.cell is not None else None,
+                "hand": len(s.hand),  # 1.3.2: the cards are the player's; their count is not
+                "draw": len(s.draw),  # 1.3.1: face down
+                "discard": [table.technique(c).title for c in s.discard],  # 1.3.4: face up
+                "lost": s.lost,
+            }
+        )
+    active = []
+    for a in table.active:
+        t = table.technique(a.technique)
+        active.append(
+            {
+                "uid": a.uid,
+                "title": t.title,
+                "type": t.type,
+                "steps": t.steps,
+                "next": a.next,
+                "owner": names.get(a.owner, "?"),
+                "target": names.get(a.target, "") if a.target is not None else "",
+                "stable": a.stable,
+                "cost": a.cost,
+            }
+        )
+    pending = None
+    if table.pending is not None:
+        pending = {
+            "player": names[table.pending.player],
+            "player_id": table.pending.player,
+            "what": Msg(CHOICE_WORDS[table.pending.kind]).render(),
+        }
+    return {
+        "cells": cells_view(table),
+        "seats": seats,
+        "active": active,
+        "pending": pending,
+        "said": [Msg.from_json(m).render() for m in table.said[-12:]][::-1],
+        "winner": names.get(table.winner) if table.winner is not None else None,
+        "unsettled": table.unsettled is not None,
+        "repetition": state.phase == "playing" and state.positions.get(position_key(table), 0) >= 3,
+        "draw_offer": [names[p] for p in state.draw_offer if p in names],
+    }
+
+
+def board_part(state: BFState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    """What everyone sees."""
+    return {
+        "phase": state.phase,
+        "deck_mode": state.deck_mode,
+        "deck_mode_title": Msg(DECK_MODE_TITLES[state.deck_mode]).render(),
+        "sample": state.sample,
+        "collection": [technique_view(t) for t in state.collection],
+        "players": [
+            {
+                "id": p.id,
+                "name": p.name,
+                "wins": p.wins,
+                "ready": len(p.deck) == 20,
+                "opened": bool(p.deck or p.pool),
+            }
+            for p in state.players.values()
+        ],
+        "games": state.games,
+        "draws": state.draws,
+        "result": state.result,
+        "result_title": Msg(RESULT_TITLES[state.result]).render() if state.result else None,
+        "table": table_view(state, state.table) if state.table is not None else None,
+        "me": None,
+    }
+
+
+def option_label(table: Table, choice: Choice, value: str) -> str:
+    if choice.kind in ("technique", "discard"):
+        return table.technique(value).title
+    if choice.kind == "target":
+        return table.seat(int(value)).name
+    if choice.kind == "destabilise":
+        if value == "none":
+            return Msg(N_("none")).render()
+        a = next(a for a in table.active if a.uid == int(value))
+        owner = table.seat(a.owner).name
+        return f"{table.technique(a.technique).title} ({owner}, {a.cost})"
+    if value == "off":
+        return Msg(N_("off the board")).render()
+    if value == "stay":
+        return Msg(N_("leave them there")).render()
+    return value
+
+
+def me_part(state: BFState, viewer: Viewer, now: datetime) -> dict[str, Any] | None:
+    """A player's own: their deck, a sealed pool, their hand, and the choice asked of them."""
+    player = state.players.get(str(viewer.person_id))
+    if player is None or viewer.role != "player":
+        return None
+    mine: dict[str, Any] = {
+        "id": player.id,
+        "name": player.name,
+        "deck": [t.title for k in player.deck if (t := state.technique(k))],
+        "pool": [technique_view(t) for k in player.pool if (t := state.technique(k))],
+        "hand": [],
+        "choice": None,
+    }
+    table = state.table
+    if table is not None:
+        seat = next((s for s in table.seats if s.id == player.id), None)
+        if seat is not None:
+            mine["hand"] = [technique_view(table.technique(c)) | {"copy": c} for c in seat.hand]
+        choice = table.pending
+        if choice is not None and choice.player == player.id:
+            mine["choice"] = {
+                "kind": choice.kind,
+                "count": choice.count,
+                "what": Msg(CHOICE_WORDS[choice.kind]).render(),
+                "options": [
+                    {"value": v, "label": option_label(table, choice, v)} for v in choice.options
+                ],
+            }
+    return {"me": mine}
+
+
+# What viewers see: the table for all; a player's hand and choices for that player alone. The
+# staff see the table like everyone: hands stay with their players.
+PARTS: tuple[Part[BFState], ...] = (
+    Part("board", "game", board_part),
+    Part("me", "person", me_part),
+)
+
+
+def log_view(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+    """The journal: the summaries for everyone; the dice without the secret ones (a shuffle, a
+    booster); the commands (a choice names a card once it is public) for the staff only."""
+    if event.type not in ("command", "undo"):
+        return full_event(event) if viewer.is_staff else None
+    mine = event.actor_id is not None and event.actor_id == viewer.person_id
+    entry: dict[str, Any] = {
+        "seq": event.seq,
+        "at": event.at.isoformat(),
+        "summary": event.summary.render(),
+        "undone": event.undone,
+        "rolls": rolls_for(event.rolls, lambda roll: False),
+    }
+    if viewer.is_staff and not mine:
+        entry["actor"] = {"role": event.actor_role, "name": event.actor_name}
+    return entry
+
+
+def label(command: Any) -> Msg:
+    return Msg(LABELS.get(command.type, N_("the action")))
+
+
+def template_globals() -> dict[str, Any]:
+    return {"bf_types": TYPE_TITLES, "bf_deck_modes": DECK_MODE_TITLES}

@@ -1,0 +1,176 @@
+"""A BattleFight game through the platform: decks, the start, turns answered from each phone;
+what each viewer may read (a hand is its owner's; a shuffle nobody's); bad input refused."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from server.errors import NotAllowed, RuleError
+from server.platform.dice import ScriptedRolls
+from server.platform.kinds import PUBLIC
+from server.platform.service import GameService
+from tests.helpers import key, table
+from tests.security.scenes import LETHAL
+
+
+def seated(service: GameService, rolls: ScriptedRolls, mode: str = "random") -> Any:
+    rolls.endless = True
+    t = table(
+        service,
+        "battlefight",
+        [("player", "Léa"), ("player", "Hugo")],
+        settings={"deck_mode": mode},
+    )
+    return t
+
+
+def act(service: GameService, t: Any, who: str | None, command: dict[str, Any]) -> str:
+    viewer = t.viewer(who) if who else t.org
+    return service.perform(t.game.id, viewer, command, idem_key=key()).summary.render()
+
+
+def state(service: GameService, t: Any) -> Any:
+    return service.load(t.game.id).state
+
+
+def test_a_game_from_boosters_to_the_first_turns(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    t = seated(service, rolls)
+    with pytest.raises(RuleError, match="Léa"):
+        act(service, t, None, {"type": "start"})  # no deck yet
+    for name in ("Léa", "Hugo"):
+        act(service, t, name, {"type": "boosters"})
+    with pytest.raises(RuleError):
+        act(service, t, "Léa", {"type": "boosters"})  # opened once
+    assert all(len(p.deck) == 20 for p in state(service, t).players.values())
+    said = act(service, t, None, {"type": "start"})
+    s = state(service, t)
+    first = s.table.seats[s.table.turn]
+    assert first.name in said and s.phase == "playing"
+    other = next(name for name in ("Léa", "Hugo") if name != first.name)
+    with pytest.raises(NotAllowed):
+        act(service, t, other, {"type": "choose", "values": ["base-concentration"]})
+    with pytest.raises(RuleError):
+        act(service, t, first.name, {"type": "choose", "values": ["no-such-technique"]})
+    said = act(service, t, first.name, {"type": "choose", "values": ["base-concentration"]})
+    assert first.name in said
+    assert len(state(service, t).table.seat(first.id).hand) == 1
+
+
+def test_a_hand_is_its_owner_s_and_a_shuffle_nobody_s(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    t = seated(service, rolls)
+    for name in ("Léa", "Hugo"):
+        act(service, t, name, {"type": "boosters"})
+    act(service, t, None, {"type": "start"})
+    s = state(service, t)
+    first = s.table.seats[s.table.turn]
+    act(service, t, first.name, {"type": "choose", "values": ["base-concentration"]})
+    card = state(service, t).table.seat(first.id).hand[0]
+    other = next(n for n in ("Léa", "Hugo") if n != first.name)
+    owner_view = service.load(t.game.id).kind.view(state(service, t), t.viewer(first.name), None)
+    assert owner_view["me"]["hand"][0]["copy"] == card
+    for viewer in (t.viewer(other), t.org, PUBLIC):
+        view = service.load(t.game.id).kind.view(state(service, t), viewer, None)
+        assert card not in str(view), viewer  # a copy id of the hand names nothing elsewhere
+        mine = view.get("me")
+        assert mine is None or mine["name"] != first.name
+        for entry in service.log(t.game.id, viewer):
+            assert all(
+                r["purpose"] != "secret" or r["value"] is None for r in entry.get("rolls", [])
+            )
+            assert not any("deck of" in r["purpose"] for r in entry.get("rolls", []))
+            assert "command" not in entry or entry["command"].get("type") != "deck"
+
+
+def test_a_constructed_deck_from_the_form(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    t = seated(service, rolls, mode="constructed")
+    kind = service.load(t.game.id).kind
+    form = {
+        "type": "deck",
+        **{
+            f"count_{k}": "4"
+            for k in ("coup-de-poing", "parade", "course", "meditation", "provocation")
+        },
+    }
+    command = kind.from_form(form)
+    assert sorted(set(command["cards"])) == [
+        "coup-de-poing",
+        "course",
+        "meditation",
+        "parade",
+        "provocation",
+    ]
+    act(service, t, "Léa", command)
+    assert len(state(service, t).player(t.viewer("Léa").person_id).deck) == 20
+    with pytest.raises(RuleError) as refused:
+        act(service, t, "Hugo", {**command, "cards": command["cards"][:-1]})
+    assert refused.value.field == "cards"
+    with pytest.raises(NotAllowed):
+        act(service, t, "Hugo", {**command, "player": t.viewer("Léa").person_id})
+
+
+def test_the_first_card_played_can_end_the_game(service: GameService, rolls: ScriptedRolls) -> None:
+    t = seated(service, rolls)
+    act(service, t, None, {"type": "collection", "text": LETHAL})
+    assert state(service, t).sample is False
+    for name in ("Léa", "Hugo"):
+        act(service, t, name, {"type": "boosters"})
+    act(service, t, None, {"type": "start"})
+    for _ in range(2):
+        s = state(service, t)
+        act(
+            service,
+            t,
+            s.table.seats[s.table.turn].name,
+            {"type": "choose", "values": ["base-concentration"]},
+        )
+    s = state(service, t)
+    player = s.table.seats[s.table.turn]
+    said = act(service, t, player.name, {"type": "choose", "values": [player.hand[0]]})
+    s = state(service, t)
+    assert s.phase == "finished" and s.result == "won" and s.player(player.id).wins == 1
+    assert "30" in said
+    act(service, t, None, {"type": "next_game"})
+    s = state(service, t)
+    loser = next(p for p in s.players.values() if p.id != player.id)
+    assert s.phase == "playing" and s.table.seats[s.table.turn].id == loser.id  # 2.1.6
+
+
+def test_a_collection_it_cannot_read_changes_nothing(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    t = seated(service, rolls)
+    before = state(service, t).collection
+    with pytest.raises(RuleError) as refused:
+        act(
+            service,
+            t,
+            None,
+            {
+                "type": "collection",
+                "text": '[{"title": "X", "type": "attaque", "steps": ["Voler"]}]',
+            },
+        )
+    assert refused.value.field == "text" and "Voler" in refused.value.message
+    assert state(service, t).collection == before
+
+
+def test_a_draw_by_agreement(service: GameService, rolls: ScriptedRolls) -> None:
+    t = seated(service, rolls)
+    for name in ("Léa", "Hugo"):
+        act(service, t, name, {"type": "boosters"})
+    act(service, t, None, {"type": "start"})
+    act(service, t, "Léa", {"type": "draw"})
+    assert state(service, t).phase == "playing"
+    act(service, t, "Hugo", {"type": "draw"})
+    assert state(service, t).result == "draw_agreed"
+    with pytest.raises(RuleError):
+        act(service, t, "Léa", {"type": "repetition"})
