@@ -210,6 +210,14 @@
   document.addEventListener("click", function (evt) {
     var retry = evt.target.closest("[data-conn-retry]");
     if (retry) { reconnect(); return; }
+    // A cell of a board drawn in SVG taps the same choice as its button below the board (the
+    // buttons stay the way in for a keyboard and a screen reader).
+    var cell = evt.target.closest("[data-choose]");
+    if (cell) {
+      var button = document.querySelector('button[name="values[]"][value="' + CSS.escape(cell.dataset.choose) + '"]');
+      if (button) button.click();
+      return;
+    }
     var copy = evt.target.closest("[data-copy]");
     if (copy && navigator.clipboard) {
       navigator.clipboard.writeText(copy.dataset.copy).then(function () {

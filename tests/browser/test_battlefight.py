@@ -52,9 +52,8 @@ def test_two_players_play_from_their_phones(browser: Browser, live_server: Any) 
     # A move: the technique, then a cell of the board among those offered (highlighted).
     mover.get_by_role("button", name="Déplacement de base").tap()
     expect(mover.locator(".bf-cell.option")).to_have_count(4)  # a corner: itself and 3 cells
-    offered = mover.locator("form.action button").nth(1)
-    cell = offered.inner_text()
-    offered.tap()
+    cell = mover.locator("form.action button").nth(1).inner_text()
+    mover.locator(f'.bf-cell[data-choose="{cell}"]').click()  # the cell itself, on the board
     expect(board.locator(".bf-pawn", has_text=first[:2])).to_be_visible()
     expect(board.locator(".bf-said")).to_contain_text(f"{first} va en {cell}")
     expect(waiter.get_by_role("heading", name="À vous de choisir")).to_be_visible()
