@@ -13,7 +13,8 @@ if TYPE_CHECKING:
 def routers() -> list[APIRouter]:
     """The pages a game has of its own (a card catalogue, a team sheet), for the app to mount:
     the rules never import the web, the web imports the rules."""
+    from server.games.battlefight.routes import router as battlefight_pages
     from server.games.killpower.routes import router as killpower_pages
     from server.games.serial_battle.routes import router as serial_battle_pages
 
-    return [serial_battle_pages, killpower_pages]
+    return [serial_battle_pages, killpower_pages, battlefight_pages]

@@ -79,3 +79,17 @@ def test_a_collection_needs_every_type() -> None:
     only_attacks = '[{"title": "Coup", "type": "attaque", "steps": ["Blesser 1"]}]'
     with pytest.raises(CardError):
         read_collection(only_attacks)
+
+
+def test_a_collection_travels_as_csv_too() -> None:
+    from server.games.battlefight.decks import dump_collection_csv, read_any
+
+    cards = sample_collection()
+    text = dump_collection_csv(cards)
+    assert text.splitlines()[0] == "title,type,steps"
+    assert read_any(text) == cards == read_any(dump_collection(cards))
+    with pytest.raises(InvalidInput):
+        read_any("name,kind\nX,attaque\n")  # the columns are named
+    with pytest.raises(InvalidInput) as refused:
+        read_any("title,type,steps\nVol,attaque,Voler 2\n")
+    assert "Voler 2" in refused.value.message

@@ -174,3 +174,18 @@ def test_a_draw_by_agreement(service: GameService, rolls: ScriptedRolls) -> None
     assert state(service, t).result == "draw_agreed"
     with pytest.raises(RuleError):
         act(service, t, "Léa", {"type": "repetition"})
+
+
+def test_the_cards_download_as_json_and_csv(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    from server.games.battlefight.decks import read_any
+
+    t = seated(service, rolls)
+    client.get(f"/t/{t.token('Léa')}")
+    for ext in ("json", "csv"):
+        answer = client.get(f"/g/{t.game.id}/battlefight/cards.{ext}")
+        assert answer.status_code == 200 and "attachment" in answer.headers["content-disposition"]
+        assert read_any(answer.text) == state(service, t).collection
+    other, _ = service.create_game("rcb", "Soirée", "MJ", idem_key=key())
+    assert client.get(f"/g/{other.id}/battlefight/cards.json").status_code == 404

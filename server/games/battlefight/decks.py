@@ -5,10 +5,14 @@ and an organizer imports their own (JSON, read all or nothing)."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from collections import Counter
 from functools import cache
 from pathlib import Path
 
+from server.errors import InvalidInput
 from server.games.battlefight.cards import (
     BOOSTER_PER_TYPE,
     TYPE_TITLES,
@@ -18,7 +22,7 @@ from server.games.battlefight.cards import (
     check_deck,
 )
 from server.i18n import N_, Msg
-from server.platform.data_import import CardList
+from server.platform.data_import import CardList, csv_cell, csv_value
 from server.platform.dice import Dice
 
 SAMPLE = Path(__file__).with_name("sample_cards.json")
@@ -49,6 +53,54 @@ def read_collection(text: str) -> list[Technique]:
 
 def dump_collection(cards: list[Technique], *, sample: bool = False) -> str:
     return TECHNIQUES.dump(cards, sample=sample)
+
+
+# CSV: one card a line; its steps in one cell, separated by ";" (a step holds none).
+CSV_COLUMNS = ["title", "type", "steps"]
+
+
+def read_collection_csv(text: str) -> list[Technique]:
+    """The same collection as CSV (a spreadsheet's export): title, type, steps "Corps à corps;
+    Blesser 2"; read all or nothing, the first wrong line named."""
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    missing = [c for c in CSV_COLUMNS if c not in (reader.fieldnames or [])]
+    if missing:
+        raise InvalidInput(
+            N_("Line 1: the columns {columns} are missing."),
+            field="deck",
+            columns=", ".join(missing),
+        )
+    items = []
+    for row in reader:
+        cells = {k: csv_value(v) if isinstance(v, str) else "" for k, v in row.items() if k}
+        steps = [step.strip() for step in cells.get("steps", "").split(";") if step.strip()]
+        items.append(
+            {
+                "title": cells.get("title", "").strip(),
+                "type": cells.get("type", "").strip(),
+                "steps": steps,
+            }
+        )
+    return read_collection(json.dumps({"cards": items}))
+
+
+def read_any(text: str) -> list[Technique]:
+    """JSON or CSV, whichever the text is."""
+    return (
+        read_collection(text)
+        if text.lstrip("\ufeff \n\t")[:1] in "[{"
+        else read_collection_csv(text)
+    )
+
+
+def dump_collection_csv(cards: list[Technique]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS)
+    writer.writeheader()
+    for card in cards:
+        row = {"title": card.title, "type": card.type, "steps": "; ".join(card.steps)}
+        writer.writerow({k: csv_cell(v) for k, v in row.items()})
+    return out.getvalue()
 
 
 def booster(collection: list[Technique], dice: Dice, owner: str) -> list[Technique]:

@@ -20,7 +20,7 @@ from server.games.battlefight.commands import (
 from server.games.battlefight.decks import (
     chosen_deck,
     random_deck,
-    read_collection,
+    read_any,
     sample_collection,
     sealed_pool,
     within,
@@ -58,7 +58,7 @@ def clear_decks(state: BFState) -> None:
 
 def on_collection(state: BFState, c: Collection, ctx: Context) -> Applied:
     try:
-        cards = read_collection(c.text) if c.text.strip() else sample_collection()
+        cards = read_any(c.text) if c.text.strip() else sample_collection()
     except CardError as error:
         raise refused(error, "text") from None
     except InvalidInput as error:

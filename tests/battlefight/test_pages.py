@@ -1,0 +1,85 @@
+"""BattleFight pages through the app: who may open what (the cards of the collection are
+public: everyone at the table reads them), and a player's deck chosen from the form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from server.platform.dice import ScriptedRolls
+from server.platform.service import GameService
+from tests.helpers import csrf_of, key, table
+
+ROLES = ("org", "lea", "public", "stranger")
+EVERYONE = set(ROLES)
+
+# (method, route, concrete path, form, who may)
+BF_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
+    ("GET", "/g/{game_id}/battlefight/cards.json", "/g/{g}/battlefight/cards.json", None, EVERYONE),
+    ("GET", "/g/{game_id}/battlefight/cards.csv", "/g/{g}/battlefight/cards.csv", None, EVERYONE),
+]
+
+
+@pytest.fixture
+def battlefight(client: TestClient, service: GameService, rolls: ScriptedRolls) -> dict[str, Any]:
+    rolls.endless = True
+    t = table(
+        service,
+        "battlefight",
+        [("player", "Léa"), ("player", "Hugo")],
+        settings={"deck_mode": "constructed"},
+    )
+    other = table(service, "battlefight", [("player", "Zed")])
+    tokens = {"org": t.token(), "lea": t.token("Léa"), "stranger": other.token("Zed")}
+    phones = {}
+    for role in ROLES:
+        phone = TestClient(client.app, follow_redirects=False)
+        if role in tokens:
+            assert phone.get(f"/t/{tokens[role]}").status_code == 303
+        phone.headers["X-CSRF-Token"] = csrf_of(phone.get("/").text)
+        phones[role] = phone
+    return {"table": t, "phones": phones, "service": service}
+
+
+@pytest.mark.parametrize("entry", BF_MATRIX, ids=lambda e: f"{e[0]} {e[2]}")
+def test_each_role_gets_exactly_what_it_may(battlefight: dict[str, Any], entry: Any) -> None:
+    _method, _route, path, _form, allowed = entry
+    url = path.replace("{g}", battlefight["table"].game.id)
+    for role in ROLES:
+        answer = battlefight["phones"][role].get(url)
+        assert (200 <= answer.status_code < 400) == (role in allowed), (
+            role,
+            url,
+            answer.status_code,
+        )
+
+
+def test_a_deck_chosen_on_the_phone(battlefight: dict[str, Any]) -> None:
+    t, phone, service = battlefight["table"], battlefight["phones"]["lea"], battlefight["service"]
+    page = phone.get(f"/g/{t.game.id}")
+    assert page.status_code == 200 and 'name="count_coup-de-poing"' in page.text
+    chosen = {
+        f"count_{k}": "4"
+        for k in ("coup-de-poing", "parade", "course", "meditation", "provocation")
+    }
+    answer = phone.post(
+        f"/g/{t.game.id}/act",
+        data={"type": "deck", **chosen, "count_bouclier": "0", "idem": key()},
+        headers={"HX-Request": "true"},
+    )
+    assert answer.status_code == 200, answer.text
+    assert len(service.load(t.game.id).state.player(t.viewer("Léa").person_id).deck) == 20
+    # Three of a type: the form comes back with the message and what was typed.
+    hugo = TestClient(phone.app, follow_redirects=False)
+    assert hugo.get(f"/t/{t.token('Hugo')}").status_code == 303
+    hugo.headers["X-CSRF-Token"] = csrf_of(hugo.get("/").text)
+    wrong = {**chosen, "count_parade": "3"}
+    answer = hugo.post(
+        f"/g/{t.game.id}/act",
+        data={"type": "deck", **wrong, "idem": key()},
+        headers={"HX-Request": "true"},
+    )
+    assert answer.status_code in (400, 422), answer.status_code
+    assert 'value="3"' in answer.text and "4 cartes de chaque type" in answer.text
