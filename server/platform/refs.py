@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Annotated, Any, get_args, get_origin
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 
 class Ref:
@@ -33,7 +33,7 @@ class Ref:
         return hash(("Ref", self.what))
 
 
-PersonRef = Annotated[int, Ref("person")]
+PersonRef = Annotated[int, Ref("person"), Field(ge=1, le=2**31 - 1)]  # a row id, never huge
 
 
 def _ref_in(annotation: Any) -> Ref | None:

@@ -111,3 +111,23 @@ def test_a_deck_holds_four_of_each_type() -> None:  # 1.1.3
         with pytest.raises(CardError) as refused:
             check_deck(wrong)
         assert refused.value.msg.params["count"] == count
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [
+        ("Défausser -1", False),  # N cards: a count
+        ("Piocher 1000000000000", False),  # N times: bounded
+        ("Piocher 21", False),
+        ("Piocher 20", True),
+        ("Se déplacer -1", True),  # V + N: a malus is a reading the book allows
+        ("Se déplacer -21", False),
+        ("Blesser 0", True),
+    ],
+)
+def test_numbers_are_bounded(text: str, ok: bool) -> None:
+    if ok:
+        parse_step(text)
+    else:
+        with pytest.raises(CardError):
+            parse_step(text)

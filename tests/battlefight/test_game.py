@@ -137,7 +137,7 @@ def test_the_first_card_played_can_end_the_game(service: GameService, rolls: Scr
     said = act(service, t, player.name, {"type": "choose", "values": [player.hand[0]]})
     s = state(service, t)
     assert s.phase == "finished" and s.result == "won" and s.player(player.id).wins == 1
-    assert "30" in said
+    assert "20" in said
     act(service, t, None, {"type": "next_game"})
     s = state(service, t)
     loser = next(p for p in s.players.values() if p.id != player.id)
@@ -189,3 +189,81 @@ def test_the_cards_download_as_json_and_csv(
         assert read_any(answer.text) == state(service, t).collection
     other, _ = service.create_game("rcb", "Soirée", "MJ", idem_key=key())
     assert client.get(f"/g/{other.id}/battlefight/cards.json").status_code == 404
+
+
+def test_nobody_enters_a_shuffle_or_a_booster_die_and_physical_dice_games_start(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    from server.platform.dice import BadRoll
+
+    rolls.endless = True
+    t = table(service, "battlefight", [("player", "Léa"), ("player", "Hugo")], dice="physical")
+    lea = t.viewer("Léa").person_id
+    with pytest.raises(BadRoll):
+        service.perform(
+            t.game.id,
+            t.org,
+            {"type": "boosters", "player": lea},
+            idem_key=key(),
+            rolls={f"booster for player:{lea}": 1},
+        )
+    for name in ("Léa", "Hugo"):
+        act(service, t, name, {"type": "boosters"})  # no die asked: the server's
+    with pytest.raises(BadRoll):
+        service.perform(
+            t.game.id, t.org, {"type": "start"}, idem_key=key(), rolls={"deck of Léa": 1}
+        )
+    # Who plays first is a die the organizer rolls at the table, and enters.
+    service.perform(t.game.id, t.org, {"type": "start"}, idem_key=key(), rolls={"first player": 2})
+    s = state(service, t)
+    assert s.phase == "playing" and s.table.turn == 1
+
+
+def test_a_sealed_pool_is_chosen_by_its_player_only(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    t = seated(service, rolls, mode="sealed")
+    act(service, t, "Léa", {"type": "boosters"})
+    pool = state(service, t).player(t.viewer("Léa").person_id).pool
+    with pytest.raises(NotAllowed):  # the organizer could read the pool from the refusals
+        act(
+            service,
+            t,
+            None,
+            {"type": "deck", "player": t.viewer("Léa").person_id, "cards": [pool[0]] * 20},
+        )
+
+
+def test_a_huge_person_number_is_refused_not_a_crash(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    t = seated(service, rolls)
+    answer = client.post(
+        f"/api/v1/games/{t.game.id}/commands",
+        json={"command": {"type": "boosters", "player": 9223372036854775808}},
+        headers={"Authorization": f"Bearer {t.token()}", "Idempotency-Key": key()},
+    )
+    assert answer.status_code == 422, answer.text
+
+
+def test_repetition_counts_cards_not_copies(service: GameService, rolls: ScriptedRolls) -> None:
+    from server.games.battlefight.setup import position_key
+
+    t = seated(service, rolls)
+    for name in ("Léa", "Hugo"):
+        act(service, t, name, {"type": "boosters"})
+    act(service, t, None, {"type": "start"})
+    table_ = state(service, t).table
+    seat = table_.seats[0]
+    twins = [c for c in table_.cards if c.startswith(f"{seat.id}:")]
+    same = next(
+        (a, b)
+        for a in twins
+        for b in twins
+        if a != b and table_.cards[a].key == table_.cards[b].key
+    )
+    seat.draw = [c for c in seat.draw if c not in same]
+    seat.hand, seat.discard = [same[0]], [same[1]]
+    first = position_key(table_)
+    seat.hand, seat.discard = [same[1]], [same[0]]
+    assert position_key(table_) == first

@@ -388,10 +388,10 @@ def bf_playing(service: GameService, rolls: ScriptedRolls) -> Scene:
     return scene
 
 
-# Every card of this collection deals 30 damage: the first card played ends the game.
+# Every card of this collection deals 20 damage: the first card played ends the game.
 LETHAL = json.dumps(
     [
-        {"title": f"Coup fatal {kind}", "type": kind, "steps": ["Blesser 30"]}
+        {"title": f"Coup fatal {kind}", "type": kind, "steps": ["Blesser 20"]}
         for kind in ("attaque", "défense", "déplacement", "concentration", "rhétorique")
     ]
 )

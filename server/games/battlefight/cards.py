@@ -120,7 +120,9 @@ class Step:
 
 
 LASTING = {"charm", "force", "protection", "speed", "forbid_type", "forbid_card"}
-NUMBER = re.compile(r"[+-]?\d+")
+NUMBER = re.compile(r"[+-]?\d{1,3}")
+MAX_N = 20
+COUNTS = {"discard", "discard_if_possible", "draw", "push", "stable"}
 
 
 def parse_step(text: str) -> Step:
@@ -160,7 +162,17 @@ def _with_parameter(
             return Step(keyword, modifier, n=default)
         if not NUMBER.fullmatch(rest):
             raise CardError(N_("“{step}” needs a number."), step=text.strip())
-        return Step(keyword, modifier, n=int(rest))
+        n = int(rest)
+        # N cards, N times: a count (0 to 20); elsewhere a bonus or malus (-20 to 20).
+        low = 0 if keyword in COUNTS else -MAX_N
+        if not low <= n <= MAX_N:
+            raise CardError(
+                N_("“{step}”: the number goes from {low} to {high}."),
+                step=text.strip(),
+                low=low,
+                high=MAX_N,
+            )
+        return Step(keyword, modifier, n=n)
     if not rest and kind == "type?":
         return Step(keyword, modifier)
     kind_of = TYPE_WORDS.get(rest)

@@ -23,7 +23,7 @@ from server.games.battlefight.cards import (
 )
 from server.i18n import N_, Msg
 from server.platform.data_import import CardList, csv_cell, csv_value
-from server.platform.dice import Dice
+from server.platform.dice import SERVER, Dice
 
 SAMPLE = Path(__file__).with_name("sample_cards.json")
 TECHNIQUES = CardList(Technique, key="cards", name_field="title")
@@ -111,9 +111,9 @@ def booster(collection: list[Technique], dice: Dice, owner: str) -> list[Techniq
         pool = [c for c in collection if c.type == kind]
         for _ in range(BOOSTER_PER_TYPE):
             left = [c for c in pool if c not in opened] or pool
-            opened.append(
-                left[dice.roll(len(left), f"booster for {owner}", owner=owner, secret=True) - 1]
-            )
+            # 1.1.2: "distribuées aléatoirement et secrètement": nobody enters a booster's die.
+            die = dice.roll(len(left), f"booster for {owner}", owner=SERVER, secret=True)
+            opened.append(left[die - 1])
     return opened
 
 

@@ -22,7 +22,7 @@ from server.games.battlefight import board
 from server.games.battlefight.board import Cell
 from server.games.battlefight.cards import BASE_TECHNIQUES, Step, Technique, TechniqueType
 from server.i18n import N_, Msg
-from server.platform.dice import Dice
+from server.platform.dice import SERVER, Dice
 
 STARTING_LIFE = 20  # 2.1.5
 Lasting = Literal["force", "protection", "speed", "charm", "forbid_type", "forbid_card"]
@@ -145,7 +145,7 @@ def shuffle(cards: list[str], dice: Dice, purpose: str) -> list[str]:
     """A shuffle from dice (Fisher-Yates), each die logged: replay gives the same order."""
     cards = list(cards)
     for i in range(len(cards) - 1, 0, -1):
-        j = dice.roll(i + 1, purpose, secret=True) - 1
+        j = dice.roll(i + 1, purpose, owner=SERVER, secret=True) - 1  # nobody enters a shuffle
         cards[i], cards[j] = cards[j], cards[i]
     return cards
 

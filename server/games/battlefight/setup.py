@@ -97,6 +97,9 @@ def on_deck(state: BFState, c: ChooseDeck, ctx: Context) -> Applied:
         if state.deck_mode == "random":
             raise RuleError(N_("A random deck comes from two boosters: open them."))
         if state.deck_mode == "sealed":
+            if ctx.actor.role != "player":
+                # 1.1.2: the boosters are opened "secrètement": only their player chooses.
+                raise NotAllowed(N_("A sealed deck is chosen by its player, on their phone."))
             if not player.pool:
                 raise RuleError(N_("Open the three boosters first."))
             pool = [t for k in player.pool if (t := state.technique(k)) is not None]
@@ -161,8 +164,11 @@ def remember_position(state: BFState) -> None:
 
 
 def position_key(table: engine.Table) -> str:
+    def cards(zone: list[str]) -> list[str]:  # 2.6.2: which cards, not which copies
+        return sorted(table.technique(c).key for c in zone)
+
     seats = [
-        (s.id, s.cell, s.life, s.damage, sorted(s.hand), sorted(s.discard), sorted(s.draw), s.lost)
+        (s.id, s.cell, s.life, s.damage, cards(s.hand), cards(s.discard), cards(s.draw), s.lost)
         for s in table.seats
     ]
     active = [
