@@ -83,13 +83,22 @@ def card_error(
     first = error.errors()[0]
     where = ".".join(str(p) for p in first.get("loc", ()))
     name = item.get(name_field, "?") if isinstance(item, dict) else "?"
+    problem = str(first.get("msg", "")).removeprefix("Value error, ")
+    if not where:  # the card as a whole (a step it cannot read)
+        return InvalidInput(
+            N_("Card {index} (“{name}”): {problem}"),
+            field=field,
+            index=index,
+            name=name,
+            problem=problem,
+        )
     return InvalidInput(
         N_("Card {index} (“{name}”), {where}: {problem}"),
         field=field,
         index=index,
         name=name,
-        where=where or "?",
-        problem=first.get("msg", ""),
+        where=where,
+        problem=problem,
     )
 
 

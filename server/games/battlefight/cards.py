@@ -206,7 +206,8 @@ class Technique(BaseModel):
             try:
                 parse_step(text)
             except CardError as error:
-                raise ValueError(f"step {number}: {error}") from None
+                step = Msg(N_("step {number}: {problem}"), {"number": number, "problem": error.msg})
+                raise ValueError(step.render()) from None
         return self
 
     @property

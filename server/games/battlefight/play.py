@@ -31,6 +31,7 @@ def finish(state: BFState, result: str) -> None:
     table = state.table
     assert table is not None
     state.phase, state.result = "finished", result
+    state.draw_offer = []
     table.pending = None
     if result == "won" and table.winner is not None:
         state.player(table.winner).wins += 1

@@ -152,7 +152,8 @@ def board_part(state: BFState, viewer: Viewer, now: datetime) -> dict[str, Any]:
 
 def option_label(table: Table, choice: Choice, value: str) -> str:
     if choice.kind in ("technique", "discard"):
-        return table.technique(value).title
+        t = table.technique(value)
+        return f"{t.title} · {' · '.join(t.steps)}"
     if choice.kind == "target":
         return table.seat(int(value)).name
     if choice.kind == "destabilise":
@@ -166,6 +167,22 @@ def option_label(table: Table, choice: Choice, value: str) -> str:
     if value == "stay":
         return Msg(N_("leave them there")).render()
     return value
+
+
+def because(table: Table) -> str | None:
+    """The technique whose step asks (someone else's, or one played through Rejouer)."""
+    if not table.stack:
+        return None
+    active = next((a for a in table.active if a.uid == table.stack[-1].uid), None)
+    if active is None:
+        return None
+    return Msg(
+        N_("{technique}, played by {name}"),
+        {
+            "technique": table.technique(active.technique).title,
+            "name": table.seat(active.owner).name,
+        },
+    ).render()
 
 
 def me_part(state: BFState, viewer: Viewer, now: datetime) -> dict[str, Any] | None:
@@ -192,6 +209,7 @@ def me_part(state: BFState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
                 "kind": choice.kind,
                 "count": choice.count,
                 "what": Msg(CHOICE_WORDS[choice.kind]).render(),
+                "because": because(table),
                 "options": [
                     {"value": v, "label": option_label(table, choice, v)} for v in choice.options
                 ],
