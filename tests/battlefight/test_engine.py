@@ -18,6 +18,7 @@ from server.games.battlefight.engine import (
     run,
     start_turn,
 )
+from server.i18n import Msg
 from server.platform.data_import import slug
 from server.platform.dice import CommandDice, ScriptedRolls
 
@@ -249,6 +250,8 @@ def test_discarding_more_than_the_hand_fails() -> None:  # 4.4.5, 4.4.18
     t = table([purge, tech("U", "attaque", "Blesser 1")], cells=("D4", "D5"))
     play(t, A, "purge")
     assert t.seat(B).life == 20 and t.seat(A).hand == []  # 1 card < 2: all discarded, fails
+    said = [Msg.from_json(m).text for m in t.said]
+    assert "{name} discards {cards}." in said  # the forced discard is in the journal too
     maybe = tech("Peut-être", "rhetorique", "Si possible défausser 2", "Blesser 5")
     t2 = table([maybe], cells=("D4", "D5"))
     play(t2, A, "peut-etre")

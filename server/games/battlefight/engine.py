@@ -309,12 +309,7 @@ def on_push(table: Table, pending: Choice, chosen: list[str], dice: Dice) -> Non
 
 
 def on_discard(table: Table, pending: Choice, chosen: list[str], dice: Dice) -> None:
-    seat = table.seat(pending.player)
-    for card in chosen:
-        seat.hand.remove(card)
-        seat.discard.append(card)
-    titles = ", ".join(table.technique(c).title for c in chosen)
-    table.say(N_("{name} discards {cards}."), name=seat.name, cards=titles)
+    discarded(table, table.seat(pending.player), chosen)
     frame = table.stack[-1]
     if frame.waiting is not None:  # "Déstabiliser" paid: the chosen technique resumes
         resume(table, frame)
@@ -582,18 +577,24 @@ def k_discard(table: Table, frame: Frame, active: Active, step: Step, dice: Dice
     if frame.repeat:  # chosen already
         return "done"
     if len(seat.hand) < step.n:
-        seat.discard.extend(seat.hand)
-        seat.hand = []
+        discarded(table, seat, list(seat.hand))
         return "fail" if step.keyword == "discard" else "done"
     if step.n == 0:
         return "done"
-    if len(set(seat.hand)) == 1 or len(seat.hand) == step.n:  # no real choice
-        for card in seat.hand[: step.n]:
-            seat.discard.append(card)
-        seat.hand = seat.hand[step.n :]
+    if len(seat.hand) == step.n:  # no real choice
+        discarded(table, seat, list(seat.hand))
         return "done"
     table.pending = Choice(player=seat.id, kind="discard", options=list(seat.hand), count=step.n)
     return "wait"
+
+
+def discarded(table: Table, seat: Seat, cards: list[str]) -> None:
+    for card in cards:
+        seat.hand.remove(card)
+        seat.discard.append(card)
+    if cards:
+        titles = ", ".join(table.technique(c).title for c in cards)
+        table.say(N_("{name} discards {cards}."), name=seat.name, cards=titles)
 
 
 def k_move(table: Table, frame: Frame, active: Active, step: Step, dice: Dice) -> StepEnd:
