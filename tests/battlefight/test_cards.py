@@ -111,6 +111,11 @@ def test_a_deck_holds_four_of_each_type() -> None:  # 1.1.3
         with pytest.raises(CardError) as refused:
             check_deck(wrong)
         assert refused.value.msg.params["count"] == count
+    # Every wrong type is said at once.
+    with pytest.raises(CardError) as refused:
+        check_deck(deck[1:-1])
+    said = refused.value.msg.render()
+    assert "3 de type attaque, 3 de type rhétorique" in said  # the default language: French
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
-from server.i18n import N_, Msg
+from server.i18n import N_, Msg, joined
 
 TechniqueType = Literal["attack", "defence", "movement", "concentration", "rhetoric"]
 TYPES: tuple[TechniqueType, ...] = ("attack", "defence", "movement", "concentration", "rhetoric")
@@ -259,13 +259,18 @@ BOOSTER_PER_TYPE = 2  # 1.1.2: a booster of 10 cards, 2 of each type
 
 
 def check_deck(cards: list[Technique]) -> list[Technique]:
-    """1.1.3: four cards of each type (the same card may come more than once)."""
-    for kind in TYPES:
-        count = sum(1 for c in cards if c.type == kind)
-        if count != DECK_PER_TYPE:
-            raise CardError(
-                N_("A deck holds 4 cards of each type: {count} of type {type}."),
-                count=count,
-                type=Msg(TYPE_TITLES[kind]),
-            )
+    """1.1.3: four cards of each type (the same card may come more than once); every type that
+    is wrong is said at once."""
+    counts = {kind: sum(1 for c in cards if c.type == kind) for kind in TYPES}
+    wrong = [
+        Msg(N_("{count} of type {type}"), {"count": n, "type": Msg(TYPE_TITLES[kind])})
+        for kind, n in counts.items()
+        if n != DECK_PER_TYPE
+    ]
+    if wrong:
+        raise CardError(
+            N_("A deck holds 4 cards of each type, not {wrong}."),
+            wrong=joined(wrong, ", "),
+            count=next(n for n in counts.values() if n != DECK_PER_TYPE),
+        )
     return cards
