@@ -71,6 +71,18 @@ def test_a_deck_chosen_on_the_phone(battlefight: dict[str, Any]) -> None:
     )
     assert answer.status_code == 200, answer.text
     assert len(service.load(t.game.id).state.player(t.viewer("Léa").person_id).deck) == 20
+    # Taken, the deck may still be changed before the start.
+    page = phone.get(f"/g/{t.game.id}")
+    assert "Changer de deck" in page.text
+    other = {**chosen, "count_parade": "0", "count_bouclier": "4"}
+    answer = phone.post(
+        f"/g/{t.game.id}/act",
+        data={"type": "deck", **other, "idem": key()},
+        headers={"HX-Request": "true"},
+    )
+    assert answer.status_code == 200, answer.text
+    deck = service.load(t.game.id).state.player(t.viewer("Léa").person_id).deck
+    assert deck.count("bouclier") == 4 and "parade" not in deck
     # Three of a type: the form comes back with the message and what was typed.
     hugo = TestClient(phone.app, follow_redirects=False)
     assert hugo.get(f"/t/{t.token('Hugo')}").status_code == 303
