@@ -36,7 +36,8 @@ from server.i18n import N_, Msg
 from server.platform.kinds import Applied, Context, Viewer
 
 
-def refused(error: CardError, field: str) -> RuleError:
+def as_rule_error(error: CardError, field: str) -> RuleError:
+    """A card or deck refused, said next to the form field it came from."""
     return RuleError(error.msg.text, field=field, **error.msg.params)
 
 
@@ -60,7 +61,7 @@ def on_collection(state: BFState, c: Collection, ctx: Context) -> Applied:
     try:
         cards = read_any(c.text) if c.text.strip() else sample_collection()
     except CardError as error:
-        raise refused(error, "text") from None
+        raise as_rule_error(error, "text") from None
     except InvalidInput as error:
         raise RuleError(error.msg.text, field="text", **error.msg.params) from None
     state.collection, state.sample = cards, not c.text.strip()
@@ -87,7 +88,7 @@ def on_boosters(state: BFState, c: OpenBoosters, ctx: Context) -> Applied:
         else:
             player.pool = [t.key for t in sealed_pool(state.collection, ctx.dice, owner)]
     except CardError as error:
-        raise refused(error, "player") from None
+        raise as_rule_error(error, "player") from None
     return Applied(Msg(N_("{name} opens their boosters."), {"name": player.name}))
 
 
@@ -108,7 +109,7 @@ def on_deck(state: BFState, c: ChooseDeck, ctx: Context) -> Applied:
         else:
             chosen_deck(c.cards, state.collection)
     except CardError as error:
-        raise refused(error, "cards") from None
+        raise as_rule_error(error, "cards") from None
     player.deck = list(c.cards)
     return Applied(Msg(N_("{name}'s deck is ready."), {"name": player.name}))
 
