@@ -308,3 +308,20 @@ def test_steps_naming_an_eliminated_target_are_skipped() -> None:  # 2.4
     run(t, dice())
     assert t.seat(B).life == 20  # "Blesser 1" names B: ignored
     assert t.seat(A).life == 10  # "Piocher 1" is A's own: done (an empty pile halves)
+
+
+def test_no_target_is_asked_when_no_step_names_the_opponent() -> None:  # 3.4.2, 3.4.3
+    """3.4.3: "L'annonce de l'adversaire ciblé peut-être omise si ce choix n'a aucune influence":
+    with three players, Bloquer or Piocher asks nobody whom; a blow, a push or a step the
+    opponent makes ("L'adversaire a") does."""
+    taunt = tech("Provocation", "rhétorique", "L'adversaire a Se déplacer 1")
+    t = table([taunt], players=3)
+    play(t, A, "base-defence")
+    assert t.pending is not None and (t.pending.player, t.pending.kind) == (B, "technique")
+    play(t, B, "base-attack")
+    assert t.pending is not None and (t.pending.player, t.pending.kind) == (B, "target")
+    answer(t, B, ["3"], dice())
+    play(t, C, "base-concentration", rolls=(1,))
+    assert t.pending is not None and t.pending.kind == "technique" and t.pending.player == A
+    play(t, A, "provocation")
+    assert t.pending is not None and t.pending.kind == "target"

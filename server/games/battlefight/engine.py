@@ -269,6 +269,10 @@ def on_technique(table: Table, pending: Choice, chosen: list[str], dice: Dice) -
     rivals = opponents(table, pending.player)
     if len(rivals) == 1:
         activate(table, pending.player, chosen[0], rivals[0].id)
+    elif not names_the_opponent(table.technique(chosen[0])):
+        # 3.4.3: "L'annonce de l'adversaire ciblé peut-être omise si ce choix n'a aucune
+        # influence sur l'exécution": no step names the opponent, so nobody is asked whom.
+        activate(table, pending.player, chosen[0], None)
     else:  # 3.4.2: the player chooses the opponent the technique targets
         table.pending = Choice(
             player=pending.player,
@@ -455,6 +459,14 @@ def execute(table: Table, frame: Frame, active: Active, step: Step, dice: Dice) 
 
 
 NAMES_THE_OPPONENT = {"wound", "melee", "ranged", "push"}
+
+
+def names_the_opponent(technique: Technique) -> bool:
+    """Whether a step of the technique acts on, or as, the opponent it targets (4.2)."""
+    return any(
+        step.modifier == "opponent" or step.keyword in NAMES_THE_OPPONENT
+        for step in technique.parsed
+    )
 
 
 def distance_between(table: Table, a: int, b: int) -> int:
