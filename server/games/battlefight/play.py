@@ -21,6 +21,9 @@ CHOICE_WORDS = {
 }
 
 
+SAID_KEPT = 12  # the latest sentences the board shows (views.py)
+
+
 def table_of(state: BFState) -> engine.Table:
     if state.table is None or state.phase != "playing":
         raise RuleError(N_("No game is being played."))
@@ -58,6 +61,7 @@ def on_choose(state: BFState, c: Choose, ctx: Context) -> Applied:
     elif table.turns > turns:
         remember_position(state)
     pieces = [Msg.from_json(m) for m in table.said[said:]]
+    del table.said[:-SAID_KEPT]  # the log keeps every sentence; the state, what the board shows
     if not pieces:
         name = table.seat(pending.player).name
         pieces = [

@@ -10,7 +10,7 @@ from typing import Any
 from server.games.battlefight import board
 from server.games.battlefight.cards import TYPE_TITLES, Technique
 from server.games.battlefight.engine import Choice, Table
-from server.games.battlefight.play import CHOICE_WORDS
+from server.games.battlefight.play import CHOICE_WORDS, SAID_KEPT
 from server.games.battlefight.setup import position_key
 from server.games.battlefight.state import DECK_MODE_TITLES, BFState
 from server.i18n import N_, Msg
@@ -115,7 +115,7 @@ def table_view(state: BFState, table: Table) -> dict[str, Any]:
         "seats": seats,
         "active": active,
         "pending": pending,
-        "said": [Msg.from_json(m).render() for m in table.said[-12:]][::-1],
+        "said": [Msg.from_json(m).render() for m in table.said[-SAID_KEPT:]][::-1],
         "winner": names.get(table.winner) if table.winner is not None else None,
         "unsettled": table.unsettled is not None,
         "repetition": state.phase == "playing" and state.positions.get(position_key(table), 0) >= 3,
