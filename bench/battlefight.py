@@ -8,7 +8,6 @@ an action through the service (load, apply, store, commit) at turn 1 and at turn
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import tempfile
