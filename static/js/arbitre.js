@@ -207,6 +207,21 @@
     }
   });
 
+  // A deck form says, type by type, how many cards are chosen of the 4 wanted (1.1.3).
+  function deckCounts() {
+    document.querySelectorAll("[data-deck-type]").forEach(function (set) {
+      var sum = 0;
+      set.querySelectorAll("input[type=number]").forEach(function (input) {
+        sum += parseInt(input.value || "0", 10) || 0;
+      });
+      var out = set.querySelector("[data-deck-count]");
+      if (out) { out.textContent = String(sum); out.classList.toggle("off", sum !== 4); }
+    });
+  }
+  document.addEventListener("input", function (evt) {
+    if (evt.target.closest && evt.target.closest("[data-deck-type]")) deckCounts();
+  });
+
   document.addEventListener("click", function (evt) {
     var retry = evt.target.closest("[data-conn-retry]");
     if (retry) { reconnect(); return; }

@@ -267,3 +267,62 @@ def test_repetition_counts_cards_not_copies(service: GameService, rolls: Scripte
     first = position_key(table_)
     seat.hand, seat.discard = [same[1]], [same[0]]
     assert position_key(table_) == first
+
+
+def test_a_table_of_physical_cards_run_by_the_organizer(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """The spec's one shared screen: physical cards at one table. The organizer enters each deck
+    (boosters are opened on the table), each card drawn (one option per different card of the
+    pile; the order is the table's) and each choice, whoever it is asked of. Hands are the
+    organizer's to see then, still nobody else's."""
+    t = seated(service, rolls, mode="sealed")
+    act(service, t, None, {"type": "cards", "at": "table"})
+    with pytest.raises(RuleError, match="table"):
+        act(service, t, "Léa", {"type": "boosters"})
+    keys = {c.type: c.key for c in state(service, t).collection}
+    deck = [key for key in keys.values() for _ in range(4)]
+    for name in ("Léa", "Hugo"):
+        player = t.viewer(name).person_id
+        act(service, t, None, {"type": "deck", "player": player, "cards": deck})
+    act(service, t, None, {"type": "start"})
+    s = state(service, t)
+    assert s.table.physical and all(len(seat.draw) == 20 for seat in s.table.seats)
+    first = s.table.seats[s.table.turn]
+    # The organizer answers for the player asked: the base concentration technique draws a card.
+    act(service, t, None, {"type": "choose", "values": ["base-concentration"]})
+    pending = state(service, t).table.pending
+    assert pending.kind == "drawn" and pending.player == first.id
+    assert len(pending.options) == 5  # five different cards in the pile, one option each
+    drawn = next(o for o in pending.options if state(service, t).table.cards[o].type == "attack")
+    with pytest.raises(RuleError):
+        act(service, t, None, {"type": "choose", "values": ["9:99"]})
+    said = act(service, t, None, {"type": "choose", "values": [drawn]})
+    assert first.name in said
+    s = state(service, t)
+    seat = s.table.seat(first.id)
+    assert seat.hand == [drawn] and len(seat.draw) == 19 and s.table.turns == 1
+    # What each one sees: the organizer the hands they entered; the others, counts only.
+    kind = service.load(t.game.id).kind
+    hands = {h["name"]: h["hand"] for h in kind.view(s, t.org, None)["console"]["hands"]}
+    assert [c["key"] for c in hands[first.name]] == [keys["attack"]]
+    other = next(n for n in ("Léa", "Hugo") if n != first.name)
+    for viewer in (t.viewer(other), PUBLIC):
+        view = kind.view(s, viewer, None)
+        assert "console" not in view and drawn not in str(view)
+    # A player with a phone may still answer their own choice.
+    act(service, t, other, {"type": "choose", "values": ["base-defence"]})
+    assert state(service, t).table.turns == 2
+
+
+def test_on_phones_the_organizer_cannot_choose_for_a_player(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    t = seated(service, rolls)
+    for name in ("Léa", "Hugo"):
+        act(service, t, name, {"type": "boosters"})
+    act(service, t, None, {"type": "start"})
+    with pytest.raises(NotAllowed, match="phone"):
+        act(service, t, None, {"type": "choose", "values": ["base-concentration"]})
+    s = state(service, t)
+    assert "console" not in service.load(t.game.id).kind.view(s, t.org, None)

@@ -80,7 +80,7 @@ class Recorder:
         self.rolls.extend(dice.rolls)
 
 
-def deal(rng: random.Random, players: int, recorder: Recorder) -> Table:
+def deal(rng: random.Random, players: int, recorder: Recorder, physical: bool = False) -> Table:
     collection = COLLECTION + EXTRA
     seats = []
     for n in range(players):
@@ -88,7 +88,7 @@ def deal(rng: random.Random, players: int, recorder: Recorder) -> Table:
         deck = random_deck(collection, dice, f"p{n}")
         seats.append((n + 1, "ABCDEF"[n], deck))
     dice = recorder.dice()
-    table = engine.new_table(seats, dice)
+    table = engine.new_table(seats, dice, physical=physical)
     recorder.keep(dice)
     return table
 
@@ -130,6 +130,11 @@ def legal_options(table: Table, choice: Choice) -> set[str]:
         }
     if choice.kind == "discard":  # 4.4.5, 4.4.18, 4.4.8: any card of the hand
         return set(player.hand)
+    if choice.kind == "drawn":  # physical cards: one copy of each different card of the pile
+        keys = Counter(table.technique(c).key for c in player.draw)
+        assert len(keys) > 1, "a pile of one kind of card asks nothing"
+        first = {k: next(c for c in player.draw if table.technique(c).key == k) for k in keys}
+        return set(first.values())
     if choice.kind == "destabilise":  # 4.4.8: a Stable technique the hand can pay, or none
         charm = sum(
             e.n
@@ -233,10 +238,10 @@ def pick(rng: random.Random, table: Table, choice: Choice) -> list[str]:
 Answer = tuple[int, list[str], list[dict[str, Any]]]  # who, what, and the dice it rolled
 
 
-def play_out(seed: int, players: int) -> tuple[Table, Table, list[Answer]]:
+def play_out(seed: int, players: int, physical: bool = False) -> tuple[Table, Table, list[Answer]]:
     rng = random.Random(seed)
     recorder = Recorder(rng)
-    table = deal(rng, players, recorder)
+    table = deal(rng, players, recorder, physical)
     start = table.model_copy(deep=True)
     decks = {s.id: Counter(c for c in table.cards if c.startswith(f"{s.id}:")) for s in table.seats}
     answers: list[Answer] = []
@@ -253,15 +258,17 @@ def play_out(seed: int, players: int) -> tuple[Table, Table, list[Answer]]:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
-def test_random_games_keep_every_rule(seed: int, players: int) -> None:
-    play_out(seed, players)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4), physical=st.booleans())
+def test_random_games_keep_every_rule(seed: int, players: int, physical: bool) -> None:
+    play_out(seed, players, physical)
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
-def test_replaying_the_answers_and_dice_rebuilds_the_state(seed: int, players: int) -> None:
-    start, end, answers = play_out(seed, players)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4), physical=st.booleans())
+def test_replaying_the_answers_and_dice_rebuilds_the_state(
+    seed: int, players: int, physical: bool
+) -> None:
+    start, end, answers = play_out(seed, players, physical)
     table = Table.model_validate_json(start.model_dump_json())  # from stored data, as the log is
     for player, chosen, rolls in answers:
         replay = ReplayDice(rolls)
@@ -292,7 +299,7 @@ def test_the_random_games_meet_every_choice_and_ending() -> None:
     for seed in range(40):
         rng = random.Random(seed)
         recorder = Recorder(rng)
-        table = deal(rng, 2 + seed % 3, recorder)
+        table = deal(rng, 2 + seed % 3, recorder, physical=seed % 2 == 1)
         while not table.finished and table.unsettled is None and table.turns < TURN_LIMIT:
             assert table.pending is not None
             kinds[table.pending.kind] += 1
@@ -300,7 +307,14 @@ def test_the_random_games_meet_every_choice_and_ending() -> None:
                 table, table.pending.player, pick(rng, table, table.pending), recorder.dice()
             )
         endings["won" if table.finished else "unsettled" if table.unsettled else "limit"] += 1
-    print(kinds, endings)
-    assert set(kinds) == {"technique", "target", "cell", "push", "discard", "destabilise"}, kinds
+    assert set(kinds) == {
+        "technique",
+        "target",
+        "cell",
+        "push",
+        "discard",
+        "destabilise",
+        "drawn",
+    }, kinds
     assert endings["won"] > 0 and endings["limit"] > 0, endings
     assert all(t in TYPES for t in {t.type for t in COLLECTION + EXTRA})

@@ -407,6 +407,32 @@ def bf_won(service: GameService, rolls: ScriptedRolls) -> Scene:
     return Scene("battlefight", "won", scene.game, scene.people)
 
 
+def bf_table(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Physical cards at one table: the organizer entered the decks and the first turn; a card
+    drawn is asked of the organizer."""
+    rolls.endless = True
+    game, owner = service.create_game(
+        "battlefight", "Table", "Orga", idem_key=key(), settings={"cards": "table"}
+    )
+    org = viewer_of(owner)
+    people: dict[str, Viewer] = {"organizer": org}
+    state: Any = service.load(game.id).state
+    deck = [
+        c.key
+        for kind in ("attack", "defence", "movement", "concentration", "rhetoric")
+        for c in [t for t in state.collection if t.type == kind][:2]
+        for _ in range(2)
+    ]
+    for persona, name in (("player", "Léa"), ("player_b", "Hugo")):
+        people[persona] = registered(service, game.id, org, "player", name)
+        command = {"type": "deck", "player": people[persona].person_id, "cards": deck}
+        service.perform(game.id, org, command, idem_key=key())
+    service.perform(game.id, org, {"type": "start"}, idem_key=key())
+    command = {"type": "choose", "values": ["base-concentration"]}
+    service.perform(game.id, org, command, idem_key=key())
+    return Scene("battlefight", "table", game.id, people)
+
+
 SCENES: dict[str, Builder] = {
     "serial_battle:setup": sb_setup,
     "serial_battle:running": sb_running,
@@ -433,6 +459,7 @@ SCENES: dict[str, Builder] = {
     "battlefight:setup": bf_setup,
     "battlefight:playing": bf_playing,
     "battlefight:won": bf_won,
+    "battlefight:table": bf_table,
 }
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from server.games.battlefight.state import DeckMode
+from server.games.battlefight.state import CardsAt, DeckMode
 from server.platform.commands import Strict
 from server.platform.refs import PersonRef
 
@@ -23,6 +23,13 @@ class Collection(Strict):
 class SetDeckMode(Strict):
     type: Literal["deck_mode"]
     mode: DeckMode
+
+
+class SetCards(Strict):
+    """Where the cards are played: on the players' phones, or physical at one table."""
+
+    type: Literal["cards"]
+    at: CardsAt
 
 
 class OpenBoosters(Strict):
@@ -78,6 +85,7 @@ class NextGame(Strict):
 Command = Annotated[
     Collection
     | SetDeckMode
+    | SetCards
     | OpenBoosters
     | ChooseDeck
     | Start
@@ -88,6 +96,6 @@ Command = Annotated[
     | NextGame,
     Field(discriminator="type"),
 ]
-SETUP_ONLY = (Collection, SetDeckMode, OpenBoosters, ChooseDeck, Start)
+SETUP_ONLY = (Collection, SetDeckMode, SetCards, OpenBoosters, ChooseDeck, Start)
 PLAYING_ONLY = (Choose, OfferDraw, ClaimRepetition, DeclareNull)
-STAFF_ONLY = (Collection, SetDeckMode, Start, DeclareNull, NextGame)
+STAFF_ONLY = (Collection, SetDeckMode, SetCards, Start, DeclareNull, NextGame)

@@ -75,12 +75,13 @@ class Frame(BaseModel):
     waiting: int | None = None  # a technique chosen by "Déstabiliser", cards to pay first
 
 
-ChoiceKind = Literal["technique", "target", "cell", "push", "discard", "destabilise"]
+ChoiceKind = Literal["technique", "target", "cell", "push", "discard", "destabilise", "drawn"]
 
 
 class Choice(BaseModel):
     """What the engine waits for: one player's choice among legal options (4.4.5, 4.4.8,
-    4.4.11, 4.4.15, 3.4.1, 3.4.2, 4.4.2 modifier)."""
+    4.4.11, 4.4.15, 3.4.1, 3.4.2, 4.4.2 modifier); at a table of physical cards, also which card
+    a player drew (4.4.10), since the pile is on the table."""
 
     player: int
     kind: ChoiceKind
@@ -105,6 +106,9 @@ class Table(BaseModel):
     unsettled: str | None = None  # a situation the book does not settle (0.2)
     out: list[int] = Field(default_factory=list)  # who lost, in order (2.1.6)
     said: list[dict[str, Any]] = Field(default_factory=list)  # what happened, as `Msg` JSON
+    # Physical cards at one table: the piles are shuffled and drawn on the table, and the card
+    # drawn is entered; the engine keeps which cards each pile holds, never an order.
+    physical: bool = False
 
     def say(self, message: str, **params: Any) -> None:
         self.said.append(Msg(message, params).to_json())
@@ -151,21 +155,25 @@ def shuffle(cards: list[str], dice: Dice, purpose: str) -> list[str]:
 
 
 def new_table(
-    players: list[tuple[int, str, list[Technique]]], dice: Dice, first: int | None = None
+    players: list[tuple[int, str, list[Technique]]],
+    dice: Dice,
+    first: int | None = None,
+    *,
+    physical: bool = False,
 ) -> Table:
     """2.1: pawns in the corners, decks shuffled into the draw piles, 20 life points, hands empty
-    (spec: the book draws nothing at the start), the first player drawn by lot."""
+    (spec: the book draws nothing at the start), the first player drawn by lot. With physical
+    cards the decks are shuffled on the table, not here."""
     cells = board.starting_cells(len(players))
-    table = Table(seats=[])
+    table = Table(seats=[], physical=physical)
     for (pid, name, deck), cell in zip(players, cells, strict=True):
         copies = []
         for n, technique in enumerate(deck, start=1):
             copy_id = f"{pid}:{n}"
             table.cards[copy_id] = technique
             copies.append(copy_id)
-        table.seats.append(
-            Seat(id=pid, name=name, cell=cell, draw=shuffle(copies, dice, f"deck of {name}"))
-        )
+        draw = copies if physical else shuffle(copies, dice, f"deck of {name}")
+        table.seats.append(Seat(id=pid, name=name, cell=cell, draw=draw))
     table.turn = first if first is not None else dice.roll(len(players), "first player") - 1
     start_turn(table)
     return table
@@ -338,6 +346,13 @@ def on_destabilise(table: Table, pending: Choice, chosen: list[str], dice: Dice)
         table.pending = Choice(player=seat.id, kind="discard", options=seat.hand, count=price)
 
 
+def on_drawn(table: Table, pending: Choice, chosen: list[str], dice: Dice) -> None:
+    seat = table.seat(pending.player)
+    seat.draw.remove(chosen[0])
+    seat.hand.append(chosen[0])
+    table.stack[-1].repeat += 1
+
+
 def resume(table: Table, frame: Frame) -> None:
     """4.4.8: "Reprendre l'exécution de la technique choisie", as its owner's (spec)."""
     chosen = next(a for a in table.active if a.uid == frame.waiting)
@@ -354,6 +369,7 @@ ANSWERS: Mapping[ChoiceKind, Callable[[Table, Choice, list[str], Dice], None]] =
     "push": on_push,
     "discard": on_discard,
     "destabilise": on_destabilise,
+    "drawn": on_drawn,
 }
 
 
@@ -561,17 +577,32 @@ def k_stable(table: Table, frame: Frame, active: Active, step: Step, dice: Dice)
 
 
 def k_draw(table: Table, frame: Frame, active: Active, step: Step, dice: Dice) -> StepEnd:
-    """4.4.10: an empty draw pile halves life (rounded up) and takes the discard, shuffled."""
+    """4.4.10, N times: an empty draw pile halves life (rounded up) and takes the discard,
+    shuffled; then the first card of the pile goes to the hand. At a table of physical cards, the
+    card drawn is entered (one option per different card the pile holds)."""
     assert frame.actor is not None and step.n is not None
     seat = table.seat(frame.actor)
-    for _ in range(step.n):
-        if not seat.draw:
+    while frame.repeat < step.n:
+        if not seat.draw:  # (after a pause for the card drawn, the pile is not empty)
             seat.life = math.ceil(seat.life / 2)
             if seat.discard:
-                seat.draw = shuffle(seat.discard, dice, f"discard of {seat.name}")
-                seat.discard = []
-        if seat.draw:
+                if table.physical:
+                    seat.draw, seat.discard = list(seat.discard), []
+                else:
+                    seat.draw = shuffle(seat.discard, dice, f"discard of {seat.name}")
+                    seat.discard = []
+        if seat.draw and table.physical:
+            options: dict[str, str] = {}  # one copy of each different card
+            for copy in seat.draw:
+                options.setdefault(table.technique(copy).key, copy)
+            if len(options) > 1:
+                table.pending = Choice(player=seat.id, kind="drawn", options=[*options.values()])
+                return "wait"
+            seat.draw.remove(next(iter(options.values())))
+            seat.hand.append(next(iter(options.values())))
+        elif seat.draw:
             seat.hand.append(seat.draw.pop(0))
+        frame.repeat += 1
     table.say(
         N_("{name} draws: {cards} in hand, {life} life."),
         name=seat.name,

@@ -26,6 +26,7 @@ from server.games.battlefight.commands import (
     NextGame,
     OfferDraw,
     OpenBoosters,
+    SetCards,
     SetDeckMode,
     Start,
 )
@@ -40,6 +41,7 @@ from server.platform.kinds import GameKind, Handler, LoggedEvent, PersonInfo, Vi
 HANDLERS: dict[type, Handler] = {
     CollectionCommand: setup.on_collection,
     SetDeckMode: setup.on_deck_mode,
+    SetCards: setup.on_cards,
     OpenBoosters: setup.on_boosters,
     ChooseDeck: setup.on_deck,
     Start: setup.on_start,
@@ -65,7 +67,12 @@ class BattleFight(GameKind[BFState]):
 
     def new_state(self, settings: BaseModel) -> BFState:
         assert isinstance(settings, BFSettings)
-        return BFState(deck_mode=settings.deck_mode, collection=sample_collection(), sample=True)
+        return BFState(
+            deck_mode=settings.deck_mode,
+            cards=settings.cards,
+            collection=sample_collection(),
+            sample=True,
+        )
 
     def add_person(self, state: BFState, person: PersonInfo) -> BFState:
         if person.role != "player":
@@ -94,9 +101,11 @@ class BattleFight(GameKind[BFState]):
     def may_send(self, viewer: Viewer, command: Any) -> bool:
         if isinstance(command, STAFF_ONLY):
             return viewer.is_staff
-        if isinstance(command, OpenBoosters | ChooseDeck):
+        if isinstance(command, OpenBoosters | ChooseDeck | Choose):
+            # a choice: the player's own, or the organizer's at a table of physical cards
+            # (the handler checks which)
             return viewer.is_staff or viewer.role == "player"
-        return viewer.role == "player"  # a choice, a draw: the players' own
+        return viewer.role == "player"  # a draw offered or claimed: the players' own
 
     def from_form(self, payload: dict[str, Any]) -> dict[str, Any]:
         """A deck form sends `count_<key>` per card: the deck lists each key that many times."""

@@ -18,6 +18,7 @@ CHOICE_WORDS = {
     "push": N_("chooses where to push"),
     "discard": N_("chooses the cards to discard"),
     "destabilise": N_("chooses a technique to destabilise"),
+    "drawn": N_("draws a card: which one?"),
 }
 
 
@@ -48,8 +49,12 @@ def on_choose(state: BFState, c: Choose, ctx: Context) -> Applied:
     pending = table.pending
     if pending is None:
         raise RuleError(N_("Nothing is asked now."))
-    if ctx.actor.person_id != pending.player:
-        raise NotAllowed(N_("It is {name}'s choice."), name=table.seat(pending.player).name)
+    name = table.seat(pending.player).name
+    if ctx.actor.is_staff:
+        if state.cards != "table":  # 1.3.2: on phones, a hand and its choices are its player's
+            raise NotAllowed(N_("{name} chooses on their own phone."), name=name)
+    elif ctx.actor.person_id != pending.player:
+        raise NotAllowed(N_("It is {name}'s choice."), name=name)
     said, turns = len(table.said), table.turns
     try:
         engine.answer(table, pending.player, list(c.values), ctx.dice)
@@ -63,7 +68,6 @@ def on_choose(state: BFState, c: Choose, ctx: Context) -> Applied:
     pieces = [Msg.from_json(m) for m in table.said[said:]]
     del table.said[:-SAID_KEPT]  # the log keeps every sentence; the state, what the board shows
     if not pieces:
-        name = table.seat(pending.player).name
         pieces = [
             Msg(N_("{name} {chooses}."), {"name": name, "chooses": Msg(CHOICE_WORDS[pending.kind])})
         ]

@@ -14,6 +14,7 @@ from server.games.battlefight.commands import (
     Collection,
     NextGame,
     OpenBoosters,
+    SetCards,
     SetDeckMode,
     Start,
 )
@@ -26,6 +27,7 @@ from server.games.battlefight.decks import (
     within,
 )
 from server.games.battlefight.state import (
+    CARDS_AT_TITLES,
     DECK_MODE_TITLES,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -75,9 +77,17 @@ def on_deck_mode(state: BFState, c: SetDeckMode, ctx: Context) -> Applied:
     return Applied(Msg(N_("Decks: {mode}."), {"mode": Msg(DECK_MODE_TITLES[c.mode])}))
 
 
+def on_cards(state: BFState, c: SetCards, ctx: Context) -> Applied:
+    state.cards = c.at
+    clear_decks(state)
+    return Applied(Msg(N_("Cards: {where}."), {"where": Msg(CARDS_AT_TITLES[c.at])}))
+
+
 def on_boosters(state: BFState, c: OpenBoosters, ctx: Context) -> Applied:
     player = acting_for(state, ctx.actor, c.player)
     owner = f"player:{player.id}"
+    if state.cards == "table":
+        raise RuleError(N_("With physical cards, boosters are opened at the table: enter the deck."))
     if state.deck_mode == "constructed":
         raise RuleError(N_("A constructed deck is chosen from the collection, not opened."))
     if player.deck or player.pool:
@@ -95,9 +105,11 @@ def on_boosters(state: BFState, c: OpenBoosters, ctx: Context) -> Applied:
 def on_deck(state: BFState, c: ChooseDeck, ctx: Context) -> Applied:
     player = acting_for(state, ctx.actor, c.player)
     try:
-        if state.deck_mode == "random":
+        if state.cards == "table":  # 1.1.3: the boosters were opened at the table
+            chosen_deck(c.cards, state.collection)
+        elif state.deck_mode == "random":
             raise RuleError(N_("A random deck comes from two boosters: open them."))
-        if state.deck_mode == "sealed":
+        elif state.deck_mode == "sealed":
             if ctx.actor.role != "player":
                 # 1.1.2: the boosters are opened "secrètement": only their player chooses.
                 raise NotAllowed(N_("A sealed deck is chosen by its player, on their phone."))
@@ -121,7 +133,7 @@ def deck_of(state: BFState, player: Player) -> list[Technique]:
 def deal(state: BFState, ctx: Context, first: int | None) -> None:
     players = list(state.players.values())
     seats = [(p.id, p.name, deck_of(state, p)) for p in players]
-    state.table = engine.new_table(seats, ctx.dice, first)
+    state.table = engine.new_table(seats, ctx.dice, first, physical=state.cards == "table")
     state.phase, state.result, state.draw_offer, state.positions = "playing", None, [], {}
     remember_position(state)
 

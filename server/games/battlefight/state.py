@@ -19,6 +19,13 @@ DECK_MODE_TITLES = {  # 1.1.3
     "constructed": N_("constructed: 4 of each type from the collection"),
     "sealed": N_("sealed: 4 of each type from three boosters"),
 }
+# Where the cards are: each player's phone (Arbitre deals, shuffles and keeps hands), or
+# physical cards at one table, where the organizer enters the decks, what each draws and plays.
+CardsAt = Literal["phones", "table"]
+CARDS_AT_TITLES = {
+    "phones": N_("on each player's phone: Arbitre deals and keeps the hands"),
+    "table": N_("physical cards at one table: the organizer enters decks, draws and plays"),
+}
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 
 
@@ -32,11 +39,13 @@ class Player(BaseModel):
 
 class BFSettings(Strict):
     deck_mode: DeckMode = "random"
+    cards: CardsAt = "phones"
 
 
 class BFState(BaseModel):
     phase: Phase = "setup"
     deck_mode: DeckMode = "random"
+    cards: CardsAt = "phones"
     collection: list[Technique] = Field(default_factory=list)
     sample: bool = True  # the collection is the sample shipped with Arbitre
     players: dict[str, Player] = Field(default_factory=dict)

@@ -12,7 +12,7 @@ from server.games.battlefight.cards import TYPE_TITLES, Technique
 from server.games.battlefight.engine import Choice, Table
 from server.games.battlefight.play import CHOICE_WORDS, SAID_KEPT
 from server.games.battlefight.setup import position_key
-from server.games.battlefight.state import DECK_MODE_TITLES, BFState
+from server.games.battlefight.state import CARDS_AT_TITLES, DECK_MODE_TITLES, BFState
 from server.i18n import N_, Msg
 from server.platform.kinds import LoggedEvent, Part, Viewer, full_event, rolls_for
 
@@ -129,8 +129,12 @@ def board_part(state: BFState, viewer: Viewer, now: datetime) -> dict[str, Any]:
         "phase": state.phase,
         "deck_mode": state.deck_mode,
         "deck_mode_title": Msg(DECK_MODE_TITLES[state.deck_mode]).render(),
+        "cards": state.cards,
         "sample": state.sample,
-        "collection": [technique_view(t) for t in state.collection],
+        # The cards to build decks from, while they are built; in play, the cards.json export.
+        "collection": [technique_view(t) for t in state.collection]
+        if state.phase == "setup"
+        else [],
         "players": [
             {
                 "id": p.id,
@@ -151,7 +155,7 @@ def board_part(state: BFState, viewer: Viewer, now: datetime) -> dict[str, Any]:
 
 
 def option_label(table: Table, choice: Choice, value: str) -> str:
-    if choice.kind in ("technique", "discard"):
+    if choice.kind in ("technique", "discard", "drawn"):
         t = table.technique(value)
         return f"{t.title} · {' · '.join(t.steps)}"
     if choice.kind == "target":
@@ -185,6 +189,18 @@ def because(table: Table) -> str | None:
     ).render()
 
 
+def choice_view(table: Table, choice: Choice) -> dict[str, Any]:
+    """A pending choice as its form shows it: what is asked, why, and every option in words."""
+    return {
+        "kind": choice.kind,
+        "count": choice.count,
+        "player": table.seat(choice.player).name,
+        "what": Msg(CHOICE_WORDS[choice.kind]).render(),
+        "because": because(table),
+        "options": [{"value": v, "label": option_label(table, choice, v)} for v in choice.options],
+    }
+
+
 def me_part(state: BFState, viewer: Viewer, now: datetime) -> dict[str, Any] | None:
     """A player's own: their deck, a sealed pool, their hand, and the choice asked of them."""
     player = state.players.get(str(viewer.person_id))
@@ -205,23 +221,44 @@ def me_part(state: BFState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
             mine["hand"] = [technique_view(table.technique(c)) | {"copy": c} for c in seat.hand]
         choice = table.pending
         if choice is not None and choice.player == player.id:
-            mine["choice"] = {
-                "kind": choice.kind,
-                "count": choice.count,
-                "what": Msg(CHOICE_WORDS[choice.kind]).render(),
-                "because": because(table),
-                "options": [
-                    {"value": v, "label": option_label(table, choice, v)} for v in choice.options
-                ],
-            }
+            mine["choice"] = choice_view(table, choice)
     return {"me": mine}
 
 
+def console_part(state: BFState, viewer: Viewer, now: datetime) -> dict[str, Any] | None:
+    """At a table of physical cards, the organizer enters every deck, card drawn and choice: they
+    see the decks, the hands and the choice asked, whoever it is asked of. On phones, nothing
+    more than the board: hands stay with their players (1.3.2)."""
+    if not viewer.is_staff or state.cards != "table":
+        return None
+    table = state.table
+    decks = [
+        {"id": p.id, "name": p.name, "deck": [t.key for k in p.deck if (t := state.technique(k))]}
+        for p in state.players.values()
+    ]
+    hands = []
+    choice = None
+    if table is not None:
+        hands = [
+            {
+                "name": s.name,
+                "hand": [technique_view(table.technique(c)) for c in s.hand],
+            }
+            for s in table.seats
+            if not s.lost
+        ]
+        if table.pending is not None and state.phase == "playing":
+            choice = choice_view(table, table.pending)
+    return {"console": {"decks": decks, "hands": hands, "choice": choice}}
+
+
 # What viewers see: the table for all; a player's hand and choices for that player alone. The
-# staff see the table like everyone: hands stay with their players.
+# staff see the table like everyone (hands stay with their players), and at a table of physical
+# cards what they enter: decks, hands and the choice asked.
 PARTS: tuple[Part[BFState], ...] = (
     Part("board", "game", board_part),
     Part("me", "person", me_part),
+    Part("console", "staff", console_part),
 )
 
 
@@ -248,4 +285,4 @@ def label(command: Any) -> Msg:
 
 
 def template_globals() -> dict[str, Any]:
-    return {"bf_types": TYPE_TITLES, "bf_deck_modes": DECK_MODE_TITLES}
+    return {"bf_types": TYPE_TITLES, "bf_deck_modes": DECK_MODE_TITLES, "bf_cards_at": CARDS_AT_TITLES}
