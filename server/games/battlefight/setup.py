@@ -87,7 +87,9 @@ def on_boosters(state: BFState, c: OpenBoosters, ctx: Context) -> Applied:
     player = acting_for(state, ctx.actor, c.player)
     owner = f"player:{player.id}"
     if state.cards == "table":
-        raise RuleError(N_("With physical cards, boosters are opened at the table: enter the deck."))
+        raise RuleError(
+            N_("With physical cards, boosters are opened at the table: enter the deck.")
+        )
     if state.deck_mode == "constructed":
         raise RuleError(N_("A constructed deck is chosen from the collection, not opened."))
     if player.deck or player.pool:

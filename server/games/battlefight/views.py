@@ -285,4 +285,8 @@ def label(command: Any) -> Msg:
 
 
 def template_globals() -> dict[str, Any]:
-    return {"bf_types": TYPE_TITLES, "bf_deck_modes": DECK_MODE_TITLES, "bf_cards_at": CARDS_AT_TITLES}
+    return {
+        "bf_types": TYPE_TITLES,
+        "bf_deck_modes": DECK_MODE_TITLES,
+        "bf_cards_at": CARDS_AT_TITLES,
+    }
