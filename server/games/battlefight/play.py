@@ -25,6 +25,18 @@ CHOICE_WORDS = {
 SAID_KEPT = 12  # the latest sentences the board shows (views.py)
 
 
+# The same, said to the player asked, on their own phone.
+CHOICE_ASKS = {
+    "technique": N_("Choose a technique"),
+    "target": N_("Choose whom to target"),
+    "cell": N_("Choose a cell"),
+    "push": N_("Choose where to push"),
+    "discard": N_("Choose the cards to discard"),
+    "destabilise": N_("Choose a technique to destabilise"),
+    "drawn": N_("Which card did you draw?"),
+}
+
+
 def table_of(state: BFState) -> engine.Table:
     if state.table is None or state.phase != "playing":
         raise RuleError(N_("No game is being played."))

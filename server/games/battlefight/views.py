@@ -10,7 +10,7 @@ from typing import Any
 from server.games.battlefight import board
 from server.games.battlefight.cards import TYPE_TITLES, Technique
 from server.games.battlefight.engine import Choice, Table
-from server.games.battlefight.play import CHOICE_WORDS, SAID_KEPT
+from server.games.battlefight.play import CHOICE_ASKS, CHOICE_WORDS, SAID_KEPT
 from server.games.battlefight.setup import position_key
 from server.games.battlefight.state import CARDS_AT_TITLES, DECK_MODE_TITLES, BFState
 from server.i18n import N_, Msg
@@ -196,6 +196,7 @@ def choice_view(table: Table, choice: Choice) -> dict[str, Any]:
         "count": choice.count,
         "player": table.seat(choice.player).name,
         "what": Msg(CHOICE_WORDS[choice.kind]).render(),
+        "ask": Msg(CHOICE_ASKS[choice.kind]).render(),
         "because": because(table),
         "options": [{"value": v, "label": option_label(table, choice, v)} for v in choice.options],
     }
