@@ -70,3 +70,65 @@ def test_two_players_play_from_their_phones(browser: Browser, live_server: Any) 
     shot(board, "battlefight-board")
     assert_accessible(board)
     assert_accessible(waiter)
+
+
+def test_the_organizer_runs_a_table_of_physical_cards(browser: Browser, live_server: Any) -> None:
+    """One phone at the table: the organizer types each deck (the count of each type said as it is
+    typed), starts, then enters the card a player drew and the cell another moves to; the public
+    board follows; the hands show on the console only."""
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game(
+        "battlefight", "Table", "Orga", idem_key=key(), settings={"cards": "table"}
+    )
+    org = viewer_of(organizer)
+    for name in ("Léa", "Hugo"):
+        service.register(game.id, org, "player", name, idem_key=key())
+    console = browser.new_context(**PHONE).new_page()
+    console.goto(f"{live_server.url}/t/{organizer.link.token}")
+    board = browser.new_context(**PHONE).new_page()
+    board.goto(f"{live_server.url}/g/{game.id}/board")
+    state: Any = service.load(game.id).state
+    for name in ("Léa", "Hugo"):
+        # the first player without a deck is open; the others, a tap away
+        expect(console.locator("details[open] summary")).to_contain_text(name)
+        form = console.locator("details", has_text=name).locator("form")
+        for kind in ("attack", "defence", "movement", "concentration", "rhetoric"):
+            key_ = next(t.key for t in state.collection if t.type == kind)
+            form.locator(f'input[name="count_{key_}"]').fill("3")
+        counts = form.locator("[data-deck-count]")
+        expect(counts.first).to_have_text("3")
+        expect(counts.first).to_have_class("off")  # 3 of 4: said wrong before it is sent
+        for kind in ("attack", "defence", "movement", "concentration", "rhetoric"):
+            key_ = next(t.key for t in state.collection if t.type == kind)
+            form.locator(f'input[name="count_{key_}"]').fill("4")
+        expect(counts.first).to_have_text("4")
+        form.get_by_role("button", name=f"Enregistrer le deck de {name}").tap()
+        expect(console.locator("summary", has_text=name)).to_contain_text("deck prêt")
+    assert_accessible(console)
+    console.get_by_role("button", name="Lancer la partie").tap()
+    expect(console.locator("#bf-choice-title")).to_contain_text("saisissez son choix")
+    table: Any = service.load(game.id).state.table  # type: ignore[attr-defined]
+    first = table.seats[table.turn].name
+    expect(
+        console.get_by_role("heading", name=f"Au tour de {first} : saisissez son choix")
+    ).to_be_visible()
+    console.get_by_role("button", name="Concentration de base").tap()
+    # The pile holds five different cards: the organizer taps the one drawn on the table.
+    expect(console.locator(".decision p").first).to_contain_text(f"{first} pioche une carte : laquelle ?")
+    assert_accessible(console)
+    attack = next(t for t in state.collection if t.type == "attack")
+    console.get_by_role("button", name=attack.title, exact=False).first.tap()
+    expect(console.locator("#bf-hands-title + ul")).to_contain_text(attack.title)
+    expect(board.get_by_text("Main 1")).to_be_visible()
+    expect(board.locator("body")).not_to_contain_text(attack.title)  # the card, on the console only
+    second = next(n for n in ("Léa", "Hugo") if n != first)
+    expect(
+        console.get_by_role("heading", name=f"Au tour de {second} : saisissez son choix")
+    ).to_be_visible()
+    console.get_by_role("button", name="Déplacement de base").tap()
+    expect(console.locator(".bf-cell.option")).to_have_count(4)  # a corner: itself and 3 cells
+    cell = console.locator(".decision form.action button").nth(1).inner_text()
+    console.locator(f'.bf-cell[data-choose="{cell}"]').click()
+    expect(board.locator(".bf-said")).to_contain_text(f"{second} va en {cell}")
+    assert_accessible(board)
+    shot(console, "battlefight-table-console")
