@@ -114,7 +114,9 @@ def test_the_organizer_runs_a_table_of_physical_cards(browser: Browser, live_ser
     ).to_be_visible()
     console.get_by_role("button", name="Concentration de base").tap()
     # The pile holds five different cards: the organizer taps the one drawn on the table.
-    expect(console.locator(".decision p").first).to_contain_text(f"{first} pioche une carte : laquelle ?")
+    expect(console.locator(".decision p").first).to_contain_text(
+        f"{first} pioche une carte : laquelle ?"
+    )
     assert_accessible(console)
     attack = next(t for t in state.collection if t.type == "attack")
     console.get_by_role("button", name=attack.title, exact=False).first.tap()
