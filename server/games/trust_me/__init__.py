@@ -1,0 +1,1 @@
+"""Trust Me: the table companion for a zombie-survival game (rule book 004)."""
