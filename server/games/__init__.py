@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from server.games import battlefight, killpower, rcb, serial_battle  # noqa: F401
+from server.games import battlefight, killpower, rcb, serial_battle, trust_me  # noqa: F401
 
 if TYPE_CHECKING:
     from fastapi import APIRouter

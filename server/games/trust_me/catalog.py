@@ -43,7 +43,7 @@ class Passport(BaseModel):
     melee: int = Field(ge=-10, le=20)
     ranged: int = Field(ge=-10, le=20)
     survival: int = Field(ge=-10, le=20)
-    defence: list[Colour] = Field(default_factory=lambda: ["yellow"], min_length=1, max_length=4)
+    defence: list[Colour] = Field(default=["yellow"], min_length=1, max_length=4)
     effect: str = Field(default="", max_length=300)
 
 
@@ -171,7 +171,9 @@ class Box(BaseModel):
         resources = {t.key for t in self.things if t.effect == "resource"}
         for objective in self.objectives:
             if objective.condition == "resource" and objective.resource not in resources:
-                raise ValueError(f"objective “{objective.text}”: no resource “{objective.resource}”")
+                raise ValueError(
+                    f"objective “{objective.text}”: no resource “{objective.resource}”"
+                )
         ats = [row.at_least for row in self.wound_table]
         if ats != sorted(set(ats)):
             raise ValueError("the wound table's lines go up, each from a different difference")
@@ -217,14 +219,18 @@ def read_box(text: str) -> Box:
     for section, (model, name_field) in SECTIONS.items():
         items = data.get(section)
         if not isinstance(items, list):
-            raise InvalidInput(N_("The box has no list “{section}”."), field="text", section=section)
+            raise InvalidInput(
+                N_("The box has no list “{section}”."), field="text", section=section
+            )
         cards = []
         for index, item in enumerate(items, start=1):
             item = with_key(item, name_field)
             try:
                 cards.append(model.model_validate(item))
             except ValidationError as error:
-                raise in_section(section, card_error(index, item, error, "text", name_field)) from None
+                raise in_section(
+                    section, card_error(index, item, error, "text", name_field)
+                ) from None
         CardList(model, key=section, field="text", name_field=name_field).check(cards)
         read[section] = cards
     for section in ("wound_table", "cells"):

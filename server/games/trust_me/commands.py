@@ -21,7 +21,9 @@ Slot = Literal[
     "outfit", "backpack", "b1", "b2", "satchel", "passport",
 ]  # fmt: skip
 TokenSlot = Literal["c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "c9", "sneakers", "aside"]
-DecorPiece = Literal["bus", "defensive", "car", "dumpster", "sandbags", "sandbags_corner", "crevasse"]
+DecorPiece = Literal[
+    "bus", "defensive", "car", "dumpster", "sandbags", "sandbags_corner", "crevasse"
+]
 
 
 # ---------------------------------------------------------------------------- setup (12)
@@ -102,6 +104,7 @@ class Search(Strict):
     slot: TokenSlot
     found: BoxKey
     to: Slot | Literal["back"]
+    displaced: Slot | None = None  # 11: what lay there goes to another place (None: the ground)
 
 
 class Arrange(Strict):
@@ -133,7 +136,6 @@ class Attack(Strict):
     slot: TokenSlot | None = None  # None: fired from the "Cible" marker (9.2)
     weapon: ItemRef
     target: PersonRef | None = None  # None: zombies
-    one_handed: bool = False  # a two-handed weapon in one hand: -4
     malus: list[Annotated[int, Field(ge=0, le=20)]] = Field(default_factory=list, max_length=5)
 
 
@@ -237,12 +239,9 @@ class Recover(Strict):
     """6: after the zombies, every Action token back, or a single Fatigue one."""
 
     type: Literal["recover"]
+    player: PersonRef | None = None  # the staff for a player; a player for themself
     take: Literal["actions", "fatigue"]
     fatigue: int | None = Field(default=None, ge=0, le=2)
-
-
-class NextRound(Strict):
-    type: Literal["next_round"]
 
 
 # ---------------------------------------------------------------------------- the end (13, 14)
@@ -266,8 +265,8 @@ Command = Annotated[
     SetBox | SetPassport | SetDecor | Deal | Redraw | Keep | Community
     | Act | Search | Arrange | Use | Attack | Reroll | Defend | Endure | PlaceWounds | Usage
     | Zombies | Aimed | Drop | Bandage | Give | EndExchange | Roll
-    | Infections | Spawn | Recover | NextRound | Claim | Leave,
+    | Infections | Spawn | Recover | Claim | Leave,
     Field(discriminator="type"),
 ]  # fmt: skip
 SETUP_ONLY = (SetBox, SetPassport, SetDecor, Deal)
-STAFF_ONLY = (SetBox, SetPassport, SetDecor, Deal, Community, Infections, Spawn, NextRound)
+STAFF_ONLY = (SetBox, SetPassport, SetDecor, Deal, Community)

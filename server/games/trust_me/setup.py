@@ -7,7 +7,15 @@ from __future__ import annotations
 
 from server.errors import InvalidInput, NotAllowed, RuleError
 from server.games.trust_me.catalog import read_box, sample_box
-from server.games.trust_me.commands import Community, Deal, Keep, Redraw, SetBox, SetDecor, SetPassport
+from server.games.trust_me.commands import (
+    Community,
+    Deal,
+    Keep,
+    Redraw,
+    SetBox,
+    SetDecor,
+    SetPassport,
+)
 from server.games.trust_me.sheet import put
 from server.games.trust_me.state import Item, Survivor, TMState
 from server.i18n import N_, Msg, joined
@@ -62,7 +70,9 @@ def on_box(state: TMState, c: SetBox, ctx: Context) -> Applied:
     counts |= {"things": len(box.things), "objectives": len(box.objectives)}
     return Applied(
         Msg(
-            N_("New box: {passports} passports, {weapons} weapons, {things} objects, {objectives} objectives."),
+            N_(
+                "New box: {passports} passports, {weapons} weapons, {things} objects, {objectives} objectives."
+            ),
             counts,
         )
     )
@@ -92,16 +102,22 @@ def on_decor(state: TMState, c: SetDecor, ctx: Context) -> Applied:
     points = sum(DECOR_POINTS[p] for p in c.pieces)
     if not 2 <= points <= 4:  # 12.3: "Chaque joueur place entre 2 et 4 points de décors"
         raise RuleError(
-            N_("Each player places 2 to 4 points of décor, not {points}."), field="pieces", points=points
+            N_("Each player places 2 to 4 points of décor, not {points}."),
+            field="pieces",
+            points=points,
         )
     s.decor = list(c.pieces)
-    return Applied(Msg(N_("{player} placed {points} points of décor."), {"player": s.name, "points": points}))
+    return Applied(
+        Msg(N_("{player} placed {points} points of décor."), {"player": s.name, "points": points})
+    )
 
 
 def on_deal(state: TMState, c: Deal, ctx: Context) -> Applied:
     survivors = list(state.survivors.values())
     if not MIN_PLAYERS <= len(survivors) <= MAX_PLAYERS:
-        raise RuleError(N_("Trust Me is played by 2 to 4 players, not {count}."), count=len(survivors))
+        raise RuleError(
+            N_("Trust Me is played by 2 to 4 players, not {count}."), count=len(survivors)
+        )
     for s in survivors:
         if s.passport is None:
             raise RuleError(N_("{name} has no passport yet."), name=s.name)
@@ -149,7 +165,11 @@ def deal_objectives(state: TMState, dice: Dice) -> None:
     deck = [o.key for o in state.box.objectives for _ in range(o.copies)]
     need = 3 * len(state.survivors)
     if len(deck) < need:
-        raise RuleError(N_("The box holds {count} objective cards; {need} are dealt."), count=len(deck), need=need)
+        raise RuleError(
+            N_("The box holds {count} objective cards; {need} are dealt."),
+            count=len(deck),
+            need=need,
+        )
     state.objective_deck = shuffle(deck, dice, "objectives")
     for s in state.survivors.values():
         s.objectives = [state.objective_deck.pop(0) for _ in range(3)]
@@ -178,7 +198,12 @@ def offer_starting(state: TMState, s: Survivor, dice: Dice) -> None:
     drawn = []
     for pool in (weapons, things):
         for _ in range(2):
-            drawn.append(pool.pop(dice.roll(len(pool), f"starting tokens of {s.name}", owner=SERVER, secret=True) - 1))
+            drawn.append(
+                pool.pop(
+                    dice.roll(len(pool), f"starting tokens of {s.name}", owner=SERVER, secret=True)
+                    - 1
+                )
+            )
     s.offered = [new_item(state, key) for key in drawn]
 
 
@@ -229,7 +254,12 @@ def on_community(state: TMState, c: Community, ctx: Context) -> Applied:
     if state.phase != "preparing":
         raise RuleError(N_("The Community tokens are placed before the first round."))
     s.community = ctx.dice.roll(20, f"Community of {s.name}", owner=f"player:{s.id}")
-    return Applied(Msg(N_("{name}'s Community: direction {direction}."), {"name": s.name, "direction": s.community}))
+    return Applied(
+        Msg(
+            N_("{name}'s Community: direction {direction}."),
+            {"name": s.name, "direction": s.community},
+        )
+    )
 
 
 def said(*pieces: Msg) -> Msg:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from server.errors import RuleError
 from server.games.trust_me.catalog import ON_PASSPORT, OUTFITS, Skill, Thing, Weapon
-from server.games.trust_me.state import CELLS, HANDS, PACK, WOUND_SLOTS, Face, TMState, Survivor
+from server.games.trust_me.state import CELLS, HANDS, PACK, WOUND_SLOTS, Face, Survivor, TMState
 from server.i18n import N_, Msg
 
 DEATH_AT = 3  # 6: "Un survivant décède lorsqu'il reçoit sa troisième blessure."
@@ -118,7 +118,9 @@ def mark(state: TMState, s: Survivor, slot: str, marker: str) -> list[int]:
     """A wound or an infection put on a place: an object there falls (6), a two-handed weapon
     held in both hands too (4); the third wound kills (6). What fell, by item id."""
     if slot not in wound_places(s):
-        raise RuleError(N_("A wound goes on a free hand or cell: not {slot}."), field="slots", slot=slot)
+        raise RuleError(
+            N_("A wound goes on a free hand or cell: not {slot}."), field="slots", slot=slot
+        )
     fell: list[int] = []
     holder = s.item_in(slot)
     if holder is not None:
@@ -134,7 +136,9 @@ def token_places(state: TMState, s: Survivor) -> list[str]:
     """9.1: a free cell of the nine; on the sneakers (5); beside the sheet when nothing is free
     (the book does not say: Arbitre's reading, docs/readings.md)."""
     places = [c for c in CELLS if occupant(s, c) is None]
-    if wearing(state, s, "sneakers") is not None and not any(t.slot == "sneakers" for t in s.tokens):
+    if wearing(state, s, "sneakers") is not None and not any(
+        t.slot == "sneakers" for t in s.tokens
+    ):
         places.append("sneakers")
     return places or ["aside"]
 
@@ -145,7 +149,9 @@ def place_token(state: TMState, s: Survivor, slot: str, face: Face) -> None:
     if not free:
         raise RuleError(N_("{name} has no token left to place this round."), name=s.name)
     if slot not in token_places(state, s):
-        raise RuleError(N_("A token goes on a free cell: {slot} is covered."), field="slot", slot=slot)
+        raise RuleError(
+            N_("A token goes on a free cell: {slot} is covered."), field="slot", slot=slot
+        )
     token = s.tokens[free[0]]
     token.slot, token.face = slot, face
 

@@ -90,7 +90,7 @@ class Fight(BaseModel):
     zombies: int = 0  # zombies in contact (their attack) / attacked
     weapon: int | None = None
     ranged: bool = False
-    one_handed: bool = False
+    one_handed: bool = False  # a two-handed weapon in one hand (4)
     malus: list[tuple[str, int]] = Field(default_factory=list)
     attack_dice: list[Die] = Field(default_factory=list)
     attack_bonus: int = 0
@@ -124,10 +124,14 @@ class Placement(BaseModel):
 
 
 class Declared(BaseModel):
-    """9.2: an action declared while another survivor aims at the active one: it waits."""
+    """9.2: an action declared while others aim at the active survivor: it waits while each
+    aimer in turn fires or holds; after a fight, the survivor attacked goes on or stops (6). The
+    command is the player's alone (a search names what was found): no view shows it."""
 
-    aimer: int
+    survivor: int
+    aimers: list[int]
     command: dict[str, Any]
+    action: str  # what the table heard declared ("move", "search"...)
     attacked: bool = False
 
 
@@ -159,6 +163,7 @@ class TMState(BaseModel):
     placements: list[Placement] = Field(default_factory=list)
     declared: Declared | None = None
     exchange: list[int] = Field(default_factory=list)  # two survivors exchanging (11)
+    acted: bool = False  # the active survivor's action is done: the turn passes once settled
     racket: Literal["racket", "echo"] | None = None  # 6: Vacarme, then its echo
     zombies: ZombiePhase | None = None
     first_exit: int | None = None  # the round of the first exit (14)

@@ -1,0 +1,210 @@
+"""Trust Me as a game kind: the wiring of its state, commands, rule handlers and views.
+
+Where a rule goes: `catalog.py` the box as data (passports, weapons, objects, objectives, the
+wound table, the nine cells), `sheet.py` the survivor's sheet (1, 5, 6), `setup.py` the setup (12),
+`turn.py` a turn and its actions (9, 11), `combat.py` a fight (10, 12), `zombies.py` the zombie
+phase (12), `ending.py` points and the end (13, 14); `views.py` says what each viewer sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+from pydantic import BaseModel, TypeAdapter
+
+from server.errors import RuleError
+from server.games.trust_me import combat, ending, setup, turn, views, zombies
+from server.games.trust_me.catalog import sample_box
+from server.games.trust_me.commands import (
+    SETUP_ONLY,
+    STAFF_ONLY,
+    Act,
+    Aimed,
+    Arrange,
+    Attack,
+    Bandage,
+    Claim,
+    Command,
+    Community,
+    Deal,
+    Defend,
+    Drop,
+    EndExchange,
+    Endure,
+    Give,
+    Infections,
+    Keep,
+    Leave,
+    PlaceWounds,
+    Recover,
+    Redraw,
+    Reroll,
+    Roll,
+    Search,
+    SetBox,
+    SetDecor,
+    SetPassport,
+    Spawn,
+    Usage,
+    Use,
+    Zombies,
+)
+from server.games.trust_me.setup import MAX_PLAYERS
+from server.games.trust_me.state import Survivor, TMSettings, TMState
+from server.i18n import N_, Msg, joined
+from server.platform.kinds import (
+    Applied,
+    Context,
+    GameKind,
+    Handler,
+    LoggedEvent,
+    Outcome,
+    PersonInfo,
+    Viewer,
+)
+
+
+def on_aimed(state: TMState, c: Aimed, ctx: Context) -> Applied:
+    return turn.on_aimed(state, c.answer, ctx)
+
+
+HANDLERS: dict[type, Handler] = {
+    SetBox: setup.on_box,
+    SetPassport: setup.on_passport,
+    SetDecor: setup.on_decor,
+    Deal: setup.on_deal,
+    Redraw: setup.on_redraw,
+    Keep: setup.on_keep,
+    Community: setup.on_community,
+    Act: turn.on_action,
+    Search: turn.on_action,
+    Use: turn.on_action,
+    Arrange: turn.on_action,
+    Attack: turn.on_action,
+    Aimed: on_aimed,
+    Drop: turn.on_drop,
+    Bandage: turn.on_bandage,
+    Give: turn.on_give,
+    EndExchange: turn.on_end_exchange,
+    Roll: turn.on_roll,
+    Reroll: combat.on_reroll,
+    Defend: combat.on_defend,
+    Endure: combat.on_endure,
+    PlaceWounds: combat.on_wounds,
+    Usage: combat.on_usage,
+    Zombies: combat.on_zombies,
+    Infections: zombies.on_infections,
+    Spawn: zombies.on_spawn,
+    Recover: zombies.on_recover,
+    Claim: ending.on_claim,
+    Leave: ending.on_leave,
+}
+PREPARING = (Redraw, Keep, Community)
+TABLE = (Zombies, Infections, Spawn, Roll)  # the table's: the staff or any player
+ANSWERS = (Reroll, Defend, Endure, PlaceWounds, Usage, Recover)  # a staff member may answer for one
+
+
+class TrustMe(GameKind[TMState]):
+    key = "trust_me"
+    title = N_("Trust Me")
+    tagline = N_(
+        "Zombie survival at the table: Arbitre keeps the sheets, the dice and the secrets."
+    )
+    roles = ("player",)
+    page_log = 8
+    state_model = TMState
+    settings_model = TMSettings
+    commands: TypeAdapter[Any] = TypeAdapter(Command)
+    handlers = HANDLERS
+    parts = views.PARTS
+
+    def new_state(self, settings: BaseModel) -> TMState:
+        return TMState(box=sample_box())
+
+    def add_person(self, state: TMState, person: PersonInfo) -> TMState:
+        if person.role != "player":
+            return state
+        if state.phase != "setup":
+            raise RuleError(N_("Players join before the deal."))
+        if len(state.survivors) >= MAX_PLAYERS:
+            raise RuleError(
+                N_("Trust Me is played by 2 to 4 players, not {count}."), count=MAX_PLAYERS + 1
+            )
+        state = state.model_copy(deep=True)
+        state.survivors[str(person.id)] = Survivor(id=person.id, name=person.name)
+        return state
+
+    def remove_person(self, state: TMState, person: PersonInfo) -> TMState:
+        if state.phase != "setup" or str(person.id) not in state.survivors:
+            return state
+        state = state.model_copy(deep=True)
+        del state.survivors[str(person.id)]
+        return state
+
+    def check(self, state: TMState, command: Any) -> None:
+        if state.phase == "finished":
+            raise RuleError(N_("The game is over."))
+        if isinstance(command, SETUP_ONLY) and state.phase != "setup":
+            raise RuleError(N_("This is settled before the deal."))
+        if isinstance(command, PREPARING) and state.phase != "preparing":
+            raise RuleError(N_("This is done between the deal and the first round."))
+        if not isinstance(command, SETUP_ONLY + PREPARING) and state.phase not in (
+            "players",
+            "zombies",
+        ):
+            raise RuleError(N_("The game has not begun."))
+
+    def apply(self, state: TMState, command: Any, ctx: Context) -> Outcome[TMState]:
+        """The handler, then what follows by itself: the turn passing once nothing waits (9), the
+        end once nobody is left on the board (14)."""
+        work = self.copy(state)
+        self.check(work, command)
+        applied = self.handlers[type(command)](work, command, ctx)
+        turn.settle(work)
+        ended = ending.check_end(work)
+        summary = joined([applied.summary, ended]) if ended is not None else applied.summary
+        return Outcome(work, summary, applied.logged_result())
+
+    def may_send(self, viewer: Viewer, command: Any) -> bool:
+        if isinstance(command, STAFF_ONLY):
+            return viewer.is_staff
+        if isinstance(command, TABLE + ANSWERS):
+            return viewer.is_staff or viewer.role == "player"
+        return viewer.role == "player"
+
+    def may_enter_dice(
+        self, state: TMState, actor: Viewer, physical: bool
+    ) -> Callable[[str | None], bool]:
+        """A player rolls their own survivor's dice (and the table's: zombies, spawns); the
+        staff enter any."""
+        if actor.is_staff:
+            return lambda owner: True
+        mine = f"player:{actor.person_id}"
+        return lambda owner: owner in (mine, None)
+
+    def references(self, state: TMState) -> Mapping[str, Collection[Any]]:
+        box = state.box
+        keys = [p.key for p in box.passports] + [w.key for w in box.weapons]
+        keys += [t.key for t in box.things] + [o.key for o in box.objectives]
+        return {"item": {int(i) for i in state.items}, "box": set(keys)}
+
+    def status(self, state: TMState) -> str:
+        return {"setup": "setup", "preparing": "setup", "finished": "finished"}.get(
+            state.phase, "running"
+        )
+
+    def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+        return views.log_view(event, viewer)
+
+    def roll_label(self, purpose: str, state: TMState) -> Msg | str | None:
+        return purpose
+
+    def label(self, command: Any, state: TMState) -> Msg:
+        return views.label(command)
+
+    def template_globals(self) -> dict[str, Any]:
+        return views.template_globals()
+
+
+TRUST_ME = TrustMe()

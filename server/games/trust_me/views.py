@@ -1,0 +1,440 @@
+"""What each viewer sees (3): the table sees every sheet as it lies on the table, hidden places face
+down (the "?" cell, the backpack, the satchel), objectives counted but not read; a player sees
+their own sheet in full, their objectives and their points. A survivor who left (14) and the end
+reveal everything."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from server.games.trust_me import combat, turn
+from server.games.trust_me.catalog import COLOUR_TITLES, FAMILY_TITLES, SIDES
+from server.games.trust_me.ending import points
+from server.games.trust_me.setup import DECOR_POINTS, DECOR_TITLES, SPECIAL_TITLES
+from server.games.trust_me.sheet import (
+    hidden_slots,
+    occupant,
+    thing_of,
+    token_places,
+    weapon_of,
+    wound_places,
+)
+from server.games.trust_me.state import CELLS, HANDS, Survivor, TMState
+from server.games.trust_me.zombies import PRIORITIES
+from server.i18n import N_, Msg
+from server.platform.kinds import LoggedEvent, Part, Viewer, full_event, rolls_for
+
+SLOT_TITLES = {
+    "left": N_("left hand"),
+    "right": N_("right hand"),
+    "hands": N_("both hands"),
+    "outfit": N_("outfit"),
+    "backpack": N_("backpack"),
+    "b1": N_("in the backpack (1)"),
+    "b2": N_("in the backpack (2)"),
+    "satchel": N_("in the satchel"),
+    "passport": N_("on the passport"),
+    "sneakers": N_("on the sneakers"),
+    "aside": N_("beside the sheet"),
+    "back": N_("back where it lay"),
+}
+STAGE_TITLES = {
+    "attack_reroll": N_("may roll one attack die again"),
+    "defence": N_("rolls their defence"),
+    "defence_reroll": N_("may roll one defence die again"),
+    "endure": N_("takes a Fatigue or a wound"),
+    "usage": N_("rolls the green die for the weapon"),
+    "wounds": N_("places the wounds"),
+}
+LABELS = {
+    "box": N_("the box"),
+    "passport": N_("the passport"),
+    "decor": N_("the décor"),
+    "deal": N_("the deal"),
+    "redraw": N_("the objective redrawn"),
+    "keep": N_("the starting tokens"),
+    "community": N_("the Community roll"),
+    "act": N_("the action"),
+    "search": N_("the search"),
+    "arrange": N_("the rearrangement"),
+    "use": N_("the object used"),
+    "attack": N_("the attack"),
+    "reroll": N_("the die rolled again"),
+    "defend": N_("the defence"),
+    "endure": N_("the Fatigue or wound"),
+    "wounds": N_("the wounds placed"),
+    "usage": N_("the green die"),
+    "zombies": N_("the zombies' attack"),
+    "aimed": N_("the answer to the aim"),
+    "drop": N_("the objects dropped"),
+    "bandage": N_("the bandage"),
+    "give": N_("the object given"),
+    "end_exchange": N_("the end of the exchange"),
+    "roll": N_("the table's dice"),
+    "infections": N_("the infection dice"),
+    "spawn": N_("the zombies' spawn"),
+    "recover": N_("the tokens taken back"),
+    "claim": N_("the objective noted"),
+    "leave": N_("the exit"),
+}
+
+
+def slot_title(state: TMState, slot: str) -> str:
+    if slot in CELLS:
+        return f"{CELLS.index(slot) + 1} · {state.box.cells[CELLS.index(slot)].label}"
+    if slot.startswith("bandage:"):
+        return Msg(N_("on a bandage")).render()
+    return Msg(SLOT_TITLES.get(slot, slot)).render()
+
+
+def item_view(state: TMState, item: int, hidden: bool) -> dict[str, Any]:
+    if hidden:
+        return {"id": None, "hidden": True, "name": Msg(N_("a face-down token")).render()}
+    weapon, thing = weapon_of(state, item), thing_of(state, item)
+    view: dict[str, Any] = {"id": item, "hidden": False, "key": state.item(item).key}
+    if weapon is not None:
+        detail = f"{Msg(COLOUR_TITLES[weapon.die]).render()} d{SIDES[weapon.die]} · ♥{weapon.limit}"
+        view |= {
+            "name": weapon.name,
+            "weapon": True,
+            "ranged": weapon.category == "ranged",
+            "two_handed": weapon.two_handed,
+            "empty": state.item(item).empty,
+            "detail": f"{Msg(FAMILY_TITLES[weapon.family]).render()} · {detail}",
+        }
+    elif thing is not None:
+        limit = "X1" if thing.single_use else (f"♥{thing.limit}" if thing.limit is not None else "")
+        view |= {"name": thing.name, "weapon": False, "effect": thing.effect, "detail": limit}
+    return view
+
+
+def sheet_view(state: TMState, s: Survivor, reveal: bool) -> dict[str, Any]:
+    """A sheet as the table sees it (`reveal`: as its owner does)."""
+    hidden = hidden_slots(state) if not reveal else set()
+
+    def place(slot: str) -> dict[str, Any]:
+        item = s.item_in(slot)
+        token = next((t for t in s.tokens if t.slot == slot), None)
+        return {
+            "slot": slot,
+            "title": slot_title(state, slot),
+            "item": item_view(state, item, slot in hidden) if item is not None else None,
+            "wound": slot in s.wounds,
+            "infection": slot in s.infections,
+            "token": token.face if token else None,
+            "free": occupant(s, slot) is None,
+        }
+
+    passport = state.box.passport(s.passport or "")
+    items_on = {slot for slot in s.items.values()}
+    return {
+        "id": s.id,
+        "name": s.name,
+        "passport": passport.model_dump() if passport else None,
+        "defence": ", ".join(
+            f"{Msg(COLOUR_TITLES[c]).render()} d{SIDES[c]}" for c in passport.defence
+        )
+        if passport
+        else "",
+        "hands": [place("hands")] if "hands" in items_on else [place(h) for h in HANDS],
+        "cells": [
+            place(c) | {"skill": state.box.cells[i].skill, "sample": state.box.cells[i].sample}
+            for i, c in enumerate(CELLS)
+        ],
+        "extra": [
+            place(slot)
+            for slot in ("outfit", "backpack", "b1", "b2", "satchel")
+            if slot in items_on
+        ],
+        "on_passport": [
+            item_view(state, int(i), False) for i, slot in s.items.items() if slot == "passport"
+        ],
+        "wounds": len(s.wounds),
+        "bandaged": sum(1 for w in s.wounds if w.startswith("bandage:")),
+        "infections": len(s.infections),
+        "tokens_left": len(s.free_tokens()),
+        "tokens": [t.face for t in s.tokens if t.slot is not None],
+        "sneakers": next((t.face for t in s.tokens if t.slot == "sneakers"), None),
+        "aside": sum(1 for t in s.tokens if t.slot == "aside"),
+        "aiming": state.survivor(s.aiming).name if s.aiming is not None else None,
+        "objectives": len(s.objectives),
+        "objective_texts": [o.text for k in s.objectives if (o := state.box.objective(k))]
+        if reveal
+        else [],
+        "community": s.community,
+        "decor": [Msg(DECOR_TITLES[p]).render() for p in s.decor],
+        "killed": s.zombies_killed,
+        "dead": s.dead,
+        "exited": s.exited,
+        "revealed": reveal,
+    }
+
+
+def fight_view(state: TMState) -> dict[str, Any] | None:
+    fight = state.fight
+    if fight is None:
+        return None
+
+    def dice(ds: list[Any]) -> list[dict[str, Any]]:
+        return [
+            {"colour": d.colour, "sides": SIDES[d.colour], "value": d.value, "why": d.why}
+            for d in ds
+        ]
+
+    weapon = (
+        weapon_of(state, fight.weapon)
+        if fight.weapon is not None and str(fight.weapon) in state.items
+        else None
+    )
+    who = combat.waiting(state)
+    return {
+        "attacker": state.survivor(fight.attacker).name if fight.attacker is not None else None,
+        "zombies": fight.zombies,
+        "target": state.survivor(fight.target).name if fight.target is not None else None,
+        "weapon": weapon.name if weapon else None,
+        "ranged": fight.ranged,
+        "attack_dice": dice(fight.attack_dice),
+        "attack_bonus": fight.attack_bonus,
+        "malus": [m for _, m in fight.malus],
+        "one_handed": fight.one_handed,
+        "attack_total": fight.attack_total,
+        "defence_dice": dice(fight.defence_dice),
+        "defence_bonus": fight.defence_bonus,
+        "defence_total": fight.defence_total if fight.defence_dice else None,
+        "waiting": state.survivor(who[0]).name if who else None,
+        "stage": Msg(STAGE_TITLES[who[1]]).render() if who else None,
+    }
+
+
+def waiting_view(state: TMState) -> dict[str, Any] | None:
+    """What the game waits for, in words, for everyone."""
+    who = combat.waiting(state)
+    if who is not None:
+        return {
+            "person": who[0],
+            "name": state.survivor(who[0]).name,
+            "what": Msg(STAGE_TITLES[who[1]]).render(),
+        }
+    declared = state.declared
+    if declared is not None:
+        if declared.attacked:
+            person, what = (
+                declared.survivor,
+                Msg(N_("goes on with the action declared, or stops")).render(),
+            )
+        else:
+            person = declared.aimers[0]
+            what = Msg(
+                N_("fires at {name} from the aim marker, or holds"),
+                {"name": state.survivor(declared.survivor).name},
+            ).render()
+        return {"person": person, "name": state.survivor(person).name, "what": what}
+    if state.exchange:
+        a, b = (state.survivor(p) for p in state.exchange)
+        return {
+            "person": a.id,
+            "name": a.name,
+            "what": Msg(N_("exchanges objects with {name}"), {"name": b.name}).render(),
+        }
+    if state.phase == "players" and state.turn is not None:
+        return {
+            "person": state.turn,
+            "name": state.survivor(state.turn).name,
+            "what": Msg(N_("places a token and acts")).render(),
+        }
+    return None
+
+
+def board_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any]:
+    """What the whole table sees."""
+    z = state.zombies
+    finished = state.phase == "finished"
+    return {
+        "phase": state.phase,
+        "sample": state.box.sample,
+        "round": state.round,
+        "survivors": [
+            sheet_view(state, state.survivor(p), finished or state.survivor(p).exited)
+            for p in (state.order or [int(k) for k in state.survivors])
+        ],
+        "turn": state.survivor(state.turn).name if state.turn is not None else None,
+        "waiting": waiting_view(state),
+        "fight": fight_view(state),
+        "declared": Msg(turn.ACTION_WORDS[state.declared.action]).render()
+        if state.declared
+        else None,
+        "specials": [Msg(SPECIAL_TITLES[k]).render() for k in state.specials],
+        "zombie_starts": state.zombie_starts,
+        "search_tokens": state.search_tokens,
+        "racket": state.racket,
+        "zombie_phase": {
+            "infections_rolled": z.infections_rolled,
+            "spawned": z.spawned,
+            "spawns": z.spawns,
+            "recovered": [state.survivor(p).name for p in z.recovered],
+            "to_recover": [s.name for s in state.playing() if s.id not in z.recovered],
+            "priorities": [Msg(p).render() for p in PRIORITIES],
+        }
+        if z is not None
+        else None,
+        "first_exit": state.first_exit,
+        "scores": {state.survivor(int(k)).name: v for k, v in state.scores.items()}
+        if finished
+        else {},
+        "winners": [state.survivor(p).name for p in state.winners],
+        "box": {
+            "passports": [p.model_dump() for p in state.box.passports],
+            "weapons": len(state.box.weapons),
+            "things": len(state.box.things),
+            "objectives": len(state.box.objectives),
+        },
+        "decor_pieces": [
+            {"key": k, "title": Msg(t).render(), "points": DECOR_POINTS[k]}
+            for k, t in DECOR_TITLES.items()
+        ],
+        "me": None,
+    }
+
+
+def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | None:
+    """A survivor's own: the sheet in full, objectives, points, and what they may do now."""
+    if viewer.role != "player" or str(viewer.person_id) not in state.survivors:
+        return None
+    s = state.survivor(viewer.person_id or 0)
+    own_items = [
+        item_view(state, int(i), False) | {"slot": slot, "where": slot_title(state, slot)}
+        for i, slot in s.items.items()
+    ]
+    mine: dict[str, Any] = {
+        "id": s.id,
+        "sheet": sheet_view(state, s, True),
+        "points": points(state, s) if state.phase != "setup" else None,
+        "objectives": [
+            {"index": i, "text": o.text, "manual": o.condition == "manual", "key": o.key}
+            for i, k in enumerate(s.objectives)
+            if (o := state.box.objective(k))
+        ],
+        "redrawn": s.redrawn,
+        "offered": [item_view(state, i, False) for i in s.offered],
+        "kept": s.kept,
+        "items": own_items,
+        "weapons_in_hand": [
+            i for i in own_items if i.get("weapon") and i["slot"] in ("left", "right", "hands")
+        ],
+        "objects": [i for i in own_items if not i.get("weapon")],
+        "empty_weapons": [i for i in own_items if i.get("weapon") and i.get("empty")],
+        "token_places": [{"slot": p, "title": slot_title(state, p)} for p in token_places(state, s)]
+        if s.playing
+        else [],
+        "wound_places": [
+            {"slot": p, "title": slot_title(state, p)}
+            for p in wound_places(state.survivor(state.placements[0].survivor))
+        ]
+        if state.placements and state.placements[0].placer == s.id
+        else [],
+        "placement": state.placements[0].model_dump()
+        | {"survivor_name": state.survivor(state.placements[0].survivor).name}
+        if state.placements and state.placements[0].placer == s.id
+        else None,
+        "wounded_slots": [
+            {"slot": w, "title": slot_title(state, w)}
+            for w in s.wounds
+            if not w.startswith("bandage:")
+        ],
+        "my_turn": state.phase == "players"
+        and state.turn == s.id
+        and not state.fight
+        and not state.placements
+        and not state.declared
+        and not state.exchange,
+        "in_exchange": s.id in state.exchange,
+        "partner": next((state.survivor(p).name for p in state.exchange if p != s.id), None),
+        "fight_stage": w[1] if (w := combat.waiting(state)) and w[0] == s.id else None,
+        "aim_decision": bool(
+            state.declared and not state.declared.attacked and state.declared.aimers[0] == s.id
+        ),
+        "aimed_target": state.declared.survivor if state.declared else None,
+        "go_on_decision": bool(
+            state.declared and state.declared.attacked and state.declared.survivor == s.id
+        ),
+        "may_recover": bool(
+            state.zombies
+            and state.zombies.spawned
+            and s.playing
+            and s.id not in state.zombies.recovered
+        ),
+        "fatigue_placed": any(t.slot is not None and t.face == "fatigue" for t in s.tokens),
+        "others": [{"id": o.id, "name": o.name} for o in state.playing() if o.id != s.id],
+        "searchables": sorted(
+            [{"key": w.key, "name": w.name} for w in state.box.weapons]
+            + [{"key": t.key, "name": t.name} for t in state.box.things],
+            key=lambda e: e["name"].casefold(),
+        ),
+        "free_slots": [
+            {"slot": p, "title": slot_title(state, p)} for p in free_item_slots(state, s)
+        ],
+        "can_leave": s.playing and state.phase == "players",
+    }
+    return {"me": mine}
+
+
+def free_item_slots(state: TMState, s: Survivor) -> list[str]:
+    from server.games.trust_me.sheet import wearing
+
+    slots = [h for h in HANDS] + ["hands"] + list(CELLS) + ["outfit", "backpack", "passport"]
+    if wearing(state, s, "backpack") is not None:
+        slots += ["b1", "b2"]
+    if wearing(state, s, "satchel") is not None:
+        slots.append("satchel")
+    return slots
+
+
+def setup_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | None:
+    """The staff's setup: who plays which passport, the décor placed (all public at the table)."""
+    if state.phase != "setup":
+        return None
+    return {
+        "setup": [
+            {"id": s.id, "name": s.name, "passport": s.passport, "decor": s.decor}
+            for s in state.survivors.values()
+        ]
+    }
+
+
+# The table for all (hidden places face down); a survivor's own sheet, objectives and points for
+# its player alone; the staff run the setup and the zombie phase but read no secret.
+PARTS: tuple[Part[TMState], ...] = (
+    Part("board", "game", board_part),
+    Part("setup", "staff", setup_part),
+    Part("me", "person", me_part),
+)
+
+
+def log_view(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+    """The journal: summaries for everyone (they never name a hidden token), the dice without the
+    secret ones (shuffles, starting tokens), never the commands (a search names what was found).
+    An objective noted is its player's alone."""
+    if event.type not in ("command", "undo"):
+        return full_event(event) if viewer.is_staff else None
+    mine = event.actor_id is not None and event.actor_id == viewer.person_id
+    if event.command.get("type") == "claim" and not mine:
+        return None
+    entry: dict[str, Any] = {
+        "seq": event.seq,
+        "at": event.at.isoformat(),
+        "summary": event.summary.render(),
+        "undone": event.undone,
+        "rolls": rolls_for(event.rolls, lambda roll: False),
+    }
+    if viewer.is_staff and not mine:
+        entry["actor"] = {"role": event.actor_role, "name": event.actor_name}
+    return entry
+
+
+def label(command: Any) -> Msg:
+    return Msg(LABELS.get(command.type, N_("the action")))
+
+
+def template_globals() -> dict[str, Any]:
+    return {"tm_colours": COLOUR_TITLES, "tm_slots": SLOT_TITLES, "tm_sides": SIDES}
