@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
 
-from server.errors import RuleError
+from server.errors import InvalidInput, RuleError
 from server.i18n import Msg, current_language, pick_language
 from server.platform.access import (
     CODE_ALPHABET,
@@ -130,3 +131,14 @@ def test_messages_translate_with_their_parameters() -> None:
     finally:
         current_language.reset(token)
     assert Msg.from_json(message.to_json()) == message
+
+
+@pytest.mark.parametrize("char", ["\u200b", "\u202e", "\x07", "\ufeff"])
+def test_imported_data_holds_no_invisible_character(char: str) -> None:
+    """Two cards that look the same would be two cards (found by an outside attack: a title with
+    a zero-width space passed beside the same title without it)."""
+    from server.platform.data_import import read_json
+
+    with pytest.raises(InvalidInput, match="invisible"):
+        read_json(json.dumps([{"title": f"Coup{char}"}]), "deck")
+    assert read_json(json.dumps({"text": "ligne\nsuivante\tet tab"}), "deck")

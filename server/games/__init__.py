@@ -16,5 +16,6 @@ def routers() -> list[APIRouter]:
     from server.games.battlefight.routes import router as battlefight_pages
     from server.games.killpower.routes import router as killpower_pages
     from server.games.serial_battle.routes import router as serial_battle_pages
+    from server.games.trust_me.routes import router as trust_me_pages
 
-    return [serial_battle_pages, killpower_pages, battlefight_pages]
+    return [serial_battle_pages, killpower_pages, battlefight_pages, trust_me_pages]

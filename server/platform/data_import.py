@@ -60,7 +60,7 @@ def read_json(text: str, field: str) -> Any:
             limit=MAX_DEPTH,
         )
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as error:
         raise InvalidInput(
             N_("Line {line}: this is not valid JSON ({problem})."),
@@ -68,6 +68,39 @@ def read_json(text: str, field: str) -> Any:
             line=error.lineno,
             problem=error.msg,
         ) from None
+    found = hidden_character(data)
+    if found is not None:
+        raise InvalidInput(
+            N_("“{text}” holds an invisible character (U+{code}): type it again."),
+            field=field,
+            text=found[0][:40],
+            code=found[1],
+        )
+    return data
+
+
+def hidden_character(data: Any) -> tuple[str, str] | None:
+    """A text holding a character nobody sees (a control, a zero-width space, a direction mark):
+    two cards that look the same would be two cards. The text and the character's code."""
+    if isinstance(data, str):
+        for char in data:
+            category = unicodedata.category(char)
+            if (category == "Cc" and char not in "\n\r\t") or category in ("Cf", "Co", "Cs"):
+                return data.encode("ascii", "replace").decode(), f"{ord(char):04X}"
+        return None
+    items = (
+        data.items()
+        if isinstance(data, dict)
+        else enumerate(data)
+        if isinstance(data, list)
+        else ()
+    )
+    for key, value in items:
+        found = hidden_character(key) if isinstance(key, str) else None
+        found = found or hidden_character(value)
+        if found is not None:
+            return found
+    return None
 
 
 def with_key(item: Any, name_field: str = "name") -> Any:

@@ -185,6 +185,8 @@ class GameKind(ABC, Generic[S]):
         """The state of a game just created, from its settings."""
 
     def add_person(self, state: S, person: PersonInfo) -> S:
+        """A person registered, or back in through a re-issued link: someone the state still
+        holds (revoked in play, see `remove_person`) keeps their place, unchanged."""
         return state
 
     def remove_person(self, state: S, person: PersonInfo) -> S:

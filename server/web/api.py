@@ -88,7 +88,10 @@ class CommandIn(BaseModel):
         default_factory=dict, description="Dice rolled by hand, by purpose."
     )
     expected_seq: int | None = Field(
-        default=None, description="The sequence number your screen showed (stale check)."
+        default=None,
+        ge=0,
+        le=2**31 - 1,
+        description="The sequence number your screen showed (stale check).",
     )
 
 

@@ -32,9 +32,12 @@ def int_field(form: FormData, name: str) -> int | None:
     if not isinstance(value, str) or value.strip() == "":
         return None
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
-        raise InvalidInput(N_("“{value}” is not a number."), field=name, value=value) from None
+        number = None
+    if number is None or not -(2**31) < number < 2**31:  # a row id or a count, never huge
+        raise InvalidInput(N_("“{value}” is not a number."), field=name, value=value[:20])
+    return number
 
 
 def form_command(form: FormData) -> tuple[dict[str, Any], dict[str, int]]:

@@ -325,3 +325,15 @@ def test_no_target_is_asked_when_no_step_names_the_opponent() -> None:  # 3.4.2,
     assert t.pending is not None and t.pending.kind == "technique" and t.pending.player == A
     play(t, A, "provocation")
     assert t.pending is not None and t.pending.kind == "target"
+
+
+def test_everyone_skips_a_player_who_lost_during_the_step() -> None:  # 4.4.2, 2.4
+    """A's blow under "Tout le monde a" kills B: B is no longer a player, asked nothing; C acts
+    next (found by an outside attack: the engine used to ask B for a target)."""
+    storm = tech("Tempête", "attaque", "Tout le monde a Blesser 20")
+    t = table([storm], players=4)
+    play(t, A, "tempete", ["2"])
+    answer(t, A, ["2"], dice())  # A's own blow: B, who loses
+    assert t.seat(B).lost
+    assert t.pending is not None and t.pending.player == C and t.pending.kind == "target"
+    assert t.pending.options == [str(A), "4"]  # nobody may target B either

@@ -282,6 +282,8 @@ def test_a_table_of_physical_cards_run_by_the_organizer(
         act(service, t, "Léa", {"type": "boosters"})
     keys = {c.type: c.key for c in state(service, t).collection}
     deck = [key for key in keys.values() for _ in range(4)]
+    with pytest.raises(NotAllowed, match="organizer"):
+        act(service, t, "Léa", {"type": "deck", "cards": deck})
     for name in ("Léa", "Hugo"):
         player = t.viewer(name).person_id
         act(service, t, None, {"type": "deck", "player": player, "cards": deck})
@@ -310,8 +312,12 @@ def test_a_table_of_physical_cards_run_by_the_organizer(
     for viewer in (t.viewer(other), PUBLIC):
         view = kind.view(s, viewer, None)
         assert "console" not in view and drawn not in str(view)
-    # A player with a phone may still answer their own choice.
-    act(service, t, other, {"type": "choose", "values": ["base-defence"]})
+    # One person enters everything: a player's phone answers no choice, enters no deck.
+    with pytest.raises(NotAllowed, match="organizer"):
+        act(service, t, other, {"type": "choose", "values": ["base-defence"]})
+    with pytest.raises(RuleError):  # (the game has begun: no deck now, and none from a player)
+        act(service, t, other, {"type": "deck", "cards": deck})
+    act(service, t, None, {"type": "choose", "values": ["base-defence"]})
     assert state(service, t).table.turns == 2
 
 

@@ -338,6 +338,13 @@ def on_destabilise(table: Table, pending: Choice, chosen: list[str], dice: Dice)
     chosen_active = next(a for a in table.active if a.uid == frame.waiting)
     price = max(0, chosen_active.cost - table.points(pending.player, "charm"))
     seat = table.seat(pending.player)
+    table.say(
+        N_("{name} destabilises {technique} ({owner}) for {price} card(s): it resumes."),
+        name=seat.name,
+        technique=table.technique(chosen_active.technique).title,
+        owner=table.seat(chosen_active.owner).name,
+        price=price,
+    )
     if price == 0:
         resume(table, frame)
     elif price == len(seat.hand):
@@ -451,6 +458,8 @@ def execute(table: Table, frame: Frame, active: Active, step: Step, dice: Dice) 
                 order = [s.id for s in table.playing()]
                 start = order.index(active.owner) if active.owner in order else 0
                 frame.everyone = order[start:] + order[:start]
+            while frame.everyone and table.seat(frame.everyone[0]).lost:
+                frame.everyone.pop(0)  # 2.4: lost since the step began (a Blesser of this step)
             if not frame.everyone:
                 frame.everyone = None
                 return "done"
@@ -585,6 +594,11 @@ def k_draw(table: Table, frame: Frame, active: Active, step: Step, dice: Dice) -
     while frame.repeat < step.n:
         if not seat.draw:  # (after a pause for the card drawn, the pile is not empty)
             seat.life = math.ceil(seat.life / 2)
+            table.say(
+                N_("{name}'s draw pile is empty: life halved to {life}, the discard shuffled in."),
+                name=seat.name,
+                life=seat.life,
+            )
             if seat.discard:
                 if table.physical:
                     seat.draw, seat.discard = list(seat.discard), []

@@ -8,6 +8,7 @@ techniques step by step (2.4 to 2.6, 3.4, 4), `setup.py` and `play.py` the handl
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
@@ -75,8 +76,8 @@ class BattleFight(GameKind[BFState]):
         )
 
     def add_person(self, state: BFState, person: PersonInfo) -> BFState:
-        if person.role != "player":
-            return state
+        if person.role != "player" or str(person.id) in state.players:
+            return state  # a link re-issued: the player keeps their seat
         if state.phase != "setup":
             raise RuleError(N_("Players join before the game starts."))
         if len(state.players) >= 6:
@@ -114,7 +115,7 @@ class BattleFight(GameKind[BFState]):
         data = {k: v for k, v in payload.items() if not k.startswith("count_")}
         cards = []
         for name, value in payload.items():
-            if name.startswith("count_") and str(value).strip().isdigit():
+            if name.startswith("count_") and re.fullmatch(r"[0-9]{1,3}", str(value).strip()):
                 cards += [name[6:]] * min(int(value), 20)
         data["cards"] = cards
         return data

@@ -67,6 +67,8 @@ def on_choose(state: BFState, c: Choose, ctx: Context) -> Applied:
             raise NotAllowed(N_("{name} chooses on their own phone."), name=name)
     elif ctx.actor.person_id != pending.player:
         raise NotAllowed(N_("It is {name}'s choice."), name=name)
+    elif state.cards == "table":  # the cards are on the table: one person enters them all
+        raise NotAllowed(N_("At this table the organizer enters every choice."))
     said, turns = len(table.said), table.turns
     try:
         engine.answer(table, pending.player, list(c.values), ctx.dice)

@@ -108,6 +108,8 @@ def on_deck(state: BFState, c: ChooseDeck, ctx: Context) -> Applied:
     player = acting_for(state, ctx.actor, c.player)
     try:
         if state.cards == "table":  # 1.1.3: the boosters were opened at the table
+            if not ctx.actor.is_staff:
+                raise NotAllowed(N_("At this table the organizer enters every deck."))
             chosen_deck(c.cards, state.collection)
         elif state.deck_mode == "random":
             raise RuleError(N_("A random deck comes from two boosters: open them."))

@@ -164,8 +164,15 @@ def option_label(table: Table, choice: Choice, value: str) -> str:
         if value == "none":
             return Msg(N_("none")).render()
         a = next(a for a in table.active if a.uid == int(value))
-        owner = table.seat(a.owner).name
-        return f"{table.technique(a.technique).title} ({owner}, {a.cost})"
+        price = max(0, a.cost - table.points(choice.player, "charm"))  # 4.4.8: I - C
+        return Msg(
+            N_("{technique} ({owner}): discard {price}"),
+            {
+                "technique": table.technique(a.technique).title,
+                "owner": table.seat(a.owner).name,
+                "price": price,
+            },
+        ).render()
     if value == "off":
         return Msg(N_("off the board")).render()
     if value == "stay":

@@ -77,6 +77,8 @@ class RoiChevalierBourreau(GameKind[RCBState]):
     def add_person(self, state: RCBState, person: PersonInfo) -> RCBState:
         if person.role not in ("fighter", "team"):
             return state
+        if str(person.id) in state.fighters or str(person.id) in state.phones:
+            return state  # a link re-issued: the person keeps their place
         state = state.model_copy(deep=True)
         if state.phase != "setup":
             raise RuleError(N_("People join before the cards are dealt."))

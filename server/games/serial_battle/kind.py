@@ -92,7 +92,7 @@ class SerialBattle(GameKind[SBState]):
         state = state.model_copy(deep=True)
         if person.role == "referee":
             state.referees[str(person.id)] = person.name
-        elif person.role == "player":
+        elif person.role == "player" and str(person.id) not in state.players:
             if state.phase != "setup":
                 raise RuleError(N_("Players join before the game starts."))
             state.players[str(person.id)] = Player(id=person.id, name=person.name)

@@ -123,8 +123,8 @@ class TrustMe(GameKind[TMState]):
         return TMState(box=sample_box())
 
     def add_person(self, state: TMState, person: PersonInfo) -> TMState:
-        if person.role != "player":
-            return state
+        if person.role != "player" or str(person.id) in state.survivors:
+            return state  # a link re-issued: the survivor stays theirs
         if state.phase != "setup":
             raise RuleError(N_("Players join before the deal."))
         if len(state.survivors) >= MAX_PLAYERS:
@@ -165,6 +165,18 @@ class TrustMe(GameKind[TMState]):
         ended = ending.check_end(work)
         summary = joined([applied.summary, ended]) if ended is not None else applied.summary
         return Outcome(work, summary, applied.logged_result())
+
+    def from_form(self, payload: dict[str, Any]) -> dict[str, Any]:
+        """The keep and rearrange forms send `slot_<item>` per object (empty: not kept)."""
+        if payload.get("type") not in ("keep", "arrange"):
+            return payload
+        data = {k: v for k, v in payload.items() if not k.startswith("slot_")}
+        data["items"] = [
+            {"item": name[5:], "slot": value}
+            for name, value in payload.items()
+            if name.startswith("slot_") and isinstance(value, str) and value
+        ]
+        return data
 
     def may_send(self, viewer: Viewer, command: Any) -> bool:
         if isinstance(command, STAFF_ONLY):

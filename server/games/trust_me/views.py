@@ -355,6 +355,9 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
             state.declared and not state.declared.attacked and state.declared.aimers[0] == s.id
         ),
         "aimed_target": state.declared.survivor if state.declared else None,
+        "aimed_name": state.survivor(state.declared.survivor).name if state.declared else None,
+        "endure_needs_slot": not any(t.slot is not None and t.face == "action" for t in s.tokens)
+        and bool(s.free_tokens()),
         "go_on_decision": bool(
             state.declared and state.declared.attacked and state.declared.survivor == s.id
         ),

@@ -94,6 +94,9 @@ class KillpowerLeague(GameKind[LeagueState]):
             return state
         state = state.model_copy(deep=True)
         state.coaches[str(person.id)] = person.name
+        for team in state.teams.values():  # a link re-issued: the coach's teams are theirs again
+            if team.coach is None and team.left_by == person.id:
+                team.coach, team.left_by = person.id, None
         return state
 
     def remove_person(self, state: LeagueState, person: PersonInfo) -> LeagueState:
@@ -111,7 +114,7 @@ class KillpowerLeague(GameKind[LeagueState]):
             if team.played == 0 and team.id not in busy:
                 del state.teams[key]
             else:
-                team.coach = None
+                team.coach, team.left_by = None, person.id
         return state
 
     def from_form(self, payload: dict[str, Any]) -> dict[str, Any]:

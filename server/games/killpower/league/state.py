@@ -78,6 +78,7 @@ class Team(BaseModel):
     id: int
     name: str
     coach: int | None  # the coach's person id; none when the owner keeps the team
+    left_by: int | None = None  # the coach whose link was revoked: theirs again if re-issued
     coach_name: str
     gladiators: list[Gladiator]
     fallen: list[Gladiator] = Field(default_factory=list)

@@ -109,6 +109,8 @@ class KillpowerMatch(GameKind[MatchState]):
     def add_person(self, state: MatchState, person: PersonInfo) -> MatchState:
         if person.role != "coach":
             return state
+        if any(t is not None and t.coach == person.id for t in state.teams.values()):
+            return state  # a link re-issued: the coach keeps their side, never takes the other
         state = state.model_copy(deep=True)
         for side in SIDES:
             team = state.teams.get(side)
