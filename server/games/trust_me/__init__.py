@@ -5,3 +5,5 @@ from server.games.trust_me.kind import TRUST_ME
 from server.platform.kinds import register
 
 register(TRUST_ME)
+
+from server.games.trust_me import demo  # noqa: E402, F401  (registers the demo)

@@ -45,6 +45,7 @@ STAGE_WORDS = {
     "defence_reroll": N_("{name} may roll one defence die again"),
     "endure": N_("{name} takes a Fatigue or a wound"),
     "usage": N_("{name} rolls the green die for the weapon's limit"),
+    "wounds": N_("{name} places the wounds"),
 }
 
 
@@ -189,8 +190,15 @@ def waiting(state: TMState) -> tuple[int, str] | None:
 def sender(state: TMState, ctx: Context, stage: str) -> Survivor:
     """The person the fight waits for, at this stage (a staff member may answer for them)."""
     who = waiting(state)
-    if who is None or who[1] != stage:
+    if who is None:
         raise RuleError(N_("No fight waits for this."))
+    if who[1] != stage:
+        name = state.survivor(who[0]).name
+        raise RuleError(
+            N_("The fight waits for {name}: {what}."),
+            name=name,
+            what=Msg(STAGE_WORDS.get(who[1], N_("the wounds to place")), {"name": name}),
+        )
     if not ctx.actor.is_staff and ctx.actor.person_id != who[0]:
         raise NotAllowed(
             N_("{name} answers this, on their own phone."), name=state.survivor(who[0]).name
@@ -407,7 +415,7 @@ def on_wounds(state: TMState, c: PlaceWounds, ctx: Context) -> Applied:
             )
         fell += mark(state, s, slots.pop(0), marker)
         placed[marker] += 1
-    if slots:
+    if slots and not s.dead:  # (the third wound kills: what was left to place is not)
         raise RuleError(N_("More places than markers to place."), field="slots")
     state.placements.pop(0)
     said = [

@@ -318,7 +318,7 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
         "redrawn": s.redrawn,
         "offered": [item_view(state, i, False) for i in s.offered],
         "kept": s.kept,
-        "items": own_items,
+        "belongings": own_items,
         "weapons_in_hand": [
             i for i in own_items if i.get("weapon") and i["slot"] in ("left", "right", "hands")
         ],

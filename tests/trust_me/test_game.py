@@ -1,0 +1,353 @@
+"""A four-survivor Trust Me game through the platform, from the setup to the end with scripted
+dice: a spent weapon, a death, zombies killed, a zombie wound and its infection, a double spawn,
+an exit with 5 points, the end three rounds later and the final reveal; then what each viewer
+reads along the way, and bad input refused with nothing changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server.errors import InvalidInput, NotAllowed, RuleError
+from server.platform.dice import ScriptedRolls
+from server.platform.kinds import PUBLIC
+from server.platform.service import GameService
+from tests.trust_me.game import NAMES, STARTING, TM, dealt
+
+
+def view(t: TM, who: str | None) -> dict[str, Any]:
+    viewer = t.people[who] if who else PUBLIC
+    return t.service.load(t.game).kind.view(t.state, viewer, None)
+
+
+def test_the_deal(service: GameService, rolls: ScriptedRolls) -> None:
+    """12.5 to 12.9: three objectives each, four starting tokens seen by their player only, a
+    Community direction each, two zombie directions, the first player; 12.4: the search tokens
+    (one of each resource, 8 more and one per player)."""
+    t = dealt(service, rolls, keep=False)
+    s = t.state
+    assert s.phase == "preparing" and s.order == [t.id(n) for n in NAMES]
+    assert s.search_tokens == 4 + 8 + 4 and s.specials == []  # 8: no spare sheet at four
+    for name in NAMES:
+        me = t.sheet(name)
+        assert len(me.objectives) == 3 and me.community == 1
+        assert tuple(s.items[str(i)].key for i in me.offered) == STARTING[name]
+    assert s.zombie_starts == [1, 1]
+    # The four tokens offered are their player's secret until kept.
+    hugo_sees = view(t, "Hugo")
+    assert "unitions" not in str(view(t, None)) and "unitions" not in str(
+        hugo_sees["me"]["offered"]
+    )
+    assert "Munitions" in str(view(t, "Léa")["me"]["offered"])
+
+
+def test_keeping_two_of_the_four(service: GameService, rolls: ScriptedRolls) -> None:
+    """12.6: "Il choisit 2 pions sur les 4 [...] et défausse le reste"; 12.5: one redraw, before."""
+    t = dealt(service, rolls, keep=False)
+    offered = t.sheet("Léa").offered
+    with pytest.raises(RuleError, match="two"):
+        t.act(
+            "Léa",
+            {
+                "type": "keep",
+                "items": [
+                    {"item": offered[0], "slot": "right"},
+                    {"item": offered[0], "slot": "left"},
+                ],
+            },
+        )
+    other = t.sheet("Hugo").offered[0]
+    with pytest.raises(RuleError, match="two"):
+        t.act(
+            "Léa",
+            {
+                "type": "keep",
+                "items": [{"item": offered[0], "slot": "right"}, {"item": other, "slot": "left"}],
+            },
+        )
+    with pytest.raises(RuleError, match="outfit"):
+        t.act(
+            "Léa",
+            {
+                "type": "keep",
+                "items": [
+                    {"item": offered[0], "slot": "outfit"},
+                    {"item": offered[3], "slot": "c1"},
+                ],
+            },
+        )
+    before = list(t.sheet("Léa").objectives)
+    t.dice()  # no die: the deck is already shuffled
+    t.act("Léa", {"type": "redraw", "objective": 0})
+    after = t.sheet("Léa").objectives
+    assert after[:2] == before[1:] and len(after) == 3
+    with pytest.raises(RuleError, match="once"):
+        t.act("Léa", {"type": "redraw", "objective": 0})
+    t.act(
+        "Léa",
+        {
+            "type": "keep",
+            "items": [{"item": offered[0], "slot": "right"}, {"item": offered[3], "slot": "c3"}],
+        },
+    )
+    assert set(t.sheet("Léa").items) == {str(offered[0]), str(offered[3])}
+    assert str(offered[1]) not in t.state.items  # back in the box
+    hugo = t.sheet("Hugo").offered
+    with pytest.raises(NotAllowed):  # the organizer keeps nobody's tokens
+        t.act(
+            None,
+            {
+                "type": "keep",
+                "items": [{"item": hugo[0], "slot": "right"}, {"item": hugo[3], "slot": "c3"}],
+            },
+        )
+
+
+def test_a_whole_game(service: GameService, rolls: ScriptedRolls) -> None:
+    t = dealt(service, rolls)
+    s = t.state
+    assert s.phase == "players" and s.round == 1 and s.turn == t.id("Léa")
+
+    # Léa (Tank: Mêlée +3) stabs Hugo with her shiv: yellow d6 + the free "+1 yellow in melee"
+    # cell + 3 + the sample "+1" cell; she may roll one die again (the free re-roll cell) and
+    # keeps them. Hugo (Doc: Survie +2) rolls yellow + the free blue cell, +2 +1.
+    surin = t.item("Léa", "surin")
+    t.dice(6, 6)
+    said = t.act(
+        "Léa",
+        {"type": "attack", "slot": "c9", "weapon": surin, "target": t.id("Hugo"), "malus": [0]},
+    )
+    assert "6 + 6 + 4 = 16" in said
+    with pytest.raises(RuleError, match="waits for Léa"):
+        t.act("Hugo", {"type": "defend"})  # Léa's re-roll first
+    t.act("Léa", {"type": "reroll"})
+    t.dice(1, 1)
+    said = t.act("Hugo", {"type": "defend"})
+    assert "1 + 1 + 3 = 5" in said and "difference of 11" in said and "2 wounds" in said
+    # 6: "c'est [l'attaquant] qui choisit où sont placées les blessures"; the machete in Hugo's
+    # hand falls to the ground.
+    with pytest.raises(NotAllowed):
+        t.act("Hugo", {"type": "wounds", "slots": ["c1", "right"]})
+    said = t.act("Léa", {"type": "wounds", "slots": ["c1", "right"]})
+    assert "Machette" in said and t.sheet("Hugo").wounds == ["c1", "right"]
+    assert t.sheet("Hugo").item_in("right") is None
+    # 4: the green die, +1 for the free green cell: 2, at or under the shiv's limit 2: spent.
+    t.dice(1)
+    said = t.act("Léa", {"type": "usage"})
+    assert "breaks" in said and surin not in [int(i) for i in t.sheet("Léa").items]
+    assert t.state.turn == t.id("Hugo")
+
+    # Hugo moves: 5 cm, +5 while the "+5 cm" cell is free.
+    assert "10 cm" in t.act("Hugo", {"type": "act", "action": "move", "slot": "c9"})
+
+    # Ana (Marcus: Mêlée +2) swings her two-handed bat at a group of zombies: 8 + 5 + 2 + 1 = 16,
+    # three zombies (12: "un zombie par tranche de cinq"); her lucky charm offers a re-roll.
+    bat = t.item("Ana", "batte")
+    t.dice(8, 5)
+    t.act("Ana", {"type": "attack", "slot": "c9", "weapon": bat, "malus": [0]})
+    said = t.act("Ana", {"type": "reroll"})
+    assert "kills 3 zombies" in said
+    t.dice(12)
+    t.act("Ana", {"type": "usage"})
+    assert t.sheet("Ana").zombies_killed == 3
+
+    # Tom searches: water, visible on his sheet.
+    said = t.act("Tom", {"type": "search", "slot": "c9", "found": "eau", "to": "c2"})
+    assert "Eau" in said
+
+    # Léa searches twice (materials, food): hidden "?" cell first.
+    said = t.act("Léa", {"type": "search", "slot": "c8", "found": "materiaux", "to": "c7"})
+    assert "Matériaux" in said
+
+    # Hugo aims at Tom; Tom's next action waits for him.
+    t.act("Hugo", {"type": "act", "action": "aim", "slot": "c8", "target": t.id("Tom")})
+    assert t.sheet("Hugo").aiming == t.id("Tom")
+
+    # Ana then: zombies in contact attack her at 8 + 2 = 10 (no die for them); she defends with
+    # yellow + blue, her charm offers a re-roll; a difference of 6: one wound, with its infection,
+    # both placed by Ana herself (6).
+    t.act("Ana", {"type": "act", "action": "move", "slot": "c8"})
+    t.act(None, {"type": "zombies", "survivor": t.id("Ana"), "count": 2})
+    t.dice(1, 1)
+    t.act("Ana", {"type": "defend"})
+    said = t.act("Ana", {"type": "reroll"})
+    assert "10 against 3" in said and "1 wound" in said  # her "+1 defence" cell is covered
+    with pytest.raises(NotAllowed):
+        t.act("Léa", {"type": "wounds", "slots": ["c6", "c7"]})
+    t.act("Ana", {"type": "wounds", "slots": ["c6", "c7"]})
+    assert t.sheet("Ana").wounds == ["c6"] and t.sheet("Ana").infections == ["c7"]
+
+    # Tom declares a shot at Hugo; Hugo, aiming at him, fires first? He holds.
+    pistol = t.item("Tom", "pistolet")
+    said = t.act(
+        "Tom",
+        {"type": "attack", "slot": "c8", "weapon": pistol, "target": t.id("Hugo"), "malus": [1]},
+    )
+    assert "fire or hold" in said
+    # Tom (Lena: Distance +2): red 8 + yellow 6 + 2 + 1 − 1 = 16 against 1 + 1 + 2 + 1 = 5: 11,
+    # two wounds: the third kills Hugo, the second is not placed.
+    t.dice(8, 6)
+    said = t.act("Hugo", {"type": "aimed", "answer": "hold"})
+    assert "8 + 6 + 3 − 1 = 16" in said
+    t.act("Tom", {"type": "reroll"})
+    t.dice(1, 1)
+    t.act("Hugo", {"type": "defend"})
+    said = t.act("Tom", {"type": "wounds", "slots": ["c2"]})
+    assert "Hugo is dead" in said and t.sheet("Hugo").dead
+    t.dice(6)
+    said = t.act("Tom", {"type": "usage"})
+    assert "racket" in said and t.state.racket == "racket"
+
+    # Léa's third token: food. Her objectives: "Ramener 1 Matériaux" twice and "Ramener 1
+    # Nourriture": 3.3's example, two copies met by one token, two points.
+    t.act("Léa", {"type": "search", "slot": t.free("Léa"), "found": "nourriture", "to": "c5"})
+    points = view(t, "Léa")["me"]["points"]
+    assert points["resources"] == 2 and points["deaths"] == 1 and points["total"] == 6
+    t.nothing_until_zombies()
+
+    # The zombie phase: Ana's infection, green 2 (her green cell is covered: no +1): a wound.
+    assert t.state.phase == "zombies"
+    with pytest.raises(RuleError, match="infection"):
+        t.act(None, {"type": "spawn"})
+    t.dice(2)
+    said = t.act("Tom", {"type": "infections"})
+    assert "one more wound" in said
+    t.act("Ana", {"type": "wounds", "slots": ["c4"]})
+    assert len(t.sheet("Ana").wounds) == 2
+    # Spawn: 19, roll again: two zombies towards 7; then one towards 12.
+    t.dice(19, 7, 12)
+    said = t.act(None, {"type": "spawn"})
+    assert "2 zombies towards 7" in said and "1 zombie towards 12" in said
+    for name in ("Léa", "Ana", "Tom"):
+        t.act(name, {"type": "recover", "take": "actions"})
+    s = t.state
+    assert s.phase == "players" and s.round == 2 and s.racket == "echo"
+
+    # Round 2: Léa reaches her Community token with 6 points and leaves; her secrets are shown.
+    with pytest.raises(RuleError, match="5 or more"):
+        t.act("Tom", {"type": "leave"})
+    said = t.act("Léa", {"type": "leave"})
+    assert "6 points" in said
+    board = view(t, None)
+    lea = next(s for s in board["survivors"] if s["name"] == "Léa")
+    assert lea["revealed"] and "Ramener 1 « Matériaux »." in lea["objective_texts"]
+    assert t.state.first_exit == 2
+
+    # Three rounds after the first exit the game ends (14), infections rolling high.
+    for _ in range(4):
+        if t.state.phase == "finished":
+            break
+        t.nothing_until_zombies()
+        t.zombie_phase(infections=(12,))
+    s = t.state
+    assert s.phase == "finished" and s.round == 5
+    assert t.id("Léa") in s.winners and t.id("Hugo") not in s.winners
+    board = view(t, None)
+    assert all(sv["revealed"] for sv in board["survivors"])
+    assert board["scores"]["Léa"] == 6 and set(board["scores"]) == set(NAMES)
+    with pytest.raises(RuleError, match="over"):
+        t.act("Tom", {"type": "act", "action": "nothing", "slot": "c1"})
+
+
+def test_bad_input_changes_nothing(service: GameService, rolls: ScriptedRolls) -> None:
+    """Out of turn, a covered cell, a fourth token, a weapon not in hand, a dead survivor's attack,
+    a die outside its faces, a slot taken: refused with a message, the state as it was."""
+    t = dealt(service, rolls)
+    before = t.state.model_dump()
+    cases: list[tuple[str | None, dict[str, Any], type[Exception], str]] = [
+        ("Hugo", {"type": "act", "action": "move", "slot": "c1"}, NotAllowed, "turn"),
+        ("Léa", {"type": "act", "action": "move", "slot": "c3"}, RuleError, "covered"),
+        ("Léa", {"type": "act", "action": "rest", "slot": "c1"}, RuleError, "Fatigue"),
+        (
+            "Léa",
+            {"type": "act", "action": "aim", "slot": "c1", "target": t.id("Léa")},
+            RuleError,
+            "another",
+        ),
+        (
+            "Léa",
+            {"type": "attack", "slot": "c1", "weapon": t.item("Léa", "trousse-de-soin")},
+            RuleError,
+            "hand",
+        ),
+        (
+            "Léa",
+            {"type": "search", "slot": "c1", "found": "eau", "to": "b1"},
+            RuleError,
+            "backpack",
+        ),
+        (
+            "Léa",
+            {"type": "search", "slot": "c1", "found": "tank", "to": "c2"},
+            RuleError,
+            "weapon or object",
+        ),
+        (
+            "Léa",
+            {"type": "search", "slot": "c1", "found": "eau", "to": "outfit"},
+            RuleError,
+            "outfit",
+        ),
+        (
+            "Léa",
+            {"type": "use", "slot": "c1", "item": t.item("Léa", "trousse-de-soin")},
+            RuleError,
+            "nothing",
+        ),
+        ("Léa", {"type": "defend"}, RuleError, "fight"),
+        ("Léa", {"type": "wounds", "slots": ["c1"]}, RuleError, "wound"),
+        (None, {"type": "deal"}, RuleError, "before"),
+        ("Léa", {"type": "leave"}, RuleError, "5 or more"),
+        ("Léa", {"type": "act", "action": "fly", "slot": "c1"}, InvalidInput, "action"),
+        ("Léa", {"type": "zombies", "survivor": t.id("Ana"), "count": 0}, InvalidInput, "count"),
+    ]
+    for who, command, error, words in cases:
+        with pytest.raises(error, match=words):
+            t.act(who, command)
+        assert t.state.model_dump() == before, command
+    # A die entered by hand outside its faces: refused too.
+    with pytest.raises(Exception, match="between 1 and 6"):
+        t.service.perform(
+            t.game,
+            t.people["Léa"],
+            {
+                "type": "attack",
+                "slot": "c1",
+                "weapon": t.item("Léa", "surin"),
+                "target": t.id("Hugo"),
+            },
+            idem_key="die-seven",
+            rolls={"Léa: attack die": 7},
+        )
+    assert t.state.model_dump() == before
+    # Three tokens each, then no fourth: the turn passes on, then the zombies come.
+    t.nothing_until_zombies()
+    assert all(not t.sheet(n).free_tokens() for n in NAMES)
+    with pytest.raises(RuleError, match="No survivor"):
+        t.act("Léa", {"type": "act", "action": "move", "slot": "c1"})
+
+
+def test_a_dead_survivor_does_not_attack(service: GameService, rolls: ScriptedRolls) -> None:
+    t = dealt(service, rolls)
+    t.dice(6, 6)
+    t.act(
+        "Léa",
+        {"type": "attack", "slot": "c9", "weapon": t.item("Léa", "surin"), "target": t.id("Hugo")},
+    )
+    t.act("Léa", {"type": "reroll"})
+    t.dice(1, 1)
+    t.act("Hugo", {"type": "defend"})
+    t.act("Léa", {"type": "wounds", "slots": ["c1", "c2"]})
+    t.dice(12)
+    t.act("Léa", {"type": "usage"})
+    # Hugo's turn: five zombies finish him (8 + 2 × 4 = 16 against 1 + 1 + 3 = 5: 11, 2 wounds)
+    t.act(None, {"type": "zombies", "survivor": t.id("Hugo"), "count": 5})
+    t.dice(1, 1)
+    t.act("Hugo", {"type": "defend"})
+    t.act("Hugo", {"type": "wounds", "slots": ["c3", "c4"]})
+    assert t.sheet("Hugo").dead and t.state.turn == t.id("Ana")
+    with pytest.raises(RuleError, match="dead"):
+        t.act(None, {"type": "zombies", "survivor": t.id("Hugo"), "count": 1})
+    with pytest.raises(Exception):
+        t.act("Hugo", {"type": "act", "action": "move", "slot": "c5"})
