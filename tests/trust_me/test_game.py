@@ -307,7 +307,7 @@ def test_bad_input_changes_nothing(service: GameService, rolls: ScriptedRolls) -
             t.act(who, command)
         assert t.state.model_dump() == before, command
     # A die entered by hand outside its faces: refused too.
-    with pytest.raises(Exception, match="between 1 and 6"):
+    with pytest.raises(RuleError, match="between 1 and 6"):
         t.service.perform(
             t.game,
             t.people["Léa"],
@@ -349,5 +349,7 @@ def test_a_dead_survivor_does_not_attack(service: GameService, rolls: ScriptedRo
     assert t.sheet("Hugo").dead and t.state.turn == t.id("Ana")
     with pytest.raises(RuleError, match="dead"):
         t.act(None, {"type": "zombies", "survivor": t.id("Hugo"), "count": 1})
-    with pytest.raises(Exception):
+    with pytest.raises(NotAllowed, match="Ana"):  # a dead survivor's turn never comes
         t.act("Hugo", {"type": "act", "action": "move", "slot": "c5"})
+    with pytest.raises(RuleError, match="dead"):
+        t.act("Hugo", {"type": "leave"})
