@@ -309,8 +309,9 @@ def test_every_route_is_in_the_matrix(client: TestClient) -> None:
     from tests.battlefight.test_pages import BF_MATRIX
     from tests.killpower.test_pages import KPB_MATRIX
     from tests.serial_battle.test_pages import SB_MATRIX
+    from tests.trust_me.test_pages import TM_MATRIX
 
-    matrices = PAGE_MATRIX + API_MATRIX + SB_MATRIX + KPB_MATRIX + BF_MATRIX
+    matrices = PAGE_MATRIX + API_MATRIX + SB_MATRIX + KPB_MATRIX + BF_MATRIX + TM_MATRIX
     covered = {(m, r) for m, r, *_ in matrices} | set(EXEMPT)
     routes = all_routes(client.app.routes)  # type: ignore[attr-defined]
     assert ("POST", "/g/{game_id}/act") in routes  # the walk does see included routers

@@ -64,10 +64,16 @@ def ref_fields(model: type[BaseModel]) -> tuple[tuple[str, str], ...]:
 
 def refs_of(command: Any) -> list[tuple[str, str, Any]]:
     """(what, field, value) for every name a command gives: each item of a list, each key of a
-    mapping; an empty optional field names nothing."""
+    mapping, each name inside a part of the command (a list of places, each naming an item: the
+    outer field is said); an empty optional field names nothing."""
     if not isinstance(command, BaseModel):
         return []
     found: list[tuple[str, str, Any]] = []
+    for name, value in command:
+        parts = value if isinstance(value, list | tuple) else [value]
+        for part in parts:
+            if isinstance(part, BaseModel):
+                found += [(what, name, item) for what, _, item in refs_of(part)]
     for name, what in ref_fields(type(command)):
         value = getattr(command, name)
         if value is None:

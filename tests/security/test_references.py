@@ -31,6 +31,7 @@ from tests.security.scenes import (
     rcb_pair,
     sb_game,
 )
+from tests.trust_me.game import NAMES, dealt
 
 
 @dataclass
@@ -436,6 +437,92 @@ BF: dict[str, Callable[[World, GameService, ScriptedRolls], tuple[Any, dict[str,
 }
 
 
+# ---------------------------------------------------------------------------- Trust Me
+
+
+def tm_world(service: GameService, rolls: ScriptedRolls) -> World:
+    """This game in its first round (Léa's turn); the other game's own box holds a crossbow, a
+    passport and an objective this one's has not, and its survivors kept other tokens."""
+    here = dealt(service, rolls)
+    there = dealt(service, rolls, keep=False, box=True)
+    for name in NAMES:
+        offered = there.sheet(name).offered
+        items = [{"item": offered[1], "slot": "right"}, {"item": offered[2], "slot": "c3"}]
+        there.act(name, {"type": "keep", "items": items})
+    lea, hugo = here.sheet("Léa"), here.sheet("Hugo")
+    ids = {
+        "player": here.id("Léa"),
+        "other": here.id("Hugo"),
+        "weapon": here.item("Léa", "surin"),
+        "thing": here.item("Léa", "trousse-de-soin"),
+        "state": here.state,
+    }
+    foreign_item = next(int(i) for i in there.sheet("Léa").items if i not in here.state.items)
+    people = {"player": here.people["Léa"], "hugo": here.people["Hugo"], "organizer": here.org}
+    assert lea.playing and hugo.playing
+    rolls.endless = True
+    return World(
+        here.game,
+        people,  # type: ignore[arg-type]
+        ids,
+        {"player": there.id("Léa"), "item": foreign_item, "key": "arbalete", "objective": "zed"},
+    )
+
+
+TM_ACTORS = {
+    "passport": "organizer",
+    "decor": "organizer",
+    "community": "organizer",
+    "zombies": "organizer",
+}
+
+
+def tm_person(field_name: str, base: dict[str, Any] | None = None) -> Any:
+    return lambda w, s, r: (
+        None if base is None else {**base, field_name: w.ids["other"]},
+        {field_name: w.foreign["player"]},
+    )
+
+
+TM_CASES: dict[str, Callable[[World, GameService, ScriptedRolls], tuple[Any, dict[str, Any]]]] = {
+    "passport": lambda w, s, r: (
+        None,
+        {"player": w.foreign["player"], "passport": w.foreign["key"]},
+    ),
+    "decor": tm_person("player"),
+    "community": tm_person("player"),
+    "recover": tm_person("player"),
+    "zombies": lambda w, s, r: (
+        {"type": "zombies", "survivor": w.ids["other"], "count": 1},
+        {"survivor": w.foreign["player"]},
+    ),
+    "act": lambda w, s, r: (
+        {"type": "act", "action": "aim", "slot": "c1", "target": w.ids["other"]},
+        {"target": w.foreign["player"]},
+    ),
+    "attack": lambda w, s, r: (
+        {"type": "attack", "slot": "c9", "weapon": w.ids["weapon"], "target": w.ids["other"]},
+        {"target": w.foreign["player"], "weapon": w.foreign["item"]},
+    ),
+    "use": lambda w, s, r: (
+        None,
+        {"item": w.foreign["item"], "weapon": w.foreign["item"], "survivor": w.foreign["player"]},
+    ),
+    "search": lambda w, s, r: (
+        {"type": "search", "slot": "c1", "found": "eau", "to": "c2"},
+        {"found": w.foreign["key"]},
+    ),
+    "keep": lambda w, s, r: (None, {"items": [{"item": w.foreign["item"], "slot": "c1"}] * 2}),
+    "arrange": lambda w, s, r: (None, {"items": [{"item": w.foreign["item"], "slot": "c1"}]}),
+    "drop": lambda w, s, r: (
+        {"type": "drop", "items": [w.ids["thing"]]},
+        {"items": [w.foreign["item"]]},
+    ),
+    "give": lambda w, s, r: (None, {"item": w.foreign["item"]}),
+    "claim": lambda w, s, r: (None, {"objective": w.foreign["objective"]}),
+}
+
+
 # ---------------------------------------------------------------------------- the walk
 
 # A well-formed command naming this game's own things, for the rows with no valid form here.
@@ -444,6 +531,18 @@ TEMPLATES: dict[str, Callable[[World, str], dict[str, Any]]] = {
     "killpower_league": lambda w, c: LEAGUE_TEMPLATES[c](w),
     "killpower_match": match_template,
     "battlefight": lambda w, c: {"type": c, "player": w.ids["player"], "cards": ["parade"]},
+    "trust_me": lambda w, c: TM_TEMPLATES[c](w),
+}
+TM_TEMPLATES: dict[str, Callable[[World], dict[str, Any]]] = {
+    "passport": lambda w: {"type": "passport", "player": w.ids["player"], "passport": "tank"},
+    "decor": lambda w: {"type": "decor", "player": w.ids["player"], "pieces": ["car"]},
+    "community": lambda w: {"type": "community", "player": w.ids["player"]},
+    "recover": lambda w: {"type": "recover", "player": w.ids["player"], "take": "actions"},
+    "use": lambda w: {"type": "use", "slot": "c1", "item": w.ids["thing"]},
+    "keep": lambda w: {"type": "keep"},
+    "arrange": lambda w: {"type": "arrange", "slot": "c1"},
+    "give": lambda w: {"type": "give", "item": w.ids["thing"], "to": "c1"},
+    "claim": lambda w: {"type": "claim", "objective": "coffre-bus", "times": 1},
 }
 
 
@@ -455,6 +554,7 @@ class Kind:
     platform_only: frozenset[str] = (
         frozenset()
     )  # sent by the server or the platform, never a person
+    actor_for: dict[str, str] = field(default_factory=dict)  # commands another persona sends
 
 
 KIND_CASES = {
@@ -463,6 +563,7 @@ KIND_CASES = {
     "killpower_league": Kind(league_world, LEAGUE, "organizer", frozenset({"open_match"})),
     "killpower_match": Kind(match_world, MATCH, "organizer"),
     "battlefight": Kind(bf_world, BF, "organizer"),
+    "trust_me": Kind(tm_world, TM_CASES, "player", actor_for=TM_ACTORS),
 }
 # Field names that say the field names something of the game.
 ID_WORDS = {
@@ -499,8 +600,20 @@ ID_WORDS = {
     "coach_a",
     "coach_b",
     "organizer",
+    "survivor",
+    "item",
+    "items",
+    "weapon",
+    "found",
+    "passport",
+    "objective",
 }
 NOT_REFERENCES = {
+    ("trust_me", "give", "to"),  # a place on the sheet
+    ("trust_me", "search", "to"),
+    ("trust_me", "endure", "take"),  # "fatigue" or "wound"
+    ("trust_me", "recover", "take"),
+    ("trust_me", "redraw", "objective"),  # a place among the player's own objectives
     ("rcb", "assign", "team"),  # a team's letter
     ("killpower_league", "team", "gladiators"),  # the wizard's recruits, not references
     # Written by a match's own game only: test_a_live_match_is_recorded_by_its_game_alone.
@@ -543,7 +656,7 @@ def test_an_id_of_another_game_is_refused(
     base, foreign = spec.cases[command](world, service, rolls)
     missing = naming_fields(kind, command) - set(foreign) - {"side"}
     assert not missing, f"fields naming something with no foreign value: {missing}"
-    actor = world.people[spec.actor]
+    actor = world.people[spec.actor_for.get(command, spec.actor)]
     token = service.link_of(service.person(world.game, actor.person_id)).token  # type: ignore[arg-type]
     template = base or TEMPLATES[kind](world, command)
     for name, value in foreign.items():

@@ -4,9 +4,11 @@ command that rolls it."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from server.games.trust_me.catalog import dump_box, sample_box
 from server.games.trust_me.sheet import token_places
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
@@ -96,11 +98,35 @@ class TM:
                 self.act(name, {"type": "recover", "take": "actions"})
 
 
-def dealt(service: GameService, rolls: ScriptedRolls, *, keep: bool = True) -> TM:
-    """Four survivors, passports and décor given, dealt; their two tokens kept (`keep`)."""
+def own_box() -> str:
+    """The sample box and a crossbow, a passport "Zed", an objective "zed": names no other game's
+    box holds."""
+    box = json.loads(dump_box(sample_box()))
+    box["weapons"].append(
+        {
+            "key": "arbalete",
+            "name": "Arbalète",
+            "family": "military",
+            "category": "ranged",
+            "die": "black",
+            "limit": 5,
+        }
+    )
+    box["passports"].append({"key": "zed", "name": "Zed", "melee": 1, "ranged": 1, "survival": 1})
+    box["objectives"].append({"key": "zed", "text": "Survivre.", "condition": "manual"})
+    return json.dumps(box)
+
+
+def dealt(
+    service: GameService, rolls: ScriptedRolls, *, keep: bool = True, box: bool = False
+) -> TM:
+    """Four survivors, passports and décor given, dealt; their two tokens kept (`keep`); with the
+    organizer's own box (`box`)."""
     t = TM(service, rolls)
     game, owner = service.create_game("trust_me", "Ville", "Orga", idem_key=key())
     t.game, t.org = game.id, viewer_of(owner)
+    if box:
+        t.act(None, {"type": "box", "text": own_box()})
     for name in NAMES:
         t.people[name] = viewer_of(service.register(game.id, t.org, "player", name, idem_key=key()))
         t.act(None, {"type": "passport", "player": t.id(name), "passport": PASSPORTS[name]})

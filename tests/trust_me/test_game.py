@@ -118,13 +118,13 @@ def test_a_whole_game(service: GameService, rolls: ScriptedRolls) -> None:
         "Léa",
         {"type": "attack", "slot": "c9", "weapon": surin, "target": t.id("Hugo"), "malus": [0]},
     )
-    assert "6 + 6 + 4 = 16" in said
+    assert "16 (6 + 6 + 4)" in said
     with pytest.raises(RuleError, match="waits for Léa"):
         t.act("Hugo", {"type": "defend"})  # Léa's re-roll first
     t.act("Léa", {"type": "reroll"})
     t.dice(1, 1)
     said = t.act("Hugo", {"type": "defend"})
-    assert "1 + 1 + 3 = 5" in said and "difference of 11" in said and "2 wounds" in said
+    assert "5 (1 + 1 + 3)" in said and "difference of 11" in said and "2 wounds" in said
     # 6: "c'est [l'attaquant] qui choisit où sont placées les blessures"; the machete in Hugo's
     # hand falls to the ground.
     with pytest.raises(NotAllowed):
@@ -189,7 +189,7 @@ def test_a_whole_game(service: GameService, rolls: ScriptedRolls) -> None:
     # two wounds: the third kills Hugo, the second is not placed.
     t.dice(8, 6)
     said = t.act("Hugo", {"type": "aimed", "answer": "hold"})
-    assert "8 + 6 + 3 − 1 = 16" in said
+    assert "16 (8 + 6 + 3 − 1)" in said
     t.act("Tom", {"type": "reroll"})
     t.dice(1, 1)
     t.act("Hugo", {"type": "defend"})
@@ -231,7 +231,7 @@ def test_a_whole_game(service: GameService, rolls: ScriptedRolls) -> None:
     assert "6 points" in said
     board = view(t, None)
     lea = next(s for s in board["survivors"] if s["name"] == "Léa")
-    assert lea["revealed"] and "Ramener 1 « Matériaux »." in lea["objective_texts"]
+    assert lea["revealed"] and 'Ramener 1 "Matériaux".' in lea["objective_texts"]
     assert t.state.first_exit == 2
 
     # Three rounds after the first exit the game ends (14), infections rolling high.

@@ -10,7 +10,7 @@ sender is that person and that the fight is at that stage."""
 from __future__ import annotations
 
 from server.errors import NotAllowed, RuleError
-from server.games.trust_me.catalog import SIDES, Colour, Outcome, Skill
+from server.games.trust_me.catalog import COLOUR_TITLES, SIDES, Colour, Outcome, Skill
 from server.games.trust_me.commands import (
     Attack,
     Defend,
@@ -31,7 +31,7 @@ from server.games.trust_me.sheet import (
     wound_places,
 )
 from server.games.trust_me.state import HANDS, Die, Fight, Placement, Survivor, TMState
-from server.i18n import N_, Msg, joined
+from server.i18n import N_, P_, Msg, joined
 from server.platform.dice import Dice
 from server.platform.kinds import Applied, Context
 
@@ -150,14 +150,14 @@ def start_attack(state: TMState, s: Survivor, c: Attack, ctx: Context, from_aim:
 
 
 def attack_sum(fight: Fight) -> Msg:
-    """The arithmetic shown: "6 + 3 + 2 − 4 = 7"."""
+    """The total and its arithmetic: "7 (6 + 3 + 2 − 4)"."""
     parts = [str(d.value) for d in fight.attack_dice]
     text = " + ".join(parts)
     if fight.attack_bonus:
         text += f" {'+' if fight.attack_bonus > 0 else '−'} {abs(fight.attack_bonus)}"
     for _, malus in fight.malus:
         text += f" − {malus}"
-    return Msg(N_("{sum} = {total}"), {"sum": text, "total": fight.attack_total})
+    return Msg(N_("{total} ({sum})"), {"sum": text, "total": fight.attack_total})
 
 
 def zombies_killed(state: TMState, fight: Fight) -> Msg:
@@ -167,7 +167,7 @@ def zombies_killed(state: TMState, fight: Fight) -> Msg:
     attacker.zombies_killed += killed
     fight.stage = "usage"
     return Msg.counted(
-        (N_("{name} kills {count} zombie."), N_("{name} kills {count} zombies.")),
+        P_("{name} kills {count} zombie.", "{name} kills {count} zombies."),
         "count",
         {"name": attacker.name, "count": killed},
     )
@@ -223,7 +223,12 @@ def on_reroll(state: TMState, c: Reroll, ctx: Context) -> Applied:
         said.append(
             Msg(
                 N_("{name} rolls a {colour} die again: {old} becomes {new}."),
-                {"name": s.name, "colour": old.colour, "old": old.value, "new": dice[c.die].value},
+                {
+                    "name": s.name,
+                    "colour": Msg(COLOUR_TITLES[old.colour]),
+                    "old": old.value,
+                    "new": dice[c.die].value,
+                },
             )
         )
         if not (stage == "attack_reroll" and has_skill(state, s, "reroll")):
@@ -310,7 +315,7 @@ def defence_sum(fight: Fight) -> Msg:
     text = " + ".join(str(d.value) for d in fight.defence_dice)
     if fight.defence_bonus:
         text += f" {'+' if fight.defence_bonus > 0 else '−'} {abs(fight.defence_bonus)}"
-    return Msg(N_("{sum} = {total}"), {"sum": text, "total": fight.defence_total})
+    return Msg(N_("{total} ({sum})"), {"sum": text, "total": fight.defence_total})
 
 
 def outcome(state: TMState, difference: int) -> tuple[Outcome, int]:
@@ -347,7 +352,7 @@ def resolve(state: TMState, fight: Fight) -> Msg:
 
 def wounds_said(target: Survivor, wounds: int) -> Msg:
     return Msg.counted(
-        (N_("{name} takes {count} wound."), N_("{name} takes {count} wounds.")),
+        P_("{name} takes {count} wound.", "{name} takes {count} wounds."),
         "count",
         {"name": target.name, "count": wounds},
     )

@@ -210,7 +210,7 @@ class TrustMe(GameKind[TMState]):
         return views.log_view(event, viewer)
 
     def roll_label(self, purpose: str, state: TMState) -> Msg | str | None:
-        return purpose
+        return views.roll_label(purpose)
 
     def label(self, command: Any, state: TMState) -> Msg:
         return views.label(command)

@@ -5,6 +5,7 @@ reveal everything."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any
 
@@ -433,6 +434,38 @@ def log_view(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
     if viewer.is_staff and not mine:
         entry["actor"] = {"role": event.actor_role, "name": event.actor_name}
     return entry
+
+
+# How the journal names each die (the purposes are stored in English, with the survivor's name).
+ROLL_LABELS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (r"^(?P<name>.+): attack die$", N_("attack die of {name}")),
+        (r"^(?P<name>.+): attack, cell die$", N_("extra attack die of {name} (free cell)")),
+        (r"^(?P<name>.+): die rolled again$", N_("die rolled again by {name}")),
+        (r"^(?P<name>.+): defence die (?P<n>\d+)$", N_("defence die {n} of {name}")),
+        (r"^(?P<name>.+): defence, cell die$", N_("extra defence die of {name} (free cell)")),
+        (r"^(?P<name>.+): limit of (?P<item>.+)$", N_("green die of {name} for {item}")),
+        (r"^(?P<name>.+): infection$", N_("infection die of {name}")),
+        (r"^Community of (?P<name>.+)$", N_("Community direction of {name}")),
+        (r"^passport of (?P<name>.+)$", N_("passport drawn for {name}")),
+        (r"^zombie (?P<n>\d)$", N_("zombie {n} at the start")),
+        (r"^zombie spawn (?P<n>\d)$", N_("zombie spawn {n}")),
+        (r"^zombie spawn (?P<n>\d), again$", N_("zombie spawn {n}, rolled again")),
+        (r"^table die (?P<n>\d+)$", N_("table die {n}")),
+        (r"^first player$", N_("first player")),
+        (r"^spare sheet$", N_("spare sheet drawn")),
+    )
+)
+
+
+def roll_label(purpose: str) -> Msg | str | None:
+    """A die in the reader's words; a shuffle or a starting token drawn: nobody's to read."""
+    for pattern, words in ROLL_LABELS:
+        found = pattern.match(purpose)
+        if found:
+            return Msg(words, found.groupdict())
+    return None
 
 
 def label(command: Any) -> Msg:

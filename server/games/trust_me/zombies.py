@@ -9,7 +9,7 @@ from server.errors import NotAllowed, RuleError
 from server.games.trust_me import combat
 from server.games.trust_me.commands import Infections, Recover, Spawn
 from server.games.trust_me.state import Placement, TMState, ZombiePhase
-from server.i18n import N_, Msg, joined
+from server.i18n import N_, P_, Msg, joined
 from server.platform.kinds import Applied, Context
 
 INFECTION_AT = 3  # 12: "sur un résultat de trois ou moins, son survivant subit une blessure"
@@ -83,10 +83,7 @@ def on_spawn(state: TMState, c: Spawn, ctx: Context) -> Applied:
         z.spawns.append(value)
         said.append(
             Msg.counted(
-                (
-                    N_("{count} zombie towards {direction}."),
-                    N_("{count} zombies towards {direction}."),
-                ),
+                P_("{count} zombie towards {direction}.", "{count} zombies towards {direction}."),
                 "count",
                 {"count": count, "direction": value},
             )
@@ -119,7 +116,7 @@ def on_recover(state: TMState, c: Recover, ctx: Context) -> Applied:
         token.slot, token.face = None, "action"
     z.recovered.append(s.id)
     said = Msg.counted(
-        (N_("{name} takes {count} token back."), N_("{name} takes {count} tokens back.")),
+        P_("{name} takes {count} token back.", "{name} takes {count} tokens back."),
         "count",
         {"name": s.name, "count": len(back)},
     )
