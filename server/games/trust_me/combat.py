@@ -24,6 +24,7 @@ from server.games.trust_me.sheet import (
     fall,
     fatigue_for,
     has_skill,
+    hidden_slots,
     mark,
     thing_of,
     weapon_of,
@@ -407,6 +408,7 @@ def on_wounds(state: TMState, c: PlaceWounds, ctx: Context) -> Applied:
     s = state.survivor(placement.survivor)
     markers = ["wound"] * placement.wounds + ["infection"] * placement.infections
     slots = list(c.slots)
+    hidden = {int(i) for i, slot in s.items.items() if slot in hidden_slots(state)}
     fell: list[int] = []
     placed = {"wound": 0, "infection": 0}
     for marker in markers:
@@ -429,8 +431,9 @@ def on_wounds(state: TMState, c: PlaceWounds, ctx: Context) -> Applied:
             {"name": s.name, "wounds": placed["wound"], "infections": placed["infection"]},
         )
     ]
-    if fell:
-        names = [state.box.name_of(state.item(i).key) for i in fell if str(i) in state.items]
+    if fell:  # what lay face down falls face down (1, 5: hidden until revealed)
+        names = [state.box.name_of(state.item(i).key) for i in fell if i not in hidden]
+        names += [Msg(N_("a face-down token")).render()] * sum(1 for i in fell if i in hidden)
         said.append(Msg(N_("To the ground: {items}."), {"items": ", ".join(names)}))
     if s.dead:
         said.append(Msg(N_("{name} is dead."), {"name": s.name}))
