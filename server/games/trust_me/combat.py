@@ -408,6 +408,8 @@ def on_wounds(state: TMState, c: PlaceWounds, ctx: Context) -> Applied:
     s = state.survivor(placement.survivor)
     markers = ["wound"] * placement.wounds + ["infection"] * placement.infections
     slots = list(c.slots)
+    if len(set(slots)) != len(slots):
+        raise RuleError(N_("Each wound and infection goes on a place of its own."), field="slots")
     hidden = {int(i) for i, slot in s.items.items() if slot in hidden_slots(state)}
     fell: list[int] = []
     placed = {"wound": 0, "infection": 0}

@@ -3,7 +3,10 @@ round begun."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from server.games.demo import demo
+from server.games.trust_me.catalog import ON_PASSPORT
 from server.models import Game
 from server.platform.kinds import Viewer
 from server.platform.service import GameService, Registered
@@ -27,10 +30,15 @@ def trust_me_demo(service: GameService, key: str) -> tuple[Game, Registered]:
         ):
             service.perform(game.id, org, command, idem_key=f"{key}-{command['type']}-{name}")
     service.perform(game.id, org, {"type": "deal"}, idem_key=f"{key}-deal")
-    state = service.load(game.id).state
+    state: Any = service.load(game.id).state
     for name, viewer in people.items():
-        offered = state.survivor(viewer.person_id).offered  # type: ignore[attr-defined]
-        keep = [{"item": offered[0], "slot": "right"}, {"item": offered[2], "slot": "c3"}]
+        offered = state.survivor(viewer.person_id).offered
+        thing = state.box.thing(state.item(offered[2]).key)
+        where = {"backpack": "backpack", "sneakers": "outfit", "satchel": "outfit"}.get(
+            thing.effect
+        )
+        where = where or ("passport" if thing.effect in ON_PASSPORT else "c9")
+        keep = [{"item": offered[0], "slot": "right"}, {"item": offered[2], "slot": where}]
         service.perform(
             game.id, viewer, {"type": "keep", "items": keep}, idem_key=f"{key}-keep-{name}"
         )

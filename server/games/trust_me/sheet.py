@@ -11,6 +11,27 @@ from server.i18n import N_, Msg
 DEATH_AT = 3  # 6: "Un survivant décède lorsqu'il reçoit sa troisième blessure."
 
 
+PLACE_NAMES = {
+    "left": N_("the left hand"),
+    "right": N_("the right hand"),
+    "hands": N_("both hands"),
+    "outfit": N_("the outfit"),
+    "backpack": N_("the backpack"),
+    "b1": N_("the backpack's first cell"),
+    "b2": N_("the backpack's second cell"),
+    "satchel": N_("the satchel"),
+    "passport": N_("the passport"),
+    "sneakers": N_("the sneakers"),
+}
+
+
+def place_name(slot: str) -> Msg:
+    """A place of the sheet in words, for a message: "cell 4", "the left hand"."""
+    if slot in CELLS:
+        return Msg(N_("cell {n}"), {"n": CELLS.index(slot) + 1})
+    return Msg(PLACE_NAMES.get(slot, slot))
+
+
 def cell_of(state: TMState, skill: Skill) -> str | None:
     """The cell that gives this skill while free (the box's order of the nine cells)."""
     for index, cell in enumerate(state.box.cells):
@@ -119,7 +140,9 @@ def mark(state: TMState, s: Survivor, slot: str, marker: str) -> list[int]:
     held in both hands too (4); the third wound kills (6). What fell, by item id."""
     if slot not in wound_places(s):
         raise RuleError(
-            N_("A wound goes on a free hand or cell: not {slot}."), field="slots", slot=slot
+            N_("A wound goes on a free hand or cell: not on {slot}."),
+            field="slots",
+            slot=place_name(slot),
         )
     fell: list[int] = []
     holder = s.item_in(slot)
@@ -150,7 +173,9 @@ def place_token(state: TMState, s: Survivor, slot: str, face: Face) -> None:
         raise RuleError(N_("{name} has no token left to place this round."), name=s.name)
     if slot not in token_places(state, s):
         raise RuleError(
-            N_("A token goes on a free cell: {slot} is covered."), field="slot", slot=slot
+            N_("A token goes on a free cell: {slot} is covered."),
+            field="slot",
+            slot=place_name(slot),
         )
     token = s.tokens[free[0]]
     token.slot, token.face = slot, face

@@ -29,6 +29,7 @@ from server.games.trust_me.sheet import (
     fall,
     has_skill,
     hidden_slots,
+    place_name,
     place_problem,
     place_token,
     put,
@@ -293,7 +294,7 @@ def arrange(state: TMState, s: Survivor, c: Arrange) -> Msg:
                 raise RuleError(
                     N_("A token goes on a free cell: {slot} is covered."),
                     field="tokens",
-                    slot=where or "—",
+                    slot=place_name(where) if where else "—",
                 )
             token.slot = where
     return Msg(N_("{name} rearranges their sheet."), {"name": s.name})

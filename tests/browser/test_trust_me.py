@@ -1,0 +1,88 @@
+"""Trust Me on phones at 390 px: a player keeps two starting tokens, moves (a token placed on their
+sheet), another attacks them from their phone; the defender rolls on theirs, the attacker places
+the wound and rolls the green die; the table's board page follows live; no page fails an
+accessibility check."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from server.platform.service import GameService
+from tests.browser.conftest import assert_accessible, shot
+from tests.browser.test_platform_flow import PHONE
+from tests.trust_me.game import dealt
+
+
+def test_a_fight_and_a_move_from_the_phones(browser: Browser, live_server: Any) -> None:
+    service: GameService = live_server.app.state.service
+    t = dealt(service, service.dice, keep=False)  # type: ignore[arg-type]
+    service.dice.endless = True  # type: ignore[attr-defined]
+
+    def phone(url: str) -> Page:
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(url)
+        return page
+
+    def link(name: str) -> str:
+        person = service.person(t.game, t.id(name))
+        return f"{live_server.url}/t/{service.link_of(person).token}"
+
+    lea, hugo = phone(link("Léa")), phone(link("Hugo"))
+    board = phone(f"{live_server.url}/g/{t.game}/board")
+    # Léa keeps her shiv in her right hand and her medical kit on cell 3, on her phone.
+    expect(lea.get_by_role("heading", name="Garder deux pions de départ")).to_be_visible()
+    assert_accessible(lea)
+    offered = t.sheet("Léa").offered
+    lea.locator(f'select[name="slot_{offered[0]}"]').select_option("right")
+    lea.locator(f'select[name="slot_{offered[3]}"]').select_option("c3")
+    lea.get_by_role("button", name="Garder ces deux-là").tap()
+    expect(lea.get_by_text("En attente des autres joueurs")).to_be_visible()
+    for name in ("Hugo", "Ana", "Tom"):
+        o = t.sheet(name).offered
+        t.act(
+            name,
+            {
+                "type": "keep",
+                "items": [{"item": o[0], "slot": "right"}, {"item": o[3], "slot": "c3"}],
+            },
+        )
+
+    # Léa's turn: a move, her token on cell 9 (the "?" cell).
+    expect(lea.get_by_role("heading", name="À vous : posez un pion et agissez")).to_be_visible()
+    assert_accessible(lea)
+    lea.get_by_text("Déplacer", exact=True).tap()
+    lea.locator("#tm-act-slot").select_option("c9")
+    lea.get_by_role("button", name="Valider").tap()
+    expect(board.locator(".tm-waiting")).to_contain_text("Hugo")  # live: Hugo's turn
+    expect(lea.locator(".tm-sheet").first.locator(".tm-place.token")).to_have_count(1)
+
+    # Hugo attacks Léa with his machete, on his phone.
+    expect(hugo.get_by_role("heading", name="À vous : posez un pion et agissez")).to_be_visible()
+    hugo.locator("summary", has_text="Frapper").tap()
+    hugo.locator("#tm-att-target").select_option(str(t.id("Léa")))
+    hugo.locator("#tm-att-slot").select_option("c9")
+    service.dice.push(5, 3)  # type: ignore[attr-defined]  # 5 + 3 + 1 = 9
+    hugo.locator("form:has(#tm-att-weapon)").get_by_role("button", name="Frapper").tap()
+    expect(hugo.get_by_role("heading", name="Relancer un dé ?")).to_be_visible()
+    assert_accessible(hugo)
+    hugo.get_by_role("button", name="Garder les dés").tap()
+    expect(board.locator("#tm-fight-title")).to_contain_text("Hugo attaque Léa")
+    # Léa rolls her defence on her phone; the difference is a wound, which Hugo places.
+    service.dice.push(1, 1)  # type: ignore[attr-defined]  # 1 + 1 + 1 = 3: one wound
+    lea.get_by_role("button", name="Lancer ma défense").tap()
+    expect(hugo.get_by_role("heading", name="Placer les blessures sur Léa")).to_be_visible()
+    assert_accessible(hugo)
+    for n, place in enumerate(("c1", "c2", "c4")[: t.state.placements[0].wounds]):
+        hugo.locator(f"#tm-w-{n}").select_option(place)
+    hugo.get_by_role("button", name="Les placer").tap()
+    service.dice.push(12)  # type: ignore[attr-defined]
+    hugo.get_by_role("button", name="Lancer le dé vert").tap()
+    expect(board.locator(".tm-waiting")).to_contain_text("Ana")
+    expect(lea.locator(".tm-sheet").first.locator(".tm-place.wound")).to_have_count(1)
+    expect(board.get_by_text("Blessures 1/3")).to_be_visible()
+    shot(hugo, "trust_me-player")
+    shot(board, "trust_me-board")
+    assert_accessible(board)
+    assert_accessible(lea)
