@@ -68,3 +68,55 @@ def test_the_live_threads_are_a_setting(settings: Settings) -> None:
 
     app = create_app(settings.model_copy(update={"live_threads": 3}), migrate=False)
     assert app.state.live_threads.total_tokens == 3
+
+
+def test_a_page_action_runs_off_the_event_loop(
+    client: TestClient, service: GameService, rolls: ScriptedRolls, monkeypatch: object
+) -> None:
+    """A referee's tap is written on a worker thread (issue 21): while its commit is held, the
+    server answers other requests. Were it on the event loop, the second request would wait."""
+    from tests.helpers import csrf_of
+
+    game, _org, referee, (lea, _hugo) = tally_game(service)
+    token = service.link_of(service.person(game.id, referee.person_id)).token  # type: ignore[arg-type]
+    assert client.get(f"/t/{token}").status_code == 303
+    csrf = csrf_of(client.get(f"/g/{game.id}").text)
+    entered, release = threading.Event(), threading.Event()
+    served = client.app.state.service  # type: ignore[attr-defined]
+    perform = served.perform
+
+    def held(*args: object, **kwargs: object) -> object:
+        entered.set()
+        assert release.wait(10), "never released"
+        return perform(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(served, "perform", held)  # type: ignore[attr-defined]
+    answers: dict[str, httpx.Response] = {}
+
+    def tap() -> None:
+        try:
+            answers["tap"] = client.post(
+                f"/g/{game.id}/act",
+                data={
+                    "type": "roll",
+                    "player": str(lea.person_id),
+                    "csrf_token": csrf,
+                    "idem": "off-loop-1",
+                },
+                headers={"HX-Request": "true"},
+            )
+        except Exception as error:  # shown by the assertion below
+            answers["error"] = error  # type: ignore[assignment]
+
+    rolls.push(5)
+    thread = threading.Thread(target=tap, daemon=True)
+    thread.start()
+    try:
+        assert entered.wait(10), "the action never reached the service"
+        assert client.get("/healthz").status_code == 200  # served while the action is held
+        assert "tap" not in answers
+    finally:
+        release.set()
+        thread.join(10)
+    assert "tap" in answers, answers
+    assert answers["tap"].status_code == 200, answers["tap"].text

@@ -18,6 +18,7 @@ import anyio
 import segno
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, QueryParams
 
 from server import i18n
@@ -103,6 +104,12 @@ def home(request: Request, service: ServiceDep, templates: TemplatesDep) -> Resp
 @router.post("/games")
 async def create_game(request: Request, service: ServiceDep, templates: TemplatesDep) -> Response:
     form = await request.form()
+    return await run_in_threadpool(create_game_now, request, service, templates, form)
+
+
+def create_game_now(
+    request: Request, service: GameService, templates: Templates, form: FormData
+) -> Response:
     values = {k: v for k, v in form.items() if isinstance(v, str)}
     try:
         game, registered = service.create_game(
@@ -293,6 +300,22 @@ async def act(
     clock: ClockDep,
 ) -> Response:
     form = await request.form()
+    # The rules, the commit and the render run on a worker thread: every phone's request goes on
+    # being served while the database writes (issue 21).
+    return await run_in_threadpool(
+        act_now, game_id, request, viewer, service, templates, clock, form
+    )
+
+
+def act_now(
+    game_id: str,
+    request: Request,
+    viewer: Viewer,
+    service: GameService,
+    templates: Templates,
+    clock: Any,
+    form: FormData,
+) -> Response:
     loaded = service.load(game_id)
     page = loaded.kind.page_for(viewer)
     values = {k: v for k, v in form.items() if isinstance(v, str)}
@@ -358,6 +381,20 @@ async def undo(
     clock: ClockDep,
 ) -> Response:
     form = await request.form()
+    return await run_in_threadpool(
+        undo_now, game_id, request, viewer, service, templates, clock, form
+    )
+
+
+def undo_now(
+    game_id: str,
+    request: Request,
+    viewer: Viewer,
+    service: GameService,
+    templates: Templates,
+    clock: Any,
+    form: FormData,
+) -> Response:
     loaded = service.load(game_id)
     page = loaded.kind.page_for(viewer)
     try:
@@ -489,6 +526,17 @@ async def register_person(
 ) -> Response:
     organizer_only(viewer)
     form = await request.form()
+    return await run_in_threadpool(register_now, game_id, request, viewer, service, templates, form)
+
+
+def register_now(
+    game_id: str,
+    request: Request,
+    viewer: Viewer,
+    service: GameService,
+    templates: Templates,
+    form: FormData,
+) -> Response:
     values = {k: v for k, v in form.items() if isinstance(v, str)}
     try:
         registered = service.register(
@@ -521,6 +569,21 @@ async def change_link(
     if action not in ("reissue", "revoke"):
         raise InvalidInput(N_("Unknown action."))
     form = await request.form()
+    return await run_in_threadpool(
+        change_link_now, game_id, person_id, action, request, viewer, service, templates, form
+    )
+
+
+def change_link_now(
+    game_id: str,
+    person_id: int,
+    action: str,
+    request: Request,
+    viewer: Viewer,
+    service: GameService,
+    templates: Templates,
+    form: FormData,
+) -> Response:
     try:
         if action == "revoke":
             registered = service.revoke(game_id, viewer, person_id, idem_key=idem_of(form))
