@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, Field, StrictInt, TypeAdapter
 
 from server.errors import NotAllowed, NotSignedIn
 from server.i18n import N_
@@ -84,7 +84,7 @@ class PersonIn(BaseModel):
 
 class CommandIn(BaseModel):
     command: dict[str, Any] = Field(description="The game kind's command, with its `type`.")
-    rolls: dict[str, int] = Field(
+    rolls: dict[str, StrictInt] = Field(
         default_factory=dict, description="Dice rolled by hand, by purpose."
     )
     expected_seq: int | None = Field(

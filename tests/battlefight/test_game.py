@@ -282,7 +282,7 @@ def test_a_table_of_physical_cards_run_by_the_organizer(
         act(service, t, "Léa", {"type": "boosters"})
     keys = {c.type: c.key for c in state(service, t).collection}
     deck = [key for key in keys.values() for _ in range(4)]
-    with pytest.raises(NotAllowed, match="organizer"):
+    with pytest.raises(NotAllowed, match="organisateur"):
         act(service, t, "Léa", {"type": "deck", "cards": deck})
     for name in ("Léa", "Hugo"):
         player = t.viewer(name).person_id
@@ -313,7 +313,7 @@ def test_a_table_of_physical_cards_run_by_the_organizer(
         view = kind.view(s, viewer, None)
         assert "console" not in view and drawn not in str(view)
     # One person enters everything: a player's phone answers no choice, enters no deck.
-    with pytest.raises(NotAllowed, match="organizer"):
+    with pytest.raises(NotAllowed, match="organisateur"):
         act(service, t, other, {"type": "choose", "values": ["base-defence"]})
     with pytest.raises(RuleError):  # (the game has begun: no deck now, and none from a player)
         act(service, t, other, {"type": "deck", "cards": deck})

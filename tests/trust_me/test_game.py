@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from server.errors import InvalidInput, NotAllowed, RuleError
+from server.games.trust_me.sheet import wound_places
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import PUBLIC
 from server.platform.service import GameService
@@ -353,3 +354,106 @@ def test_a_dead_survivor_does_not_attack(service: GameService, rolls: ScriptedRo
         t.act("Hugo", {"type": "act", "action": "move", "slot": "c5"})
     with pytest.raises(RuleError, match="dead"):
         t.act("Hugo", {"type": "leave"})
+
+
+def test_a_declared_action_made_impossible_meanwhile_is_lost(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """Found by an outside attack: Léa declares an attack while Hugo aims at her; zombies then
+    knock her weapon from her hand. When Hugo holds, her attack can no longer be made: its token
+    stays, the turn passes (the game used to wait for an answer nobody could give)."""
+    t = dealt(service, rolls)
+    t.act("Léa", {"type": "act", "action": "move", "slot": "c1"})
+    t.act("Hugo", {"type": "act", "action": "aim", "slot": "c1", "target": t.id("Léa")})
+    t.act("Ana", {"type": "act", "action": "nothing", "slot": "c1"})
+    t.act("Tom", {"type": "act", "action": "nothing", "slot": "c1"})
+    surin = t.item("Léa", "surin")
+    said = t.act("Léa", {"type": "attack", "slot": "c2", "weapon": surin, "target": t.id("Ana")})
+    assert "fire or hold" in said
+    with pytest.raises(RuleError, match="waits"):  # nothing else while the aimer decides
+        t.act("Ana", {"type": "drop", "items": [t.item("Ana", "batte")]})
+    # The zombies that touch her strike at once (9.4: the table saw them): 10 against 3, a wound.
+    t.act(None, {"type": "zombies", "survivor": t.id("Léa"), "count": 2})
+    t.dice(1, 1)
+    t.act("Léa", {"type": "defend"})
+    places = ["right", "c3", "c4"][: t.state.placements[0].wounds]
+    t.act("Léa", {"type": "wounds", "slots": places + ["c5", "c6", "c7"][: len(places)]})
+    assert t.sheet("Léa").item_in("right") is None  # her shiv fell
+    said = t.act("Hugo", {"type": "aimed", "answer": "hold"})
+    assert "can no longer be done" in said
+    s = t.state
+    assert s.declared is None and s.turn == t.id("Hugo")
+    assert sum(1 for tok in s.survivor(t.id("Léa")).tokens if tok.slot) == 2  # the token stays
+
+
+def test_a_backpack_given_goes_with_what_it_holds(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """5, Sac à dos: the tokens inside go with it (found by an outside attack: they vanished)."""
+    t = dealt(service, rolls)
+    t.act("Léa", {"type": "search", "slot": "c1", "found": "sac-a-dos", "to": "backpack"})
+    t.act("Hugo", {"type": "act", "action": "nothing", "slot": "c1"})
+    t.act("Ana", {"type": "act", "action": "nothing", "slot": "c1"})
+    t.act("Tom", {"type": "act", "action": "nothing", "slot": "c1"})
+    t.act("Léa", {"type": "search", "slot": "c2", "found": "eau", "to": "b1"})
+    t.act("Hugo", {"type": "act", "action": "nothing", "slot": "c2"})
+    t.act("Ana", {"type": "act", "action": "nothing", "slot": "c2"})
+    t.act("Tom", {"type": "act", "action": "nothing", "slot": "c2"})
+    said = t.act("Léa", {"type": "act", "action": "exchange", "slot": "c4", "target": t.id("Hugo")})
+    assert "exchange" in said
+    bag, water = t.item("Léa", "sac-a-dos"), t.item("Léa", "eau")
+    said = t.act("Léa", {"type": "give", "item": bag, "to": "backpack"})
+    assert "Eau" not in said  # still face down, in the bag
+    hugo = t.sheet("Hugo")
+    assert hugo.slot_of(bag) == "backpack" and hugo.slot_of(water) == "b1"
+    assert str(water) in t.state.items
+    t.act("Hugo", {"type": "end_exchange"})
+
+
+def test_table_moves_and_refusals_tell_nothing(service: GameService, rolls: ScriptedRolls) -> None:
+    """An id given back to the box is refused like another's (found by an outside attack: the
+    refusal told which starting tokens were kept); a drop names what went down; a spawn rolled
+    again twice asks each die by its own name; a survivor out of play no longer moves zombies."""
+    t = dealt(service, rolls)
+    lea_kept = set(t.sheet("Léa").items)
+    gone = next(i for i in range(1, 5) if str(i) not in lea_kept)  # put back in the box
+    kept = next(int(i) for i in lea_kept)
+    refusals = []
+    for item in (gone, kept):
+        with pytest.raises(RuleError) as refused:
+            t.act("Hugo", {"type": "drop", "items": [item]})
+        refusals.append(str(refused.value))
+    assert refusals[0] == refusals[1]
+    assert "Surin" in t.act("Léa", {"type": "drop", "items": [t.item("Léa", "surin")]})
+    t.nothing_until_zombies()
+    t.act("Tom", {"type": "infections"}) if not t.state.zombies.infections_rolled else None
+    t.dice(19, 20, 7, 12)
+    said = t.act("Tom", {"type": "spawn"})
+    assert "2 zombies towards 7" in said and "1 zombie towards 12" in said
+    rolls_logged = [r["purpose"] for r in t.service.log(t.game, t.org)[-1]["rolls"]]  # type: ignore[arg-type]
+    assert rolls_logged == [
+        "zombie spawn 1",
+        "zombie spawn 1, again 1",
+        "zombie spawn 1, again 2",
+        "zombie spawn 2",
+    ]
+    # A survivor out of play watches: no zombie, spawn or table die from their phone.
+    for name in ("Léa", "Ana", "Tom"):
+        if t.sheet(name).playing:
+            t.act(name, {"type": "recover", "take": "actions"})
+    t.act(None, {"type": "zombies", "survivor": t.id("Hugo"), "count": 5})
+    t.dice(1, 1)
+    t.act("Hugo", {"type": "defend"})
+    while t.state.placements:  # as many zombie attacks as it takes
+        p = t.state.placements[0]
+        t.act(
+            "Hugo",
+            {"type": "wounds", "slots": wound_places(t.sheet("Hugo"))[: p.wounds + p.infections]},
+        )
+        if not t.sheet("Hugo").dead:
+            t.act(None, {"type": "zombies", "survivor": t.id("Hugo"), "count": 5})
+            t.dice(1, 1)
+            t.act("Hugo", {"type": "defend"})
+    assert t.sheet("Hugo").dead
+    with pytest.raises(NotAllowed, match="still in play"):
+        t.act("Hugo", {"type": "zombies", "survivor": t.id("Léa"), "count": 3})

@@ -215,7 +215,7 @@ def read_box(text: str) -> Box:
     data = read_json(text, "text")
     if not isinstance(data, dict):
         raise InvalidInput(N_("Expected an object with the box's sections."), field="text")
-    read: dict[str, Any] = {"sample": bool(data.get("sample", False))}
+    read: dict[str, Any] = {"sample": data.get("sample") is True}
     for section, (model, name_field) in SECTIONS.items():
         items = data.get(section)
         if not isinstance(items, list):

@@ -485,6 +485,9 @@ def on_zombies(state: TMState, c: Zombies, ctx: Context) -> Applied:
         raise RuleError(N_("Finish the fight in progress first."))
     if state.phase not in ("players", "zombies"):
         raise RuleError(N_("Zombies attack during the rounds."))
+    from server.games.trust_me.turn import at_the_table
+
+    at_the_table(state, ctx)
     s = playing(state, c.survivor, "survivor")
     state.fight = Fight(attacker=None, target=s.id, zombies=c.count, stage="defence")
     s.aiming = None  # 6: attacked in melee

@@ -199,7 +199,9 @@ class TrustMe(GameKind[TMState]):
         box = state.box
         keys = [p.key for p in box.passports] + [w.key for w in box.weapons]
         keys += [t.key for t in box.things] + [o.key for o in box.objectives]
-        return {"item": {int(i) for i in state.items}, "box": set(keys)}
+        # Every item id ever given in this game, kept or gone: which ids are still held (a token
+        # hidden in the "?" cell) is not told by the refusal.
+        return {"item": range(1, state.next_item), "box": set(keys)}
 
     def status(self, state: TMState) -> str:
         return {"setup": "setup", "preparing": "setup", "finished": "finished"}.get(

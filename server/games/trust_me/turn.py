@@ -95,6 +95,16 @@ def own(state: TMState, ctx: Context) -> Survivor:
     return combat.playing(state, person, "player")
 
 
+def at_the_table(state: TMState, ctx: Context) -> None:
+    """The table's own moves (zombies, spawns, dice) come from the staff or a survivor still in
+    play: a player whose survivor died or left watches."""
+    if ctx.actor.is_staff:
+        return
+    person = ctx.actor.person_id
+    if person is None or str(person) not in state.survivors or not state.survivor(person).playing:
+        raise NotAllowed(N_("A survivor still in play, or the organizer, does this."))
+
+
 def action_of(c: Any) -> str:
     return c.action if isinstance(c, Act) else c.type
 
@@ -373,6 +383,19 @@ def on_aimed(state: TMState, answer: str, ctx: Context) -> Applied:
     from server.games.trust_me.kind import TRUST_ME
 
     command = TRUST_ME.parse(declared.command)
+    trial = state.model_copy(deep=True)  # what happened meanwhile may forbid it (a weapon fell)
+    try:
+        with suppress(DryRun):
+            perform(
+                trial, trial.survivor(target.id), command, Context(ctx.actor, NoDice(), ctx.now)
+            )
+    except RuleError as error:
+        state.acted = True  # its token stays: the action is lost
+        lost = Msg(
+            N_("{name}'s action can no longer be done ({why}): the token stays."),
+            {"name": target.name, "why": error.msg},
+        )
+        return Applied(joined([said, lost]))
     return Applied(joined([said, perform(state, target, command, ctx)]))
 
 
@@ -385,14 +408,13 @@ def on_drop(state: TMState, c: Drop, ctx: Context) -> Applied:
         slot = s.slot_of(item)
         if slot is None:
             raise RuleError(N_("Drop objects of your own sheet."), field="items")
-        for fallen in fall(state, s, item):
+        hidden_here = {int(i) for i, where in s.items.items() if where in hidden_slots(state)}
+        for fallen in fall(state, s, item):  # a bag takes what it holds: face down
+            if fallen in hidden_here:
+                hidden += 1
+            else:
+                seen.append(state.box.name_of(state.item(fallen).key))
             state.items.pop(str(fallen), None)
-        if slot in hidden_slots(state) or slot in ("b1", "b2"):
-            hidden += 1
-        else:
-            seen.append(
-                state.box.name_of(state.items[str(item)].key) if str(item) in state.items else ""
-            )
     names = [n for n in seen if n]
     return Applied(
         Msg(
@@ -438,13 +460,18 @@ def on_give(state: TMState, c: Give, ctx: Context) -> Applied:
     other = state.survivor(next(p for p in state.exchange if p != s.id))
     if s.slot_of(c.item) is None:
         raise RuleError(N_("Give an object of your own sheet."), field="item")
-    moved = fall(state, s, c.item)  # a bag goes with what is in it: to the ground, then picked up
     problem = place_problem(state, other, c.item, c.to)
     if problem is not None:
         raise RuleError(problem.text, field="to", **problem.params)
+    inside = {int(i): where for i, where in s.items.items()}
+    moved = fall(state, s, c.item)  # a bag and what it holds (5)
     other.items[str(c.item)] = c.to
-    for item in moved[1:]:
-        state.items.pop(str(item), None)
+    worn = c.to in ("backpack", "outfit")
+    for item in moved[1:]:  # worn by the other, the bag keeps its contents; else they go down
+        if worn and place_problem(state, other, item, inside[item]) is None:
+            other.items[str(item)] = inside[item]
+        else:
+            state.items.pop(str(item), None)
     name = state.box.name_of(state.item(c.item).key)
     if c.to in hidden_slots(state):
         name = Msg(N_("a face-down token")).render()
@@ -466,6 +493,7 @@ def on_end_exchange(state: TMState, c: EndExchange, ctx: Context) -> Applied:
 
 def on_roll(state: TMState, c: Roll, ctx: Context) -> Applied:
     """Dice for the table: a tie between zombies' paths (12), a direction."""
+    at_the_table(state, ctx)
     values = [
         f"{colour} {ctx.dice.roll(SIDES[colour], f'table die {i}')}"
         for i, colour in enumerate(c.dice, 1)

@@ -451,7 +451,7 @@ ROLL_LABELS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^passport of (?P<name>.+)$", N_("passport drawn for {name}")),
         (r"^zombie (?P<n>\d)$", N_("zombie {n} at the start")),
         (r"^zombie spawn (?P<n>\d)$", N_("zombie spawn {n}")),
-        (r"^zombie spawn (?P<n>\d), again$", N_("zombie spawn {n}, rolled again")),
+        (r"^zombie spawn (?P<n>\d), again \d+$", N_("zombie spawn {n}, rolled again")),
         (r"^table die (?P<n>\d+)$", N_("table die {n}")),
         (r"^first player$", N_("first player")),
         (r"^spare sheet$", N_("spare sheet drawn")),

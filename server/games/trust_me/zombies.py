@@ -9,6 +9,7 @@ from server.errors import NotAllowed, RuleError
 from server.games.trust_me import combat
 from server.games.trust_me.commands import Infections, Recover, Spawn
 from server.games.trust_me.state import Placement, TMState, ZombiePhase
+from server.games.trust_me.turn import advance, at_the_table
 from server.i18n import N_, P_, Msg, joined
 from server.platform.kinds import Applied, Context
 
@@ -42,6 +43,7 @@ def phase(state: TMState) -> ZombiePhase:
 def on_infections(state: TMState, c: Infections, ctx: Context) -> Applied:
     """6: "Au début du tour des zombies, le joueur possédant une infection lance le dé vert"."""
     z = phase(state)
+    at_the_table(state, ctx)
     if z.infections_rolled:
         raise RuleError(N_("The infection dice are rolled already."))
     said: list[Msg] = []
@@ -69,6 +71,7 @@ def on_spawn(state: TMState, c: Spawn, ctx: Context) -> Applied:
     """12: the two d20 around the circular template; 19 or 20, roll again and place two; 8: the
     metro brings one more."""
     z = phase(state)
+    at_the_table(state, ctx)
     if not z.infections_rolled:
         raise RuleError(N_("Roll the infection dice first."))
     if z.spawned:
@@ -76,9 +79,10 @@ def on_spawn(state: TMState, c: Spawn, ctx: Context) -> Applied:
     said: list[Msg] = []
     for n in range(1, SPAWN_ROLLS + 1):
         value = ctx.dice.roll(20, f"zombie spawn {n}")
-        count = 1
+        count, again = 1, 0
         while value >= SPAWN_TWICE:
-            value = ctx.dice.roll(20, f"zombie spawn {n}, again")
+            again += 1  # each die its own name: entered from physical dice one by one
+            value = ctx.dice.roll(20, f"zombie spawn {n}, again {again}")
             count = 2
         z.spawns.append(value)
         said.append(
@@ -129,7 +133,6 @@ def next_round(state: TMState) -> Msg:
     """6: the racket turns to its echo at the end of the round; 14: the end, three rounds after
     the first exit; 9: the first player begins again."""
     from server.games.trust_me.ending import finish
-    from server.games.trust_me.turn import advance
 
     if state.racket == "racket" and "vehicle" not in state.specials:
         state.racket = "echo"
