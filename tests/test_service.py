@@ -351,7 +351,9 @@ def test_a_coach_who_leaves_takes_an_unplayed_team_along(
 def test_a_player_revoked_in_play_stays_in_the_story(
     service: GameService, rolls: ScriptedRolls
 ) -> None:
-    """Mid-game a player is eliminated by the referee, not erased: revoking ends the link only."""
+    """Mid-game a player is eliminated by the referee, not erased: revoking ends the link only,
+    and a link re-issued gives them their place back (a lost phone never stalls a game); a new
+    player still cannot join."""
     rolls.endless = True
     game, organizer = service.create_game("serial_battle", "Parc", "Orga", idem_key=key())
     org = viewer_of(organizer)
@@ -361,5 +363,8 @@ def test_a_player_revoked_in_play_stays_in_the_story(
     service.perform(game.id, org, {"type": "start"}, idem_key=key())
     service.revoke(game.id, org, lea.id, idem_key=key())  # type: ignore[arg-type]
     assert str(lea.id) in service.load(game.id).state.players  # type: ignore[attr-defined]
+    before = service.load(game.id).state.model_dump()
+    service.reissue(game.id, org, lea.id, idem_key=key())  # type: ignore[arg-type]
+    assert service.load(game.id).state.model_dump() == before
     with pytest.raises(RuleError, match="avant le début"):
-        service.reissue(game.id, org, lea.id, idem_key=key())  # type: ignore[arg-type]
+        service.register(game.id, org, "player", "Zoé", idem_key=key())

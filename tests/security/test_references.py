@@ -457,7 +457,10 @@ def tm_world(service: GameService, rolls: ScriptedRolls) -> World:
         "thing": here.item("Léa", "trousse-de-soin"),
         "state": here.state,
     }
-    foreign_item = next(int(i) for i in there.sheet("Léa").items if i not in here.state.items)
+    # An item the other game gave out and this one never did (ids given back stay this game's).
+    there.act("Léa", {"type": "search", "slot": "c1", "found": "eau", "to": "c4"})
+    foreign_item = there.state.next_item - 1
+    assert foreign_item >= here.state.next_item
     people = {"player": here.people["Léa"], "hugo": here.people["Hugo"], "organizer": here.org}
     assert lea.playing and hugo.playing
     rolls.endless = True

@@ -226,7 +226,7 @@ def test_a_whole_game(service: GameService, rolls: ScriptedRolls) -> None:
     assert s.phase == "players" and s.round == 2 and s.racket == "echo"
 
     # Round 2: Léa reaches her Community token with 6 points and leaves; her secrets are shown.
-    with pytest.raises(RuleError, match="5 or more"):
+    with pytest.raises(RuleError, match="their turn"):  # 14: by their own move
         t.act("Tom", {"type": "leave"})
     said = t.act("Léa", {"type": "leave"})
     assert "6 points" in said
@@ -457,3 +457,50 @@ def test_table_moves_and_refusals_tell_nothing(service: GameService, rolls: Scri
     assert t.sheet("Hugo").dead
     with pytest.raises(NotAllowed, match="still in play"):
         t.act("Hugo", {"type": "zombies", "survivor": t.id("Léa"), "count": 3})
+
+
+def test_firing_from_the_aim_marker(service: GameService, rolls: ScriptedRolls) -> None:
+    """9.2, 6: Hugo aims at Léa; when she declares a move he removes the marker and attacks at
+    once; after the fight she goes on with her move. Every phone's view is built at each step
+    (found by a playtest: the views failed once the aimer had fired)."""
+    t = dealt(service, rolls)
+
+    def every_view() -> None:
+        for who in (*NAMES, None):
+            view(t, who)
+        t.service.load(t.game).kind.view(t.state, t.org, None)
+
+    t.act("Léa", {"type": "act", "action": "nothing", "slot": "c1"})
+    t.act("Hugo", {"type": "act", "action": "aim", "slot": "c1", "target": t.id("Léa")})
+    t.act("Ana", {"type": "act", "action": "nothing", "slot": "c1"})
+    t.act("Tom", {"type": "act", "action": "nothing", "slot": "c1"})
+    t.act("Léa", {"type": "act", "action": "move", "slot": "c9"})
+    every_view()
+    assert view(t, "Hugo")["me"]["aim_decision"] and not view(t, "Léa")["me"]["aim_decision"]
+    machete = t.item("Hugo", "machette")
+    with pytest.raises(RuleError, match="beside"):
+        t.act("Hugo", {"type": "attack", "weapon": machete, "target": t.id("Ana")})
+    t.dice(4, 4)
+    said = t.act("Hugo", {"type": "attack", "weapon": machete, "target": t.id("Léa")})
+    assert "Hugo attacks Léa" in said and t.sheet("Hugo").aiming is None  # the marker is spent
+    every_view()
+    t.act("Hugo", {"type": "reroll"})
+    every_view()
+    t.dice(1, 1)
+    t.act("Léa", {"type": "defend"})
+    every_view()
+    while t.state.placements or (t.state.fight and t.state.fight.stage == "endure"):
+        if t.state.placements:
+            p = t.state.placements[0]
+            t.act("Hugo", {"type": "wounds", "slots": wound_places(t.sheet("Léa"))[: p.wounds]})
+        else:
+            t.act("Léa", {"type": "endure", "take": "fatigue"})
+    t.dice(12)
+    t.act("Hugo", {"type": "usage"})
+    every_view()
+    assert view(t, "Léa")["me"]["go_on_decision"]
+    with pytest.raises(NotAllowed):
+        t.act("Hugo", {"type": "aimed", "answer": "go_on"})
+    said = t.act("Léa", {"type": "aimed", "answer": "go_on"})
+    assert "moves up to" in said and t.state.turn == t.id("Hugo")
+    every_view()

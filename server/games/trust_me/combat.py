@@ -60,10 +60,13 @@ def roll(dice: Dice, s: Survivor, colour: Colour, purpose: str, why: str) -> Die
     return Die(colour=colour, value=value, why=why)
 
 
-def green(state: TMState, dice: Dice, s: Survivor, purpose: str) -> int:
-    """The green d12 (4, 12), +1 while the "dé Vert" cell is free (1)."""
+def green(state: TMState, dice: Dice, s: Survivor, purpose: str) -> tuple[int, str]:
+    """The green d12 (4, 12), +1 while the "dé Vert" cell is free (1): the total, and the total
+    as said ("3 (2 + 1)": the die and the cell's +1 both shown)."""
     rolled = dice.roll(SIDES["green"], f"{s.name}: {purpose}", owner=owner(s))
-    return rolled + (1 if has_skill(state, s, "green") else 0)
+    if has_skill(state, s, "green"):
+        return rolled + 1, f"{rolled + 1} ({rolled} + 1)"
+    return rolled, str(rolled)
 
 
 def playing(state: TMState, person: int | None, field: str) -> Survivor:
@@ -265,19 +268,19 @@ def object_used(state: TMState, s: Survivor, item: int, ctx: Context) -> list[Ms
         return [Msg(N_("{object} is used up."), {"object": thing.name})]
     if thing.limit is None:
         return []
-    total = green(state, ctx.dice, s, f"limit of {thing.name}")
+    total, shown = green(state, ctx.dice, s, f"limit of {thing.name}")
     if total <= thing.limit:
         discard(state, s, item)
         return [
             Msg(
                 N_("Green die {total} (limit {limit}): {object} is used up."),
-                {"total": total, "limit": thing.limit, "object": thing.name},
+                {"total": shown, "limit": thing.limit, "object": thing.name},
             )
         ]
     return [
         Msg(
             N_("Green die {total} (limit {limit}): {object} holds."),
-            {"total": total, "limit": thing.limit, "object": thing.name},
+            {"total": shown, "limit": thing.limit, "object": thing.name},
         )
     ]
 
@@ -453,8 +456,8 @@ def on_usage(state: TMState, c: Usage, ctx: Context) -> Applied:
     assert fight is not None and fight.weapon is not None
     weapon = weapon_of(state, fight.weapon)
     assert weapon is not None
-    total = green(state, ctx.dice, s, f"limit of {weapon.name}")
-    params = {"name": s.name, "total": total, "limit": weapon.limit, "weapon": weapon.name}
+    total, shown = green(state, ctx.dice, s, f"limit of {weapon.name}")
+    params = {"name": s.name, "total": shown, "limit": weapon.limit, "weapon": weapon.name}
     if total > weapon.limit:
         said = [Msg(N_("Green die {total} (limit {limit}): {weapon} holds."), params)]
     elif weapon.category == "melee":

@@ -48,7 +48,7 @@ class SetDecor(Strict):
 
     type: Literal["decor"]
     player: PersonRef
-    pieces: list[DecorPiece] = Field(max_length=4)
+    pieces: list[DecorPiece] = Field(max_length=30)  # 2 to 4 points: the rules say so in words
 
 
 class Deal(Strict):
@@ -74,7 +74,7 @@ class Keep(Strict):
     """12.6: two of the four starting tokens, and where each goes on the sheet."""
 
     type: Literal["keep"]
-    items: list[Place] = Field(min_length=2, max_length=2)
+    items: list[Place] = Field(max_length=4)  # two (the rules say so in words)
 
 
 class Community(Strict):

@@ -78,6 +78,22 @@ def points(state: TMState, s: Survivor) -> dict[str, Any]:
     }
 
 
+def may_leave_now(state: TMState, s: Survivor) -> bool:
+    """14: the survivor "atteint son pion Communauté" by their own move: on their turn, or right
+    after their action (before the next one acts, or the zombies' dice)."""
+    if not s.playing or state.fight is not None or state.placements or state.declared:
+        return False
+    if state.phase == "players":
+        return s.id in (state.turn, state.last_acted)
+    zombies = state.zombies
+    return (
+        state.phase == "zombies"
+        and zombies is not None
+        and s.id == state.last_acted
+        and not zombies.spawned
+    )
+
+
 def on_leave(state: TMState, c: Leave, ctx: Context) -> Applied:
     """14: "S'il atteint le quota de points requis, son survivant sort du plateau"; his cards and
     hidden objects are revealed then (the board shows a survivor who left in full)."""
@@ -85,8 +101,8 @@ def on_leave(state: TMState, c: Leave, ctx: Context) -> Applied:
 
     s = own(state, ctx)
     check_free(state)
-    if state.phase != "players":
-        raise RuleError(N_("A survivor leaves during the players' turns."))
+    if not may_leave_now(state, s):
+        raise RuleError(N_("A survivor leaves on their turn, or just after their action."))
     score = points(state, s)["total"]
     if score < TO_LEAVE:
         raise RuleError(N_("{points} points: a survivor leaves with 5 or more (14)."), points=score)

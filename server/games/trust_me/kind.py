@@ -14,95 +14,21 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter
 
 from server.errors import RuleError
-from server.games.trust_me import combat, ending, setup, turn, views, zombies
+from server.games.trust_me import ending, forms, turn, views
 from server.games.trust_me.catalog import sample_box
-from server.games.trust_me.commands import (
-    SETUP_ONLY,
-    STAFF_ONLY,
-    Act,
-    Aimed,
-    Arrange,
-    Attack,
-    Bandage,
-    Claim,
-    Command,
-    Community,
-    Deal,
-    Defend,
-    Drop,
-    EndExchange,
-    Endure,
-    Give,
-    Infections,
-    Keep,
-    Leave,
-    PlaceWounds,
-    Recover,
-    Redraw,
-    Reroll,
-    Roll,
-    Search,
-    SetBox,
-    SetDecor,
-    SetPassport,
-    Spawn,
-    Usage,
-    Use,
-    Zombies,
-)
+from server.games.trust_me.commands import SETUP_ONLY, STAFF_ONLY, Command
+from server.games.trust_me.rules import ANSWERS, HANDLERS, PREPARING, TABLE
 from server.games.trust_me.setup import MAX_PLAYERS
 from server.games.trust_me.state import Survivor, TMSettings, TMState
 from server.i18n import N_, Msg, joined
 from server.platform.kinds import (
-    Applied,
     Context,
     GameKind,
-    Handler,
     LoggedEvent,
     Outcome,
     PersonInfo,
     Viewer,
 )
-
-
-def on_aimed(state: TMState, c: Aimed, ctx: Context) -> Applied:
-    return turn.on_aimed(state, c.answer, ctx)
-
-
-HANDLERS: dict[type, Handler] = {
-    SetBox: setup.on_box,
-    SetPassport: setup.on_passport,
-    SetDecor: setup.on_decor,
-    Deal: setup.on_deal,
-    Redraw: setup.on_redraw,
-    Keep: setup.on_keep,
-    Community: setup.on_community,
-    Act: turn.on_action,
-    Search: turn.on_action,
-    Use: turn.on_action,
-    Arrange: turn.on_action,
-    Attack: turn.on_action,
-    Aimed: on_aimed,
-    Drop: turn.on_drop,
-    Bandage: turn.on_bandage,
-    Give: turn.on_give,
-    EndExchange: turn.on_end_exchange,
-    Roll: turn.on_roll,
-    Reroll: combat.on_reroll,
-    Defend: combat.on_defend,
-    Endure: combat.on_endure,
-    PlaceWounds: combat.on_wounds,
-    Usage: combat.on_usage,
-    Zombies: combat.on_zombies,
-    Infections: zombies.on_infections,
-    Spawn: zombies.on_spawn,
-    Recover: zombies.on_recover,
-    Claim: ending.on_claim,
-    Leave: ending.on_leave,
-}
-PREPARING = (Redraw, Keep, Community)
-TABLE = (Zombies, Infections, Spawn, Roll)  # the table's: the staff or any player
-ANSWERS = (Reroll, Defend, Endure, PlaceWounds, Usage, Recover)  # a staff member may answer for one
 
 
 class TrustMe(GameKind[TMState]):
@@ -167,16 +93,7 @@ class TrustMe(GameKind[TMState]):
         return Outcome(work, summary, applied.logged_result())
 
     def from_form(self, payload: dict[str, Any]) -> dict[str, Any]:
-        """The keep and rearrange forms send `slot_<item>` per object (empty: not kept)."""
-        if payload.get("type") not in ("keep", "arrange"):
-            return payload
-        data = {k: v for k, v in payload.items() if not k.startswith("slot_")}
-        data["items"] = [
-            {"item": name[5:], "slot": value}
-            for name, value in payload.items()
-            if name.startswith("slot_") and isinstance(value, str) and value
-        ]
-        return data
+        return forms.from_form(payload)
 
     def may_send(self, viewer: Viewer, command: Any) -> bool:
         if isinstance(command, STAFF_ONLY):

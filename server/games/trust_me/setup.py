@@ -231,7 +231,7 @@ def on_keep(state: TMState, c: Keep, ctx: Context) -> Applied:
     if state.phase != "preparing" or s.kept:
         raise RuleError(N_("The starting tokens are kept once, after the deal."))
     chosen = [p.item for p in c.items]
-    if len(set(chosen)) != 2 or any(i not in s.offered for i in chosen):
+    if len(chosen) != 2 or len(set(chosen)) != 2 or any(i not in s.offered for i in chosen):
         raise RuleError(N_("Keep two of the four tokens you drew."), field="items")
     for place in c.items:
         put(state, s, place.item, place.slot)

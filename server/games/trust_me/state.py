@@ -134,6 +134,11 @@ class Declared(BaseModel):
     action: str  # what the table heard declared ("move", "search"...)
     attacked: bool = False
 
+    @property
+    def aimer(self) -> int | None:
+        """The survivor aiming who decides now (none once one has fired)."""
+        return self.aimers[0] if self.aimers and not self.attacked else None
+
 
 class ZombiePhase(BaseModel):
     infections_rolled: bool = False
@@ -164,6 +169,7 @@ class TMState(BaseModel):
     declared: Declared | None = None
     exchange: list[int] = Field(default_factory=list)  # two survivors exchanging (11)
     acted: bool = False  # the active survivor's action is done: the turn passes once settled
+    last_acted: int | None = None  # who acted last: they may step out at their Community (14)
     racket: Literal["racket", "echo"] | None = None  # 6: Vacarme, then its echo
     zombies: ZombiePhase | None = None
     first_exit: int | None = None  # the round of the first exit (14)

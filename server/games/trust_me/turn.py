@@ -337,10 +337,8 @@ def fire_from_aim(state: TMState, c: Attack, ctx: Context) -> Applied:
             N_("Attack from the aim marker when the survivor aimed at declares an action."),
             field="slot",
         )
-    if ctx.actor.person_id != declared.aimers[0]:
-        raise NotAllowed(
-            N_("{name} decides, on their own phone."), name=state.survivor(declared.aimers[0]).name
-        )
+    if declared.aimer is None or ctx.actor.person_id != declared.aimer:
+        raise NotAllowed(N_("Only the survivor aiming decides this."))
     if c.target != declared.survivor:
         raise RuleError(N_("The aim marker fires at the survivor it is beside."), field="target")
     s = state.survivor(declared.aimers.pop(0))
@@ -354,7 +352,7 @@ def on_aimed(state: TMState, answer: str, ctx: Context) -> Applied:
         raise RuleError(N_("No declared action waits."))
     target = state.survivor(declared.survivor)
     if answer == "hold":
-        if declared.attacked or ctx.actor.person_id != declared.aimers[0]:
+        if declared.aimer is None or ctx.actor.person_id != declared.aimer:
             raise NotAllowed(N_("Only the survivor aiming holds their fire."))
         aimer = state.survivor(declared.aimers.pop(0))
         said = Msg(N_("{aimer} holds their fire."), {"aimer": aimer.name})
@@ -528,5 +526,7 @@ def settle(state: TMState) -> None:
         return
     current = state.survivor(state.turn) if state.turn is not None else None
     if state.acted or current is None or not current.playing or not current.free_tokens():
+        if state.acted and current is not None:
+            state.last_acted = current.id
         state.acted = False
         advance(state)

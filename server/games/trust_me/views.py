@@ -11,7 +11,7 @@ from typing import Any
 
 from server.games.trust_me import combat, turn
 from server.games.trust_me.catalog import COLOUR_TITLES, FAMILY_TITLES, SIDES
-from server.games.trust_me.ending import points
+from server.games.trust_me.ending import may_leave_now, points
 from server.games.trust_me.setup import DECOR_POINTS, DECOR_TITLES, SPECIAL_TITLES
 from server.games.trust_me.sheet import (
     hidden_slots,
@@ -225,7 +225,7 @@ def waiting_view(state: TMState) -> dict[str, Any] | None:
                 Msg(N_("goes on with the action declared, or stops")).render(),
             )
         else:
-            person = declared.aimers[0]
+            person = declared.aimer or declared.survivor
             what = Msg(
                 N_("fires at {name} from the aim marker, or holds"),
                 {"name": state.survivor(declared.survivor).name},
@@ -238,6 +238,18 @@ def waiting_view(state: TMState) -> dict[str, Any] | None:
             "name": a.name,
             "what": Msg(N_("exchanges objects with {name}"), {"name": b.name}).render(),
         }
+    z = state.zombies
+    if state.phase == "zombies" and z is not None:  # the table's: anyone at it rolls
+        what = (
+            N_("roll the infection dice")
+            if not z.infections_rolled
+            else N_("move the zombies, then roll the spawn")
+            if not z.spawned
+            else N_("take their tokens back")
+        )
+        names = [s.name for s in state.playing() if s.id not in z.recovered] if z.spawned else []
+        table = ", ".join(names) if names else Msg(N_("The table")).render()
+        return {"person": None, "name": table, "what": Msg(what).render()}
     if state.phase == "players" and state.turn is not None:
         return {
             "person": state.turn,
@@ -261,6 +273,7 @@ def board_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any]:
         ],
         "turn": state.survivor(state.turn).name if state.turn is not None else None,
         "waiting": waiting_view(state),
+        "waiting_wounds": bool(state.placements),
         "fight": fight_view(state),
         "declared": Msg(turn.ACTION_WORDS[state.declared.action]).render()
         if state.declared
@@ -352,11 +365,10 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
         "in_exchange": s.id in state.exchange,
         "partner": next((state.survivor(p).name for p in state.exchange if p != s.id), None),
         "fight_stage": w[1] if (w := combat.waiting(state)) and w[0] == s.id else None,
-        "aim_decision": bool(
-            state.declared and not state.declared.attacked and state.declared.aimers[0] == s.id
-        ),
+        "aim_decision": bool(state.declared and state.declared.aimer == s.id and not state.fight),
         "aimed_target": state.declared.survivor if state.declared else None,
         "aimed_name": state.survivor(state.declared.survivor).name if state.declared else None,
+        "aimed_by": [o.name for o in state.playing() if o.aiming == s.id],
         "endure_needs_slot": not any(t.slot is not None and t.face == "action" for t in s.tokens)
         and bool(s.free_tokens()),
         "go_on_decision": bool(
@@ -378,7 +390,7 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
         "free_slots": [
             {"slot": p, "title": slot_title(state, p)} for p in free_item_slots(state, s)
         ],
-        "can_leave": s.playing and state.phase == "players",
+        "can_leave": may_leave_now(state, s),
     }
     return {"me": mine}
 
@@ -400,7 +412,15 @@ def setup_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] 
         return None
     return {
         "setup": [
-            {"id": s.id, "name": s.name, "passport": s.passport, "decor": s.decor}
+            {
+                "id": s.id,
+                "name": s.name,
+                "passport": s.passport,
+                "passport_name": passport.name
+                if (passport := state.box.passport(s.passport or ""))
+                else None,
+                "decor": s.decor,
+            }
             for s in state.survivors.values()
         ]
     }

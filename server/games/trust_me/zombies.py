@@ -50,18 +50,18 @@ def on_infections(state: TMState, c: Infections, ctx: Context) -> Applied:
     for s in state.playing():
         if not s.infections:
             continue
-        total = combat.green(state, ctx.dice, s, "infection")
+        total, shown = combat.green(state, ctx.dice, s, "infection")
         if total <= INFECTION_AT:
             state.placements.append(Placement(placer=s.id, survivor=s.id, wounds=1))
             said.append(
                 Msg(
                     N_("{name}: green die {total}, one more wound."),
-                    {"name": s.name, "total": total},
+                    {"name": s.name, "total": shown},
                 )
             )
         else:
             said.append(
-                Msg(N_("{name}: green die {total}, no wound."), {"name": s.name, "total": total})
+                Msg(N_("{name}: green die {total}, no wound."), {"name": s.name, "total": shown})
             )
     z.infections_rolled = True
     return Applied(joined(said) if said else Msg(N_("Nobody is infected.")))
@@ -139,7 +139,7 @@ def next_round(state: TMState) -> Msg:
     if state.first_exit is not None and state.round >= state.first_exit + ROUNDS_AFTER_EXIT:
         return finish(state)
     state.round += 1
-    state.phase, state.zombies, state.turn = "players", None, None
+    state.phase, state.zombies, state.turn, state.last_acted = "players", None, None, None
     state.turn = state.order[-1]  # `advance` starts from the one after: the first player
     advance(state)
     return Msg(N_("Round {round} begins."), {"round": state.round})

@@ -1,0 +1,30 @@
+"""What Trust Me's forms send, as the commands they stand for (the JSON API sends commands as
+they are)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+
+def from_form(payload: dict[str, Any]) -> dict[str, Any]:
+    """The keep and rearrange forms send `slot_<item>` per object (empty: not kept); the décor
+    form `count_<piece>` per piece."""
+    if payload.get("type") == "decor":
+        data = {k: v for k, v in payload.items() if not k.startswith("count_")}
+        data["pieces"] = [
+            name[6:]
+            for name, value in payload.items()
+            if name.startswith("count_") and re.fullmatch(r"[0-4]", str(value).strip())
+            for _ in range(int(str(value).strip()))
+        ]
+        return data
+    if payload.get("type") not in ("keep", "arrange"):
+        return payload
+    data = {k: v for k, v in payload.items() if not k.startswith("slot_")}
+    data["items"] = [
+        {"item": name[5:], "slot": value}
+        for name, value in payload.items()
+        if name.startswith("slot_") and isinstance(value, str) and value
+    ]
+    return data
