@@ -14,7 +14,8 @@ live-update latency p50/p95 from the commit (by the log's clock) to the moment t
 the game has the nudge, and to the moment it has its refreshed page; errors (answers 500, requests
 that failed twice, streams that never opened); streams that broke and opened again, and reads sent
 again on a fresh connection, as a browser does both; late changes (some phone had not refreshed for them when the run ended,
-3 s after the last action); server memory.
+3 s after the last action); server memory; per change, the live parts rendered again, those the
+server found unchanged for their phone (a 204, no render), and the kilobytes the phones received.
 
 With PostgreSQL (`--database-url`, an account that may create databases) and `--processes 2`,
 two server processes serve the same games: each game's phones and actors are spread over both,
@@ -73,6 +74,7 @@ class Figures:
     errors: int = 0
     connected: int = 0
     retried: int = 0  # page reads sent again on a fresh connection
+    live_bytes: int = 0  # bodies of the live parts the phones received
     reconnects: int = 0  # event streams that broke and opened again
     failures: Counter[str] = field(default_factory=Counter)  # what failed, and how
     # game -> server -> seq -> when the last phone of that server had the nudge / the fresh page
@@ -147,17 +149,22 @@ async def phone(
         return
     wanted = 0
     fetching: asyncio.Task[None] | None = None
+    tag = ""  # what the part this phone holds shows: unchanged, the server answers 204
 
     async def refresh() -> None:
+        nonlocal tag
         have = 0
         while have < wanted:
             target = wanted
             start = time.monotonic()
             try:
-                await get(client, live_url, headers, figures)
+                sent = {**headers, "X-Live-Tag": tag} if tag else headers
+                answer = await get(client, live_url, sent, figures)
             except httpx.HTTPError as error:
                 figures.fail("page refresh", error)
                 return
+            tag = answer.headers.get("X-Live-Tag", "")
+            figures.live_bytes += len(answer.content)
             figures.page_ms.append((time.monotonic() - start) * 1000)
             note(figures.paged[game.id][server], target, time.time())
             have = target
@@ -388,6 +395,11 @@ async def run_one(
                 break
             await asyncio.sleep(0.2)  # every phone connected before the clock starts
         connect_s = time.monotonic() - opened
+        before = Counter[str]()
+        for server in servers:
+            before.update((await log_client.get(f"{server.url}/healthz")).json()["live"])
+        rendered_before, unchanged_before = before["rendered"], before["unchanged"]
+        figures.live_bytes = 0
         # The referees' phones are not the players': they act from a process of their own, so
         # an answer is not timed late because this process was busy refreshing 32 pages.
         urls = [server.url for server in servers]
@@ -407,6 +419,10 @@ async def run_one(
             task.cancel()
         await asyncio.gather(*phones, return_exceptions=True)
         committed = {g.id: await commit_times(log_client, g) for g in games}
+        live = Counter[str]()
+        for server in servers:
+            live.update((await log_client.get(f"{server.url}/healthz")).json()["live"])
+    changes = max(1, sum(len(g.answered) for g in games))
     nudge_ms, remote_ms, page_ms = [], [], []
     late = 0  # changes some phone had not refreshed for when the run ended
     for g in games:
@@ -447,6 +463,10 @@ async def run_one(
         "retried": figures.retried,
         "refused": figures.refused,
         "rss_mib": sum(s.rss_mib() for s in servers),
+        # Renders of live parts per change (the phones' first loads aside), and bytes sent.
+        "renders": (live["rendered"] - rendered_before) / changes,
+        "unchanged": (live["unchanged"] - unchanged_before) / changes,
+        "kib": figures.live_bytes / changes / 1024,
         "connect_s": connect_s,
     }
 
@@ -474,6 +494,9 @@ COLUMNS = [
     ("retried", "retried", "{:>7}"),
     ("refused", "refused", "{:>7}"),
     ("RSS MiB", "rss_mib", "{:>7.0f}"),
+    ("rend/ch", "renders", "{:>7.1f}"),
+    ("204/ch", "unchanged", "{:>6.1f}"),
+    ("KiB/ch", "kib", "{:>6.1f}"),
     ("conn s", "connect_s", "{:>6.1f}"),
 ]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -111,6 +112,9 @@ def create_app(
     app.state.join_limiter = RateLimiter(settings.join_attempts_per_minute)
     # Phones' live parts render on threads of their own (see `server.web.pages.live_block`).
     app.state.live_threads = anyio.CapacityLimiter(settings.live_threads)
+    # Live parts rendered, and those found unchanged for their viewer (a 204): `/healthz` says
+    # them, `make bench` reads them.
+    app.state.live_stats = Counter({"rendered": 0, "unchanged": 0, "bytes": 0})
 
     add_middleware(app, settings)
     add_routes(app)

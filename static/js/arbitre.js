@@ -78,6 +78,12 @@
     var ctx = evt.detail.ctx;
     ctx.request.headers["X-CSRF-Token"] = csrf();
     if (ctx.replay) ctx.request.body = new URLSearchParams(ctx.replay.body);
+    // A live part says what it shows: unchanged for this viewer, the server answers 204 and
+    // renders nothing (issue 21).
+    var el = ctx.sourceElement;
+    if (el && el.dataset && el.hasAttribute("data-live") && el.dataset.liveTag && ctx.request.method === "GET") {
+      ctx.request.headers["X-Live-Tag"] = el.dataset.liveTag;
+    }
   });
 
   document.addEventListener("htmx:after:request", function (evt) {
@@ -92,6 +98,17 @@
     var seq = ctx && ctx.response && ctx.response.headers.get("X-Game-Seq");
     var s = stream();
     if (seq && s && parseInt(seq, 10) > seqOf(s)) s.dataset.seq = seq;
+    var source = ctx && ctx.sourceElement;
+    if (ctx && ctx.response && ctx.request.method === "GET" && source && source.hasAttribute && source.hasAttribute("data-live")) {
+      var tag = ctx.response.headers.get("X-Live-Tag");
+      if (tag) source.dataset.liveTag = tag; else delete source.dataset.liveTag;
+      // Unchanged: the screen is the game's at this number; its forms say so.
+      if (ctx.response.status === 204 && seq) {
+        source.querySelectorAll('input[name="seq"]').forEach(function (input) { input.value = seq; });
+      }
+    } else if (ctx && ctx.request && ctx.request.method === "POST") {
+      liveRegions().forEach(function (el) { delete el.dataset.liveTag; }); // an answer swapped in
+    }
     // An action applied: its form goes back to a blank sheet, so a second tap is a new action
     // on purpose, not the last one's values sent again.
     var form = ctx && ctx.sourceElement;

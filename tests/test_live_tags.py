@@ -1,0 +1,76 @@
+"""A phone's live part is rendered again only when what its viewer sees has changed (issue 21):
+the part comes with a fingerprint of what it shows; asked again with it, an unchanged part is a
+204 with no body and the game's new sequence number, a changed one a fresh render. A Serial
+Battle assault between two players renders again their parts, not the other players'."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from server.platform.dice import ScriptedRolls
+from server.platform.service import GameService
+from tests.helpers import key
+from tests.security.scenes import sb_game
+
+PLAYERS = ("Léa", "Hugo", "Ines", "Zoé")
+
+
+def phone(client: TestClient, service: GameService, game: str, person: int) -> TestClient:
+    fresh = TestClient(client.app, follow_redirects=False)
+    token = service.link_of(service.person(game, person)).token
+    assert fresh.get(f"/t/{token}").status_code == 303
+    return fresh
+
+
+def live(p: TestClient, game: str, tag: str | None) -> Any:
+    headers = {"HX-Request": "true", **({"X-Live-Tag": tag} if tag else {})}
+    return p.get(f"/g/{game}/live/player", headers=headers)
+
+
+def test_an_unchanged_part_is_not_rendered_again(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    rolls.endless = True
+    game, people, ids = sb_game(service, PLAYERS)
+    phones = {name: phone(client, service, game, ids[name]) for name in PLAYERS}
+    tags = {}
+    for name, p in phones.items():
+        first = live(p, game, None)
+        assert first.status_code == 200 and first.headers["X-Live-Tag"]
+        tags[name] = first.headers["X-Live-Tag"]
+    assert len(set(tags.values())) == len(PLAYERS)  # each phone its own projection
+    stats = client.app.state.live_stats  # type: ignore[attr-defined]
+    rendered = stats["rendered"]
+    # Nothing happened: every phone gets a 204, nothing is rendered.
+    for name, p in phones.items():
+        again = live(p, game, tags[name])
+        assert again.status_code == 204 and again.content == b""
+    assert stats["rendered"] == rendered
+    # A referee's assault between Léa and Hugo.
+    assault = {
+        "type": "assault",
+        "attacker": ids["Léa"],
+        "defenders": [ids["Hugo"]],
+        "card": "bare",
+    }
+    service.perform(game, people["referee"], assault, idem_key=key())
+    seq = str(service.seq_of(game))
+    answers = {name: live(p, game, tags[name]) for name, p in phones.items()}
+    changed = {name for name, a in answers.items() if a.status_code == 200}
+    assert changed and changed <= {"Léa", "Hugo"}
+    for name in set(PLAYERS) - changed:
+        assert answers[name].status_code == 204 and answers[name].headers["X-Game-Seq"] == seq
+    assert stats["rendered"] == rendered + len(changed)
+    # A tag is the viewer's own: another phone's tag does not spare a render of a different view.
+    assert live(phones["Ines"], game, tags["Zoé"]).status_code == 200
+    # The same viewer in another language is another render.
+    phones["Zoé"].cookies.set("lang", "en")
+    again = live(phones["Zoé"], game, tags["Zoé"])
+    assert again.status_code == 200
+
+
+def test_healthz_counts_live_parts_and_tells_nothing_else(client: TestClient) -> None:
+    answer = client.get("/healthz").json()
+    assert answer["status"] == "ok" and set(answer["live"]) == {"rendered", "unchanged", "bytes"}
