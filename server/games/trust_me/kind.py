@@ -38,7 +38,7 @@ class TrustMe(GameKind[TMState]):
         "Zombie survival at the table: Arbitre keeps the sheets, the dice and the secrets."
     )
     roles = ("player",)
-    page_log = 8
+    page_log = 0
     state_model = TMState
     settings_model = TMSettings
     commands: TypeAdapter[Any] = TypeAdapter(Command)
