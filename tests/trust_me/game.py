@@ -92,6 +92,8 @@ class TM:
             self.act(None, {"type": "infections"})
         self.dice(*spawn)
         self.act(None, {"type": "spawn"})
+        if self.state.phase == "finished":  # 14: the last round's zombies: the end
+            return
         for name in NAMES:
             s = self.sheet(name)
             if s.playing:

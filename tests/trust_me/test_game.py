@@ -504,3 +504,26 @@ def test_firing_from_the_aim_marker(service: GameService, rolls: ScriptedRolls) 
     said = t.act("Léa", {"type": "aimed", "answer": "go_on"})
     assert "moves up to" in said and t.state.turn == t.id("Hugo")
     every_view()
+
+
+def test_a_rearrangement_lays_tokens_out_again(service: GameService, rolls: ScriptedRolls) -> None:
+    """11, Réorganisation: "Récupérez tous vos pions Objet, Action et Fatigue et redisposez-les"
+    (found by a playtest: only the objects moved). The token paying for it stays where it went."""
+    from server.games.trust_me.forms import from_form
+
+    t = dealt(service, rolls)
+    t.act("Léa", {"type": "act", "action": "run", "slot": "c1"})  # a Fatigue on her melee cell
+    for name in ("Hugo", "Ana", "Tom"):
+        t.act(name, {"type": "act", "action": "nothing", "slot": "c1"})
+    items = {str(i): slot for i, slot in t.sheet("Léa").items.items()}
+    form = {
+        "type": "arrange",
+        "slot": "c2",
+        "token_0": "c5",
+        **{f"slot_{i}": s for i, s in items.items()},
+    }
+    command = from_form(form)
+    assert command["tokens"] == ["c5"]
+    t.act("Léa", command)
+    tokens = {tok.slot: tok.face for tok in t.sheet("Léa").tokens if tok.slot}
+    assert tokens == {"c5": "fatigue", "c2": "action"}

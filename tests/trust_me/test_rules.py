@@ -14,7 +14,7 @@ from server.games.trust_me.combat import outcome, zombies_killed
 from server.games.trust_me.ending import points, times_met
 from server.games.trust_me.setup import new_item
 from server.games.trust_me.sheet import has_skill, mark, place_problem, put, token_places
-from server.games.trust_me.state import Fight, Survivor, TMState
+from server.games.trust_me.state import WOUND_SLOTS, Fight, Survivor, TMState
 
 
 def four() -> TMState:
@@ -213,3 +213,49 @@ def test_the_box_round_trips_and_is_marked_a_sample() -> None:
     assert box.sample and read_box(dump_box(box)) == box
     with pytest.raises(InvalidInput, match="Line 1"):
         read_box("{not json")
+
+
+@pytest.mark.parametrize(
+    ("wounds_before", "wounds", "infections", "covered", "expected"),
+    [
+        (0, 2, 2, 0, ["wound", "wound", "infection", "infection"]),
+        (2, 3, 3, 0, ["wound"]),  # 6: the third wound kills: nothing is placed after it
+        (1, 2, 2, 0, ["wound", "wound"]),
+        (0, 1, 1, 10, ["wound"]),  # one free place left
+    ],
+)
+def test_the_markers_placed(
+    wounds_before: int, wounds: int, infections: int, covered: int, expected: list[str]
+) -> None:
+    """Found by a playtest: the form asked for more places than the sheet had, or than a dying
+    survivor needed, and could never be sent."""
+    from server.games.trust_me.combat import markers_to_place
+    from server.games.trust_me.state import Placement
+
+    state = four()
+    lea = state.survivor(1)
+    lea.wounds = ["c1", "c2"][:wounds_before]
+    places = [p for p in WOUND_SLOTS if p not in lea.wounds]
+    lea.infections = places[:covered]
+    placement = Placement(placer=2, survivor=1, wounds=wounds, infections=infections)
+    assert markers_to_place(state, placement) == expected
+
+
+def test_a_group_of_zombies_loses_no_more_than_it_holds() -> None:
+    state = four()
+    fight = Fight(attacker=1, target=None, zombies=2, stage="attack_reroll", attack_bonus=19)
+    zombies_killed(state, fight)
+    assert state.survivor(1).zombies_killed == 2  # 19 would be three, the group held two
+
+
+def test_the_book_s_skills_read_in_the_reader_s_language() -> None:
+    from server.games.trust_me.views import slot_title
+    from server.i18n import current_language
+
+    state = four()
+    token = current_language.set("en")
+    try:
+        assert slot_title(state, "c1") == "1 · +1 yellow die in melee"
+        assert "échantillon" in slot_title(state, "c7")  # a sample skill: the box's words
+    finally:
+        current_language.reset(token)

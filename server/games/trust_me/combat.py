@@ -21,6 +21,7 @@ from server.games.trust_me.commands import (
     Zombies,
 )
 from server.games.trust_me.sheet import (
+    DEATH_AT,
     fall,
     fatigue_for,
     has_skill,
@@ -112,9 +113,14 @@ def start_attack(state: TMState, s: Survivor, c: Attack, ctx: Context, from_aim:
         target = playing(state, c.target, "target")
         if target.id == s.id:
             raise RuleError(N_("A survivor does not attack themself."), field="target")
+    if c.target is not None and c.zombies is not None:
+        raise RuleError(
+            N_("Say how many zombies only when attacking a group of them."), field="zombies"
+        )
     fight = Fight(
         attacker=s.id,
         target=c.target,
+        zombies=c.zombies or 0,
         weapon=c.weapon,
         ranged=category == "ranged",
         one_handed=one_handed,
@@ -168,6 +174,8 @@ def zombies_killed(state: TMState, fight: Fight) -> Msg:
     """12: "il tue un zombie par tranche de cinq à son résultat de dé"."""
     attacker = state.survivor(fight.attacker or 0)
     killed = max(0, fight.attack_total) // POINTS_PER_ZOMBIE
+    if fight.zombies:  # no more than the group holds
+        killed = min(killed, fight.zombies)
     attacker.zombies_killed += killed
     fight.stage = "usage"
     return Msg.counted(
@@ -399,6 +407,17 @@ def on_endure(state: TMState, c: Endure, ctx: Context) -> Applied:
     return Applied(wounds_said(s, 1))
 
 
+def markers_to_place(state: TMState, placement: Placement) -> list[str]:
+    """The markers that will lie on the sheet, in order: the wounds, then the zombies'
+    infections (6), as many as there are free places, none after the wound that kills."""
+    s = state.survivor(placement.survivor)
+    markers = ["wound"] * placement.wounds + ["infection"] * placement.infections
+    lethal = DEATH_AT - len(s.wounds)  # the wound that kills is the last marker placed
+    if placement.wounds >= lethal:
+        markers = markers[:lethal]
+    return markers[: len(wound_places(s))]
+
+
 def on_wounds(state: TMState, c: PlaceWounds, ctx: Context) -> Applied:
     """6: the wounds, then the zombies' infections, each on a free hand or cell; an object there
     falls; the third wound kills. Every marker is placed (while there is room and life)."""
@@ -409,7 +428,7 @@ def on_wounds(state: TMState, c: PlaceWounds, ctx: Context) -> Applied:
         placer = state.survivor(placement.placer).name
         raise NotAllowed(N_("{name} places these wounds, on their own phone."), name=placer)
     s = state.survivor(placement.survivor)
-    markers = ["wound"] * placement.wounds + ["infection"] * placement.infections
+    markers = markers_to_place(state, placement)
     slots = list(c.slots)
     if len(set(slots)) != len(slots):
         raise RuleError(N_("Each wound and infection goes on a place of its own."), field="slots")

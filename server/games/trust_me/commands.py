@@ -136,6 +136,7 @@ class Attack(Strict):
     slot: TokenSlot | None = None  # None: fired from the "Cible" marker (9.2)
     weapon: ItemRef
     target: PersonRef | None = None  # None: zombies
+    zombies: int | None = Field(default=None, ge=1, le=30)  # how many in the group attacked
     malus: list[Annotated[int, Field(ge=0, le=20)]] = Field(default_factory=list, max_length=5)
 
 

@@ -21,10 +21,17 @@ def from_form(payload: dict[str, Any]) -> dict[str, Any]:
         return data
     if payload.get("type") not in ("keep", "arrange"):
         return payload
-    data = {k: v for k, v in payload.items() if not k.startswith("slot_")}
+    data = {k: v for k, v in payload.items() if not k.startswith(("slot_", "token_"))}
     data["items"] = [
         {"item": name[5:], "slot": value}
         for name, value in payload.items()
         if name.startswith("slot_") and isinstance(value, str) and value
     ]
+    tokens = sorted(
+        (int(name[6:]), value)
+        for name, value in payload.items()
+        if name.startswith("token_") and name[6:].isdigit() and len(name) < 9
+    )
+    if tokens:  # the rearrangement's tokens, in the order of the sheet's placed tokens
+        data["tokens"] = [value for _, value in tokens]
     return data

@@ -38,6 +38,7 @@ class TrustMe(GameKind[TMState]):
         "Zombie survival at the table: Arbitre keeps the sheets, the dice and the secrets."
     )
     roles = ("player",)
+    allows_referees = False  # the table referees itself; the organizer runs the zombies
     page_log = 0
     state_model = TMState
     settings_model = TMSettings

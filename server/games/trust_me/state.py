@@ -87,7 +87,7 @@ class Fight(BaseModel):
 
     attacker: int | None  # None: zombies (12)
     target: int | None  # None: a group of zombies
-    zombies: int = 0  # zombies in contact (their attack) / attacked
+    zombies: int = 0  # zombies in contact (their attack) / in the group attacked (0: not said)
     weapon: int | None = None
     ranged: bool = False
     one_handed: bool = False  # a two-handed weapon in one hand (4)

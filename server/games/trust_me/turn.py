@@ -46,7 +46,7 @@ ACTION_WORDS = {
     "move": N_("a move"),
     "run": N_("a run"),
     "diversion": N_("a diversion"),
-    "nothing": N_("nothing"),
+    "nothing": N_("doing nothing"),
     "rest": N_("a rest"),
     "aim": N_("aiming at a survivor"),
     "exchange": N_("an exchange"),
@@ -285,7 +285,8 @@ def arrange(state: TMState, s: Survivor, c: Arrange) -> Msg:
     listed = [p.item for p in c.items]
     if sorted(listed) != sorted(int(i) for i in s.items) or len(set(listed)) != len(listed):
         raise RuleError(N_("Lay out every object of your sheet, each once."), field="items")
-    placed = [t for t in s.tokens if t.slot is not None]
+    # The tokens placed before this action (the one paying for it stays where it was put).
+    placed = [t for t in s.tokens if t.slot is not None and (c.slot is None or t.slot != c.slot)]
     if c.tokens and len(c.tokens) != len(placed):
         raise RuleError(
             N_("Say where each of your {count} placed tokens goes."),

@@ -81,9 +81,23 @@ LABELS = {
 }
 
 
+# 1: the seven skills the book prints, in the reader's language; the box's own words for the others.
+SKILL_TITLES = {
+    "melee_die": N_("+1 yellow die in melee"),
+    "move": N_("+5 cm of movement"),
+    "ranged_die": N_("+1 yellow die at range"),
+    "reroll": N_("roll one attack die again"),
+    "defence_die": N_("+1 blue die in defence"),
+    "green": N_("+1 on the green die"),
+    "hidden": N_("? · an object here lies face down"),
+}
+
+
 def slot_title(state: TMState, slot: str) -> str:
     if slot in CELLS:
-        return f"{CELLS.index(slot) + 1} · {state.box.cells[CELLS.index(slot)].label}"
+        cell = state.box.cells[CELLS.index(slot)]
+        words = Msg(SKILL_TITLES[cell.skill]).render() if cell.skill in SKILL_TITLES else cell.label
+        return f"{CELLS.index(slot) + 1} · {words}"
     if slot.startswith("bandage:"):
         return Msg(N_("on a bandage")).render()
     return Msg(SLOT_TITLES.get(slot, slot)).render()
@@ -227,7 +241,7 @@ def waiting_view(state: TMState) -> dict[str, Any] | None:
         else:
             person = declared.aimer or declared.survivor
             what = Msg(
-                N_("fires at {name} from the aim marker, or holds"),
+                N_("attacks {name} first from the aim marker, or lets them act"),
                 {"name": state.survivor(declared.survivor).name},
             ).render()
         return {"person": person, "name": state.survivor(person).name, "what": what}
@@ -240,16 +254,14 @@ def waiting_view(state: TMState) -> dict[str, Any] | None:
         }
     z = state.zombies
     if state.phase == "zombies" and z is not None:  # the table's: anyone at it rolls
-        what = (
-            N_("roll the infection dice")
-            if not z.infections_rolled
-            else N_("move the zombies, then roll the spawn")
-            if not z.spawned
-            else N_("take their tokens back")
-        )
-        names = [s.name for s in state.playing() if s.id not in z.recovered] if z.spawned else []
-        table = ", ".join(names) if names else Msg(N_("The table")).render()
-        return {"person": None, "name": table, "what": Msg(what).render()}
+        if not z.infections_rolled:
+            said = Msg(N_("The table rolls the infection dice."))
+        elif not z.spawned:
+            said = Msg(N_("The table moves the zombies, then rolls the spawn."))
+        else:
+            names = [s.name for s in state.playing() if s.id not in z.recovered]
+            said = Msg(N_("Tokens still to take back: {names}."), {"names": ", ".join(names)})
+        return {"person": None, "name": "", "what": said.render()}
     if state.phase == "players" and state.turn is not None:
         return {
             "person": state.turn,
@@ -341,16 +353,24 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
         "token_places": [{"slot": p, "title": slot_title(state, p)} for p in token_places(state, s)]
         if s.playing
         else [],
-        "wound_places": [
-            {"slot": p, "title": slot_title(state, p)}
-            for p in wound_places(state.survivor(state.placements[0].survivor))
-        ]
+        "wound_places": placement_places(state)
         if state.placements and state.placements[0].placer == s.id
         else [],
         "placement": state.placements[0].model_dump()
-        | {"survivor_name": state.survivor(state.placements[0].survivor).name}
+        | {
+            "survivor_name": state.survivor(state.placements[0].survivor).name,
+            "markers": combat.markers_to_place(state, state.placements[0]),
+        }
         if state.placements and state.placements[0].placer == s.id
         else None,
+        "placed_tokens": [
+            {"slot": t.slot, "face": t.face, "title": slot_title(state, t.slot)}
+            for t in s.tokens
+            if t.slot is not None
+        ],
+        "token_cells": [
+            {"slot": p, "title": slot_title(state, p)} for p in (*CELLS, "sneakers", "aside")
+        ],
         "wounded_slots": [
             {"slot": w, "title": slot_title(state, w)}
             for w in s.wounds
@@ -393,6 +413,14 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
         "can_leave": may_leave_now(state, s),
     }
     return {"me": mine}
+
+
+def placement_places(state: TMState) -> list[dict[str, str]]:
+    """Where the wounds waiting may go, the free places first: what is held falls only when its
+    place is chosen."""
+    wounded = state.survivor(state.placements[0].survivor)
+    places = sorted(wound_places(wounded), key=lambda p: wounded.item_in(p) is not None)
+    return [{"slot": p, "title": slot_title(state, p)} for p in places]
 
 
 def free_item_slots(state: TMState, s: Survivor) -> list[str]:

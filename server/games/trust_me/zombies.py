@@ -95,6 +95,10 @@ def on_spawn(state: TMState, c: Spawn, ctx: Context) -> Applied:
     if "metro" in state.specials:
         said.append(Msg(N_("One more zombie on the metro.")))
     z.spawned = True
+    if state.first_exit is not None and state.round >= state.first_exit + ROUNDS_AFTER_EXIT:
+        from server.games.trust_me.ending import finish
+
+        said.append(finish(state))  # 14: the last round's zombies are out; nothing to take back
     return Applied(joined(said))
 
 
