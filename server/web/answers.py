@@ -3,12 +3,16 @@ with a refusal next to its field), a file to download."""
 
 from __future__ import annotations
 
+import hashlib
+import json
+import secrets
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import Response
 from starlette.datastructures import QueryParams
 
+from server import i18n
 from server.errors import ArbitreError
 from server.platform.kinds import Viewer
 from server.platform.service import GameService, Loaded
@@ -58,7 +62,31 @@ def page_context(
             game.id, viewer, after=max(0, game.seq - loaded.kind.page_log)
         )
     context.update(extra)
+    context["live_tag"] = live_tag(context)
     return context
+
+
+BOOT = secrets.token_hex(4)  # a part rendered by another start of the server is rendered anew
+
+
+def live_tag(context: dict[str, Any]) -> str:
+    """What a live part shows, as a fingerprint: the viewer's projection and what the page adds
+    (the staff's latest actions, a personal page's journal), in the reader's language; never the
+    sequence number nor the time, which change without changing what this viewer sees."""
+    game = context["game"]
+    shown = {
+        "view": context["view"],
+        "page": context["page"],
+        "viewer": [context["viewer"].role, context["viewer"].person_id, context["viewer"].name],
+        "game": [game.name, game.status],
+        "undoable": context.get("undoable"),
+        "recent": context.get("recent"),
+        "log": context.get("match_log"),
+        "language": i18n.current_language.get(),
+        "boot": BOOT,
+    }
+    text = json.dumps(shown, sort_keys=True, default=repr, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def render_page(

@@ -10,7 +10,6 @@ import csv
 import hashlib
 import io
 import json
-import secrets
 from functools import partial
 from typing import Annotated, Any
 from urllib.parse import urlsplit
@@ -271,7 +270,7 @@ def live_part(
         raise NotAllowed(N_("This page is not yours."))
     context = page_context(service, clock, loaded, viewer, page)
     stats = request.app.state.live_stats
-    tag = live_tag(context)
+    tag = context["live_tag"]
     if request.headers.get("x-live-tag") == tag:
         # Nothing this viewer sees has changed since the part they hold (another player's
         # assault, a fight between others): no render, no body (issue 21). Their forms take
@@ -284,29 +283,6 @@ def live_part(
     stats["rendered"] += 1
     stats["bytes"] += len(response.body)
     return response
-
-
-BOOT = secrets.token_hex(4)  # a part rendered by another start of the server is rendered anew
-
-
-def live_tag(context: dict[str, Any]) -> str:
-    """What a live part shows, as a fingerprint: the viewer's projection and what the page adds
-    (the staff's latest actions, a personal page's journal), in the reader's language; never the
-    sequence number nor the time, which change without changing what this viewer sees."""
-    game = context["game"]
-    shown = {
-        "view": context["view"],
-        "page": context["page"],
-        "viewer": [context["viewer"].role, context["viewer"].person_id, context["viewer"].name],
-        "game": [game.name, game.status],
-        "undoable": context.get("undoable"),
-        "recent": context.get("recent"),
-        "log": context.get("match_log"),
-        "language": i18n.current_language.get(),
-        "boot": BOOT,
-    }
-    text = json.dumps(shown, sort_keys=True, default=repr, ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def board_live(
