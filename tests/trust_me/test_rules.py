@@ -259,3 +259,33 @@ def test_the_book_s_skills_read_in_the_reader_s_language() -> None:
         assert "échantillon" in slot_title(state, "c7")  # a sample skill: the box's words
     finally:
         current_language.reset(token)
+
+
+def test_the_box_as_csv_round_trips() -> None:
+    """Spec: the box is entered or imported "JSON/CSV, with line-by-line errors"."""
+    from server.games.trust_me.catalog import dump_box_csv, read_box_csv
+
+    box = sample_box()
+    again = read_box_csv(dump_box_csv(box))
+    assert again.model_dump() == box.model_copy(update={"sample": False}).model_dump()
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (lambda rows: rows.__setitem__(8, rows[8].replace(",red,", ",purple,")), "Line 9: die"),
+        (
+            lambda rows: rows.__setitem__(2, "dragons" + rows[2][rows[2].index(",") :]),
+            "Line 3: no section",
+        ),
+        (lambda rows: rows.__setitem__(0, rows[0].replace("section", "part")), "Line 1"),
+    ],
+)
+def test_a_wrong_csv_box_names_its_line(change, words: str) -> None:  # type: ignore[no-untyped-def]
+    from server.games.trust_me.catalog import dump_box_csv, read_box_csv
+
+    rows = dump_box_csv(sample_box()).splitlines()
+    assert rows[8].startswith("weapons,machette")
+    change(rows)
+    with pytest.raises(InvalidInput, match=words):
+        read_box_csv("\n".join(rows))

@@ -7,6 +7,8 @@ not here: the dice's colours, the décor's points and its specials (8, 12.3)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from functools import cache
 from pathlib import Path
@@ -16,7 +18,14 @@ from pydantic import BaseModel, Field, ValidationError, model_validator
 
 from server.errors import InvalidInput
 from server.i18n import N_
-from server.platform.data_import import CardList, card_error, read_json, with_key
+from server.platform.data_import import (
+    CardList,
+    card_error,
+    csv_cell,
+    csv_value,
+    read_json,
+    with_key,
+)
 
 # I.: "Bleu = 1D4, Jaune = 1D6, Rouge = 1D8, Noir et Vert = 1D12, Blanc = 1D20."
 Colour = Literal["blue", "yellow", "red", "black", "green", "white"]
@@ -244,6 +253,80 @@ def read_box(text: str) -> Box:
         raise InvalidInput(
             N_("The box, {where}: {problem}"), field="text", where=where or "—", problem=problem
         ) from None
+
+
+# A box as CSV (a spreadsheet's export): one row per card, its list in the `section` column,
+# the other columns its fields (empty: not given); a passport's defence dice "yellow;blue".
+CSV_MODELS: dict[str, type[BaseModel]] = {
+    **{section: model for section, (model, _) in SECTIONS.items()},
+    "wound_table": WoundRow,
+    "cells": Cell,
+}
+LIST_FIELDS = {"defence"}
+
+
+def read_box_csv(text: str) -> Box:
+    """A box from CSV, all or nothing: the first wrong row named by its line."""
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    if "section" not in (reader.fieldnames or []):
+        raise InvalidInput(N_("Line 1: the column “section” is missing."), field="text")
+    data: dict[str, Any] = {"sample": False, **{section: [] for section in CSV_MODELS}}
+    for row in reader:
+        line = reader.line_num
+        section = (row.get("section") or "").strip()
+        model = CSV_MODELS.get(section)
+        if model is None:
+            raise InvalidInput(
+                N_("Line {line}: no section “{section}” in a box."),
+                field="text",
+                line=line,
+                section=section,
+            )
+        card: dict[str, Any] = {}
+        for name, value in row.items():
+            value = csv_value(value.strip()) if isinstance(value, str) else ""
+            if name and name != "section" and value:
+                card[name] = value.split(";") if name in LIST_FIELDS else value
+        name_field = SECTIONS[section][1] if section in SECTIONS else None
+        card = with_key(card, name_field) if name_field else card
+        try:
+            model.model_validate(card)
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ())) or section
+            problem = str(first.get("msg", "")).removeprefix("Value error, ")
+            raise InvalidInput(
+                N_("Line {line}: {where}: {problem}"),
+                field="text",
+                line=line,
+                where=where,
+                problem=problem,
+            ) from None
+        data[section].append(card)
+    return read_box(json.dumps(data))
+
+
+def dump_box_csv(box: Box) -> str:
+    """The same box as CSV, each cell safe from a spreadsheet's formulas."""
+    rows: list[dict[str, Any]] = []
+    for section in CSV_MODELS:
+        for card in getattr(box, section):
+            row = {"section": section}
+            for name, value in card.model_dump(mode="json").items():
+                row[name] = ";".join(value) if isinstance(value, list) else value
+            rows.append(row)
+    columns = ["section", *dict.fromkeys(name for row in rows for name in row if name != "section")]
+    out = io.StringIO()
+    writer = csv.DictWriter(out, columns, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: csv_cell(v) if v is not None else "" for k, v in row.items()})
+    return out.getvalue()
+
+
+def read_box_text(text: str) -> Box:
+    """JSON or CSV, whichever was pasted or uploaded."""
+    return read_box(text) if text.lstrip().startswith("{") else read_box_csv(text)
 
 
 def in_section(section: str, error: InvalidInput) -> InvalidInput:

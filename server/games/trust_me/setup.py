@@ -6,7 +6,7 @@ rolls (12.7, 12.8) and the first player (12.9)."""
 from __future__ import annotations
 
 from server.errors import InvalidInput, NotAllowed, RuleError
-from server.games.trust_me.catalog import read_box, sample_box
+from server.games.trust_me.catalog import read_box_text, sample_box
 from server.games.trust_me.commands import (
     Community,
     Deal,
@@ -59,7 +59,7 @@ def survivor_of(state: TMState, person: int) -> Survivor:
 
 def on_box(state: TMState, c: SetBox, ctx: Context) -> Applied:
     try:
-        box = read_box(c.text) if c.text.strip() else sample_box()
+        box = read_box_text(c.text) if c.text.strip() else sample_box()
     except InvalidInput as error:
         raise RuleError(error.msg.text, field="text", **error.msg.params) from None
     state.box = box
