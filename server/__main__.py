@@ -1,4 +1,5 @@
-"""Command line: `python -m server serve | db upgrade | db downgrade REV | demo KIND`."""
+"""Command line: `python -m server serve | db upgrade | db downgrade REV | db backup [PATH] |
+db restore PATH | demo KIND`."""
 
 from __future__ import annotations
 
@@ -26,6 +27,10 @@ def main(argv: list[str] | None = None) -> int:
     db_commands.add_parser("upgrade", help="apply every migration")
     down = db_commands.add_parser("downgrade", help="go back to a revision")
     down.add_argument("revision")
+    save = db_commands.add_parser("backup", help="a consistent copy of the live database")
+    save.add_argument("path", nargs="?", default=None)
+    back = db_commands.add_parser("restore", help="the database made again from a backup")
+    back.add_argument("path")
     demo = commands.add_parser("demo", help="create a ready game with sample players")
     demo.add_argument("kind", nargs="?", default=None)
     demo.add_argument(
@@ -41,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "db":
         from server.migrate import downgrade, upgrade
 
+        if args.db_command in ("backup", "restore"):
+            return backup_command(settings.database_url, args.db_command, args.path)
         if args.db_command == "upgrade":
             upgrade(settings.database_url)
         else:
@@ -51,6 +58,24 @@ def main(argv: list[str] | None = None) -> int:
         url = args.url or f"http://{settings.host}:{settings.port}"
         return demo_game(args.kind, url.rstrip("/"))
     return 2
+
+
+def backup_command(url: str, command: str, path: str | None) -> int:
+    from pathlib import Path
+
+    from server.backup import BackupError, backup, restore
+
+    try:
+        if command == "backup":
+            print(backup(url, Path(path) if path else None))
+        else:
+            assert path is not None
+            restore(url, Path(path))
+            print("restored")
+    except BackupError as error:
+        print(error, file=sys.stderr)
+        return 2
+    return 0
 
 
 def run_server(host: str, port: int, workers: int) -> int:

@@ -145,6 +145,14 @@ def running(
             tasks[0].cancel()
         if relay is not None:  # live events between the processes that share this database
             tasks.append(asyncio.create_task(relay.run()))
+        if settings.is_sqlite and settings.backup_minutes > 0 and scheduler:
+            from server.backup import snapshots
+
+            tasks.append(
+                asyncio.create_task(
+                    snapshots(settings.database_url, settings.backup_minutes, settings.backup_keep)
+                )
+            )
         try:
             yield
         finally:

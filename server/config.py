@@ -44,6 +44,10 @@ class Settings(BaseSettings):
     # Threads that render phones' live parts at once, apart from the actions' pool: the work is
     # Python's (one processor's worth a process), so a few are enough; more wait on the database.
     live_threads: int = Field(default=2, ge=1)
+    # On SQLite, a snapshot of the database every so many minutes in `backups/` beside it (0:
+    # none), the newest kept (`python -m server db backup` makes one at any time).
+    backup_minutes: float = Field(default=10, ge=0)
+    backup_keep: int = Field(default=12, ge=1)
 
     def resolved_secret_key(self) -> str:
         if self.secret_key:
