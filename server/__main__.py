@@ -78,6 +78,46 @@ def backup_command(url: str, command: str, path: str | None) -> int:
     return 0
 
 
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses on its networks (a hotspot's, a club's), loopback aside.
+    Found without sending anything: a UDP socket "connected" to a public address is given the
+    outgoing interface's address; the host name's addresses add the others."""
+    import socket
+
+    found: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: routed nowhere, never sent to
+            found.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(str(info[4][0]))
+    except OSError:
+        pass
+    return [a for a in dict.fromkeys(found) if not a.startswith("127.")]
+
+
+def where(host: str, port: int) -> None:
+    """On every interface (`make run HOST=0.0.0.0`): the addresses phones can open, and a QR
+    code of the first, to scan from the field."""
+    if host not in ("0.0.0.0", "::"):
+        print(f"Arbitre: http://{host}:{port}", flush=True)
+        return
+    addresses = lan_addresses()
+    if not addresses:
+        print(f"Arbitre listens on port {port}; no network found yet (join the hotspot).")
+        return
+    for address in addresses:
+        print(f"Arbitre: http://{address}:{port}", flush=True)
+    import segno
+
+    print("Scan to open it on a phone (same Wi-Fi):")
+    segno.make(f"http://{addresses[0]}:{port}").terminal(compact=True)
+    sys.stdout.flush()
+
+
 def run_server(host: str, port: int, workers: int) -> int:
     import uvicorn
 
@@ -88,6 +128,7 @@ def run_server(host: str, port: int, workers: int) -> int:
     if workers < 1:
         print("--workers: at least 1.", file=sys.stderr)
         return 2
+    where(host, port)
     if workers == 1:
         uvicorn.run(create_app(settings), host=host, port=port, **settings.proxy_options())
         return 0

@@ -51,3 +51,20 @@ def test_a_demo_prints_everyone_s_link_at_the_server_s_address(
     assert {role for _, role, _ in links} == {"organizer", "coach"}
     assert len(links) == 5 and {base for *_, base in links} == {"http://127.0.0.1:8123"}
     assert "http://192.168.1.20:9000/t/" in given and "9000//" not in given
+
+
+def test_serving_every_interface_prints_the_addresses_and_a_qr_code(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`make run HOST=0.0.0.0` on a hotspot (issue 23): the address phones open, and its QR code
+    in the terminal; on one address only, that address."""
+    import server.__main__ as cli
+
+    monkeypatch.setattr(cli, "lan_addresses", lambda: ["192.168.43.10", "10.0.0.5"])
+    cli.where("0.0.0.0", 8000)
+    out = capsys.readouterr().out
+    assert "http://192.168.43.10:8000" in out and "http://10.0.0.5:8000" in out
+    assert "▄" in out or "█" in out  # the QR code, drawn with blocks
+    cli.where("127.0.0.1", 8000)
+    assert capsys.readouterr().out.strip() == "Arbitre: http://127.0.0.1:8000"
+    assert all(not a.startswith("127.") for a in cli.lan_addresses())

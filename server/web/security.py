@@ -24,6 +24,7 @@ CSP = "; ".join(
         "script-src 'self'",
         "style-src 'self'",
         "img-src 'self' data:",
+        "media-src 'self' data:",  # the silent video that keeps a screen awake over plain HTTP
         "connect-src 'self'",
         "manifest-src 'self'",
         "worker-src 'self'",

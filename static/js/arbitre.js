@@ -316,17 +316,53 @@
   document.addEventListener("DOMContentLoaded", buzzNews);
 
   // ---- keep a referee's screen awake
+  // A page served over plain HTTP from a laptop on a hotspot is not a secure context: no Wake
+  // Lock and no service worker there. The screen is then kept awake by a muted looping video
+  // (NoSleep.js, vendored), which a browser starts only on a tap (issue 23).
   var wakeLock = null;
+  var secure = window.isSecureContext;
   function keepAwake() {
-    if (!document.body.hasAttribute("data-wake-lock") || !navigator.wakeLock) return;
+    if (!document.body.hasAttribute("data-wake-lock")) return;
     if (document.visibilityState !== "visible") return;
-    navigator.wakeLock.request("screen").then(function (lock) { wakeLock = lock; }).catch(function () {});
+    if (secure && navigator.wakeLock) {
+      navigator.wakeLock.request("screen").then(function (lock) { wakeLock = lock; }).catch(function () {});
+      return;
+    }
+    videoAwake();
+  }
+  var noSleep = null;
+  function videoAwake() {
+    if (noSleep || document.getElementById("nosleep-js")) return;
+    var meta = document.querySelector('meta[name="nosleep-src"]');
+    if (!meta) return;
+    var script = document.createElement("script");
+    script.id = "nosleep-js";
+    script.src = meta.content;
+    script.onload = function () {
+      noSleep = new window.NoSleep();
+      document.addEventListener("pointerdown", function start() {
+        document.removeEventListener("pointerdown", start, true);
+        noSleep.enable().then(function () { document.body.dataset.awake = "video"; }).catch(function () {});
+      }, true);
+    };
+    document.head.appendChild(script);
+  }
+  // Told once to the organizer, on an address that is not HTTPS, what HTTPS would add.
+  function insecureHint() {
+    var hint = document.getElementById("insecure-hint");
+    if (!hint || secure) return;
+    try { if (localStorage.getItem("arbitre:insecure-hint")) return; } catch (e) { /* private */ }
+    hint.hidden = false;
+    hint.querySelector("[data-hint-close]").addEventListener("click", function () {
+      hint.hidden = true;
+      try { localStorage.setItem("arbitre:insecure-hint", "1"); } catch (e) { /* private */ }
+    });
   }
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") { keepAwake(); refreshLive(); }
   });
   document.addEventListener("DOMContentLoaded", function () {
-    keepAwake(); tick();
-    if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});
+    keepAwake(); tick(); insecureHint();
+    if (secure && "serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});
   });
 })();
