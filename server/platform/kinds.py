@@ -381,6 +381,25 @@ def full_event(event: LoggedEvent) -> dict[str, Any]:
     }
 
 
+def sentences_only(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+    """A journal that tells what happened and never what was sent (a card chosen, a token
+    found): the sentences for everyone, the dice but the secret ones, who acted for the staff;
+    the platform's own events (people, links) for the staff alone."""
+    if event.type not in ("command", "undo"):
+        return full_event(event) if viewer.is_staff else None
+    entry: dict[str, Any] = {
+        "seq": event.seq,
+        "at": event.at.isoformat(),
+        "summary": event.summary.render(),
+        "undone": event.undone,
+        "rolls": rolls_for(event.rolls, lambda roll: False),
+    }
+    mine = event.actor_id is not None and event.actor_id == viewer.person_id
+    if viewer.is_staff and not mine:
+        entry["actor"] = {"role": event.actor_role, "name": event.actor_name}
+    return entry
+
+
 def rolls_for(
     rolls: list[dict[str, Any]], sees: Callable[[dict[str, Any]], bool]
 ) -> list[dict[str, Any]]:

@@ -14,7 +14,7 @@ from server.games.battlefight.play import CHOICE_ASKS, CHOICE_WORDS, SAID_KEPT
 from server.games.battlefight.setup import position_key
 from server.games.battlefight.state import CARDS_AT_TITLES, DECK_MODE_TITLES, BFState
 from server.i18n import N_, Msg
-from server.platform.kinds import LoggedEvent, Part, Viewer, full_event, rolls_for
+from server.platform.kinds import LoggedEvent, Part, Viewer, sentences_only
 
 CELL_SIZE = 24  # the SVG's unit: a cell's circumradius
 
@@ -273,19 +273,7 @@ PARTS: tuple[Part[BFState], ...] = (
 def log_view(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
     """The journal: the summaries for everyone; the dice without the secret ones (a shuffle, a
     booster); the commands (a choice names a card once it is public) for the staff only."""
-    if event.type not in ("command", "undo"):
-        return full_event(event) if viewer.is_staff else None
-    mine = event.actor_id is not None and event.actor_id == viewer.person_id
-    entry: dict[str, Any] = {
-        "seq": event.seq,
-        "at": event.at.isoformat(),
-        "summary": event.summary.render(),
-        "undone": event.undone,
-        "rolls": rolls_for(event.rolls, lambda roll: False),
-    }
-    if viewer.is_staff and not mine:
-        entry["actor"] = {"role": event.actor_role, "name": event.actor_name}
-    return entry
+    return sentences_only(event, viewer)
 
 
 def label(command: Any) -> Msg:

@@ -24,7 +24,7 @@ from server.games.trust_me.sheet import (
 from server.games.trust_me.state import CELLS, HANDS, Survivor, TMState
 from server.games.trust_me.zombies import PRIORITIES
 from server.i18n import N_, Msg
-from server.platform.kinds import LoggedEvent, Part, Viewer, full_event, rolls_for
+from server.platform.kinds import LoggedEvent, Part, Viewer, sentences_only
 
 SLOT_TITLES = {
     "left": N_("left hand"),
@@ -467,21 +467,10 @@ def log_view(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
     """The journal: summaries for everyone (they never name a hidden token), the dice without the
     secret ones (shuffles, starting tokens), never the commands (a search names what was found).
     An objective noted is its player's alone."""
-    if event.type not in ("command", "undo"):
-        return full_event(event) if viewer.is_staff else None
     mine = event.actor_id is not None and event.actor_id == viewer.person_id
-    if event.command.get("type") == "claim" and not mine:
+    if event.type == "command" and event.command.get("type") == "claim" and not mine:
         return None
-    entry: dict[str, Any] = {
-        "seq": event.seq,
-        "at": event.at.isoformat(),
-        "summary": event.summary.render(),
-        "undone": event.undone,
-        "rolls": rolls_for(event.rolls, lambda roll: False),
-    }
-    if viewer.is_staff and not mine:
-        entry["actor"] = {"role": event.actor_role, "name": event.actor_name}
-    return entry
+    return sentences_only(event, viewer)
 
 
 # How the journal names each die (the purposes are stored in English, with the survivor's name).
