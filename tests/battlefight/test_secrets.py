@@ -22,6 +22,7 @@ from server.platform.data_import import slug
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
 from tests.helpers import key, serve, viewer_of
+from tests.phones import Phones
 
 NAMES = ("Lea", "Hugo", "Ines")
 STEPS = {  # varied enough to draw, discard, stay Stable, move and hurt
@@ -46,55 +47,6 @@ COLLECTION = json.dumps(
         for kind, steps in STEPS.items()
     ]
 )
-
-
-class Phones:
-    def __init__(self, client: TestClient, service: GameService, game: str) -> None:
-        self.client, self.service, self.game = client, service, game
-        self.phones: dict[str, TestClient] = {}
-        self.tokens: dict[str, str] = {}
-
-    def open(self, name: str, viewer: Viewer) -> None:
-        phone = TestClient(self.client.app, base_url="http://testserver", follow_redirects=False)
-        record = self.service.person(self.game, viewer.person_id)  # type: ignore[arg-type]
-        self.tokens[name] = self.service.link_of(record).token
-        assert phone.get(f"/t/{self.tokens[name]}").status_code == 303
-        self.phones[name] = phone
-
-    def answers(self, name: str, english: bool) -> list[str]:
-        g = self.game
-        phone = self.phones.get(name) or TestClient(self.client.app, base_url="http://testserver")
-        headers = {"Accept-Language": "en" if english else "fr"}
-        bearer = (
-            {**headers, "Authorization": f"Bearer {self.tokens[name]}"}
-            if name in self.tokens
-            else headers
-        )
-        hx = {**headers, "HX-Request": "true"}
-        texts = [
-            phone.get(f"/g/{g}", headers=headers).text,
-            phone.get(f"/g/{g}/board", headers=headers).text,
-            phone.get(f"/g/{g}/live/board", headers=hx).text,
-            phone.get(f"/g/{g}/live/player", headers=hx).text,
-            phone.get(f"/g/{g}/live/staff", headers=hx).text,
-            phone.get(f"/g/{g}/log", headers=headers).text,
-            phone.get(f"/g/{g}/log.json", headers=headers).text,
-            phone.get(f"/g/{g}/log.csv", headers=headers).text,
-            phone.get(f"/api/v1/games/{g}/state", headers=bearer).text,
-            phone.get(f"/api/v1/games/{g}/log", headers=bearer).text,
-            # a command that is not theirs to send now: the refusal, as a fragment and as JSON
-            phone.post(
-                f"/g/{g}/act",
-                data={"type": "choose", "values[]": "base-attack", "idem": key()},
-                headers=hx,
-            ).text,
-            phone.post(
-                f"/api/v1/games/{g}/commands",
-                json={"command": {"type": "choose", "values": ["1:1"]}},
-                headers={**bearer, "Idempotency-Key": key()},
-            ).text,
-        ]
-        return texts
 
 
 def face_up(state: BFState, seen: set[str]) -> set[str]:
@@ -122,7 +74,8 @@ def play(client: TestClient, seed: int) -> int:
     )
     org = viewer_of(owner)
     service.perform(game.id, org, {"type": "collection", "text": COLLECTION}, idem_key=key())
-    phones = Phones(client, service, game.id)
+    refusal = ({"type": "choose", "values[]": "base-attack"}, {"type": "choose", "values": ["1:1"]})
+    phones = Phones(client, service, game.id, refusal)
     phones.open("Orga", org)
     players: dict[int, Viewer] = {}
     for name in NAMES[: 2 + seed % 2]:

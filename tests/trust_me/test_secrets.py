@@ -23,6 +23,7 @@ from server.games.trust_me.state import TMState
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
 from tests.helpers import key, viewer_of
+from tests.phones import Phones
 
 NAMES = ("Lea", "Hugo", "Ines")
 
@@ -40,53 +41,8 @@ def secret_box() -> str:
     return json.dumps(box)
 
 
-class Phones:
-    def __init__(self, client: TestClient, service: GameService, game: str) -> None:
-        self.client, self.service, self.game = client, service, game
-        self.phones: dict[str, TestClient] = {}
-        self.tokens: dict[str, str] = {}
-
-    def open(self, name: str, viewer: Viewer) -> None:
-        phone = TestClient(self.client.app, base_url="http://testserver", follow_redirects=False)
-        record = self.service.person(self.game, viewer.person_id)  # type: ignore[arg-type]
-        self.tokens[name] = self.service.link_of(record).token
-        assert phone.get(f"/t/{self.tokens[name]}").status_code == 303
-        self.phones[name] = phone
-
-    def answers(self, name: str, english: bool) -> list[str]:
-        g = self.game
-        phone = self.phones.get(name) or TestClient(self.client.app, base_url="http://testserver")
-        headers = {"Accept-Language": "en" if english else "fr"}
-        bearer = (
-            {**headers, "Authorization": f"Bearer {self.tokens[name]}"}
-            if name in self.tokens
-            else headers
-        )
-        hx = {**headers, "HX-Request": "true"}
-        texts = [
-            phone.get(f"/g/{g}", headers=headers).text,
-            phone.get(f"/g/{g}/board", headers=headers).text,
-            phone.get(f"/g/{g}/live/board", headers=hx).text,
-            phone.get(f"/g/{g}/live/player", headers=hx).text,
-            phone.get(f"/g/{g}/live/staff", headers=hx).text,
-            phone.get(f"/g/{g}/log", headers=headers).text,
-            phone.get(f"/g/{g}/log.json", headers=headers).text,
-            phone.get(f"/g/{g}/log.csv", headers=headers).text,
-            phone.get(f"/api/v1/games/{g}/state", headers=bearer).text,
-            phone.get(f"/api/v1/games/{g}/log", headers=bearer).text,
-            phone.post(
-                f"/g/{g}/act",
-                data={"type": "claim", "objective": "coffre-bus", "times": "1", "idem": key()},
-                headers=hx,
-            ).text,
-            phone.post(
-                f"/api/v1/games/{g}/commands",
-                json={"command": {"type": "redraw", "objective": 0}},
-                headers={**bearer, "Idempotency-Key": key()},
-            ).text,
-        ]
-        # The box's list to search from is the box's (public: box.json): not a secret.
-        return [PUBLIC_LIST.sub("", t) for t in texts]
+def answers(phones: Phones, name: str, english: bool) -> list[str]:
+    return [PUBLIC_LIST.sub("", text) for text in phones.answers(name, english)]
 
 
 # The box's list to search from, on the search form and in the API's view: the box's, public
@@ -215,7 +171,11 @@ def play(client: TestClient, seed: int, steps: int) -> int:
     game, owner = service.create_game("trust_me", "Secrets", "Orga", idem_key=key())
     org = viewer_of(owner)
     service.perform(game.id, org, {"type": "box", "text": secret_box()}, idem_key=key())
-    phones = Phones(client, service, game.id)
+    refusal = (
+        {"type": "claim", "objective": "coffre-bus", "times": "1"},
+        {"type": "redraw", "objective": 0},
+    )
+    phones = Phones(client, service, game.id, refusal)
     phones.open("Orga", org)
     people: dict[int, Viewer] = {}
     for name in NAMES[: 2 + seed % 2]:
@@ -244,7 +204,7 @@ def play(client: TestClient, seed: int, steps: int) -> int:
                 forbidden = secrets.forbidden(name, held)
                 if forbidden is None:
                     continue
-                for text in phones.answers(name, english=step % 2 == 1):
+                for text in answers(phones, name, english=step % 2 == 1):
                     found = forbidden.search(text)
                     assert found is None, (
                         f"{name} saw {found.group(0)} at step {step}: …{text[max(0, found.start() - 150) : found.end() + 60]}…"
