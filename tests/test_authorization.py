@@ -67,6 +67,7 @@ def ok(status: int) -> bool:
 PAGE_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
     ("GET", "/", "/", None, ALL),
     ("GET", "/join", "/join", None, ALL),
+    ("GET", "/join/qr.svg", "/join/qr.svg", None, ALL),
     ("GET", "/offline", "/offline", None, ALL),
     ("GET", "/healthz", "/healthz", None, ALL),
     ("GET", "/sw.js", "/sw.js", None, ALL),

@@ -366,3 +366,19 @@ def test_every_form_of_a_page_has_its_own_idempotency_key(
         assert len(found) > 10
         keys += found
     assert len(set(keys)) == len(keys)
+
+
+def test_the_join_qr_code_is_the_server_s_own_address(client: TestClient) -> None:
+    """Issue 23: the organizer shows phones on the hotspot where to join; the QR code is made
+    from the address the organizer's phone used, and holds nothing of any game."""
+    import io
+
+    import segno
+
+    answer = client.get("/join/qr.svg", headers={"Host": "192.168.43.10:8000"})
+    assert answer.status_code == 200 and answer.headers["content-type"].startswith("image/svg")
+    expected = io.BytesIO()
+    segno.make("http://192.168.43.10:8000/join", error="m").save(
+        expected, kind="svg", scale=4, border=2, xmldecl=False
+    )
+    assert answer.content == expected.getvalue()

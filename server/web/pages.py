@@ -634,6 +634,21 @@ def people_answer(
     return templates.response(request, "platform/people.html", context, status_code=status)
 
 
+@router.get("/join/qr.svg")
+def join_qr(request: Request) -> Response:
+    """The QR code of this server's join page, at the address the organizer's phone used (a
+    laptop's on a hotspot): nothing of any game in it."""
+    return svg_qr(f"{str(request.base_url).rstrip('/')}/join")
+
+
+def svg_qr(url: str) -> Response:
+    buffer = io.BytesIO()
+    segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
+    return Response(
+        buffer.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
+    )
+
+
 @router.get("/g/{game_id}/people/{person_id}/qr.svg")
 def qr_code(
     game_id: str,
@@ -648,14 +663,7 @@ def qr_code(
     if person.revoked:
         raise LinkInvalid(N_("This link is no longer valid."))
     link = service.link_of(person)
-    url = f"{str(request.base_url).rstrip('/')}/t/{link.token}"
-    buffer = io.BytesIO()
-    segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
-    return Response(
-        buffer.getvalue(),
-        media_type="image/svg+xml",
-        headers={"Cache-Control": "no-store"},
-    )
+    return svg_qr(f"{str(request.base_url).rstrip('/')}/t/{link.token}")
 
 
 @router.get("/g/{game_id}/slips")
