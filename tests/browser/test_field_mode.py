@@ -73,3 +73,36 @@ def test_on_a_secure_address_nothing_changes(browser: Browser, live_server: Any)
     expect(page.locator("#insecure-hint")).to_be_hidden()
     page.wait_for_function("navigator.serviceWorker.getRegistration().then(r => !!r)")
     assert page.evaluate("document.getElementById('nosleep-js')") is None
+
+
+def test_a_tap_made_offline_on_the_field_is_sent_once(
+    field_browser: Browser, live_server: Any
+) -> None:
+    """On the insecure name too, a tap made while the hotspot is gone is sent once it is back."""
+    from tests.helpers import viewer_of
+
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game("tally", "Champ", "Camille", idem_key=key())
+    lea = viewer_of(
+        service.register(game.id, viewer_of(organizer), "player", "Léa", idem_key=key())
+    )
+    port = live_server.url.rsplit(":", 1)[1]
+    context = field_browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"http://{FIELD}:{port}/t/{service.link_of(organizer.person).token}")
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    before = service.load(game.id).game.seq
+    context.set_offline(True)
+    page.get_by_role("button", name="Dé pour Léa").tap()
+    expect(page.locator("#conn")).to_contain_text("Action en attente")
+    assert service.load(game.id).game.seq == before
+    context.set_offline(False)
+    expect(page.locator("#flash")).to_contain_text("Léa scores", timeout=10000)
+    page.wait_for_timeout(1000)
+    rolls = [
+        e
+        for e in service.log(game.id, viewer_of(organizer))
+        if e["type"] == "command" and e["command"]["player"] == lea.person_id
+    ]
+    assert len(rolls) == 1
+    context.close()
