@@ -99,6 +99,11 @@
     var s = stream();
     if (seq && s && parseInt(seq, 10) > seqOf(s)) s.dataset.seq = seq;
     var source = ctx && ctx.sourceElement;
+    // The sentence of this phone's last action, once the game has moved on: said as earlier news.
+    var said = document.querySelector("#flash .flash[data-seq]");
+    if (said && seq && ctx.request.method === "GET" && ctx.response.status === 200 && parseInt(seq, 10) > parseInt(said.dataset.seq, 10)) {
+      said.classList.add("earlier");
+    }
     if (ctx && ctx.response && ctx.request.method === "GET" && source && source.hasAttribute && source.hasAttribute("data-live")) {
       var tag = ctx.response.headers.get("X-Live-Tag");
       if (tag) source.dataset.liveTag = tag; else delete source.dataset.liveTag;
