@@ -527,3 +527,65 @@ def test_a_rearrangement_lays_tokens_out_again(service: GameService, rolls: Scri
     t.act("Léa", command)
     tokens = {tok.slot: tok.face for tok in t.sheet("Léa").tokens if tok.slot}
     assert tokens == {"c5": "fatigue", "c2": "action"}
+
+
+def test_physical_dice_each_player_enters_their_own(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """4 (I.): dice by colour, rolled at the table: in a game of physical dice the organizer
+    enters the table's (Communities, zombies, first player), each player their own survivor's on
+    their own phone; the server still shuffles and draws what nobody rolls by hand."""
+    from tests.helpers import key, viewer_of
+
+    rolls.endless = True
+    game, owner = service.create_game("trust_me", "Cave", "Orga", dice="physical", idem_key=key())
+    org = viewer_of(owner)
+    people = {
+        n: viewer_of(service.register(game.id, org, "player", n, idem_key=key()))
+        for n in ("Léa", "Hugo")
+    }
+    for name, passport in (("Léa", "tank"), ("Hugo", "doc")):
+        pid = people[name].person_id
+        service.perform(
+            game.id, org, {"type": "passport", "player": pid, "passport": passport}, idem_key=key()
+        )
+        service.perform(
+            game.id, org, {"type": "decor", "player": pid, "pieces": ["car"]}, idem_key=key()
+        )
+    entered = {
+        "Community of Léa": 4,
+        "Community of Hugo": 15,
+        "zombie 1": 7,
+        "zombie 2": 20,
+        "first player": 1,
+    }
+    service.perform(game.id, org, {"type": "deal"}, idem_key=key(), rolls=entered)
+    state: Any = service.load(game.id).state
+    assert [s.community for s in state.survivors.values()] == [4, 15] and state.zombie_starts == [
+        7,
+        20,
+    ]
+    for name in ("Léa", "Hugo"):
+        offered = state.survivor(people[name].person_id).offered
+        keep = [{"item": offered[0], "slot": "right"}, {"item": offered[3], "slot": "c8"}]
+        service.perform(game.id, people[name], {"type": "keep", "items": keep}, idem_key=key())
+    weapon = state.survivor(people["Léa"].person_id).offered[0]  # kept in her right hand
+    attack = {"type": "attack", "slot": "c9", "weapon": weapon, "target": people["Hugo"].person_id}
+    mine = {"Léa: attack die": 1, "Léa: attack, cell die": 1}  # both cells for an extra die free
+    with pytest.raises(RuleError, match="Enter the die"):
+        service.perform(game.id, people["Léa"], attack, idem_key=key())
+    said = service.perform(
+        game.id, people["Léa"], attack, idem_key=key(), rolls=mine
+    ).summary.render()
+    assert "Léa attacks Hugo" in said and "(1 + 1 " in said
+    assert service.load(game.id).state.fight.attack_dice[0].value == 1  # type: ignore[attr-defined]
+    if service.load(game.id).state.fight.stage == "attack_reroll":  # type: ignore[attr-defined]
+        service.perform(game.id, people["Léa"], {"type": "reroll"}, idem_key=key())
+    # Hugo's defence is his to enter, on his phone.
+    with pytest.raises(RuleError, match="Enter the die"):
+        service.perform(game.id, people["Hugo"], {"type": "defend"}, idem_key=key())
+    theirs = {"Hugo: defence die 1": 2, "Hugo: defence, cell die": 3}
+    said = service.perform(
+        game.id, people["Hugo"], {"type": "defend"}, idem_key=key(), rolls=theirs
+    ).summary.render()
+    assert "(2 + 3 " in said
