@@ -185,7 +185,7 @@ def test_a_whole_game(service: GameService, rolls: ScriptedRolls) -> None:
         "Tom",
         {"type": "attack", "slot": "c8", "weapon": pistol, "target": t.id("Hugo"), "malus": [1]},
     )
-    assert "fire or hold" in said
+    assert "attack first" in said
     # Tom (Lena: Distance +2): red 8 + yellow 6 + 2 + 1 − 1 = 16 against 1 + 1 + 2 + 1 = 5: 11,
     # two wounds: the third kills Hugo, the second is not placed.
     t.dice(8, 6)
@@ -369,7 +369,7 @@ def test_a_declared_action_made_impossible_meanwhile_is_lost(
     t.act("Tom", {"type": "act", "action": "nothing", "slot": "c1"})
     surin = t.item("Léa", "surin")
     said = t.act("Léa", {"type": "attack", "slot": "c2", "weapon": surin, "target": t.id("Ana")})
-    assert "fire or hold" in said
+    assert "attack first" in said
     with pytest.raises(RuleError, match="waits"):  # nothing else while the aimer decides
         t.act("Ana", {"type": "drop", "items": [t.item("Ana", "batte")]})
     # The zombies that touch her strike at once (9.4: the table saw them): 10 against 3, a wound.

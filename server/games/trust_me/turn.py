@@ -131,7 +131,10 @@ def declare(state: TMState, c: Act | Search | Use | Arrange | Attack, ctx: Conte
         joined(
             [
                 token_said(s, c),
-                Msg(N_("{aimer} aims at {name}: fire or hold?"), {"aimer": aimer, "name": s.name}),
+                Msg(
+                    N_("{aimer} aims at {name}: attack first, or let them act?"),
+                    {"aimer": aimer, "name": s.name},
+                ),
             ]
         )
     )
@@ -372,7 +375,7 @@ def on_aimed(state: TMState, answer: str, ctx: Context) -> Applied:
                 [
                     said,
                     Msg(
-                        N_("{aimer} aims at {name}: fire or hold?"),
+                        N_("{aimer} aims at {name}: attack first, or let them act?"),
                         {"aimer": nxt.name, "name": target.name},
                     ),
                 ]
