@@ -95,3 +95,27 @@ def test_a_deck_chosen_on_the_phone(battlefight: dict[str, Any]) -> None:
     )
     assert answer.status_code in (400, 422), answer.status_code
     assert 'value="3"' in answer.text and "4 cartes de chaque type" in answer.text
+
+
+def test_a_draw_offer_is_said_to_each_side(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    """Found by a playtest: the player who offered a draw was told to accept it below."""
+    rolls.endless = True
+    t = table(service, "battlefight", [("player", "Léa"), ("player", "Hugo")])
+    for name in ("Léa", "Hugo"):
+        service.perform(t.game.id, t.viewer(name), {"type": "boosters"}, idem_key=key())
+    service.perform(t.game.id, t.org, {"type": "start"}, idem_key=key())
+    service.perform(t.game.id, t.viewer("Léa"), {"type": "draw"}, idem_key=key())
+    pages = {}
+    for name in ("Léa", "Hugo"):
+        phone = TestClient(client.app, follow_redirects=False)
+        assert phone.get(f"/t/{t.token(name)}").status_code == 303
+        pages[name] = phone.get(f"/g/{t.game.id}").text
+    assert (
+        "Waiting for the other players to accept" in pages["Léa"]
+        or "En attente de l’accord" in pages["Léa"]
+    )
+    assert "Accept it below" not in pages["Léa"] and "Acceptez-la" not in pages["Léa"]
+    assert "Waiting for the other players to accept" not in pages["Hugo"]
+    assert "En attente de l’accord" not in pages["Hugo"]
