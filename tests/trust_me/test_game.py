@@ -589,3 +589,39 @@ def test_physical_dice_each_player_enters_their_own(
         game.id, people["Hugo"], {"type": "defend"}, idem_key=key(), rolls=theirs
     ).summary.render()
     assert "(2 + 3 " in said
+
+
+def test_a_medical_kit_takes_off_the_wound_chosen(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """5, Trousse de Soin: "enlevez 1 pion Blessure ou Infection": the player says which, so a
+    skill's cell comes free again."""
+    t = dealt(service, rolls)
+    lea = t.state.survivor(t.id("Léa"))
+    assert lea.item_in("c3") is not None  # her medical kit
+    t.dice(6, 6)
+    t.act("Léa", {"type": "act", "action": "nothing", "slot": "c9"})
+    t.act(
+        "Hugo",
+        {
+            "type": "attack",
+            "slot": "c9",
+            "weapon": t.item("Hugo", "machette"),
+            "target": t.id("Léa"),
+        },
+    )
+    t.act("Hugo", {"type": "reroll"})
+    t.dice(1, 1)
+    t.act("Léa", {"type": "defend"})
+    p = t.state.placements[0]
+    t.act("Hugo", {"type": "wounds", "slots": ["c1", "c5"][: p.wounds]})
+    t.dice(12)
+    t.act("Hugo", {"type": "usage"})
+    t.act("Ana", {"type": "act", "action": "nothing", "slot": "c9"})
+    t.act("Tom", {"type": "act", "action": "nothing", "slot": "c9"})
+    kit = t.item("Léa", "trousse-de-soin")
+    with pytest.raises(RuleError, match="cell 7"):
+        t.act("Léa", {"type": "use", "slot": "c8", "item": kit, "at": "c7"})
+    t.dice(12)  # the kit's green die
+    t.act("Léa", {"type": "use", "slot": "c8", "item": kit, "at": "c1"})
+    assert "c1" not in t.sheet("Léa").wounds

@@ -126,6 +126,7 @@ class Use(Strict):
     weapon: ItemRef | None = None  # Munitions: the empty ranged weapon
     survivor: PersonRef | None = None  # Trousse de soin: whom (oneself by default)
     remove: Literal["wound", "infection"] = "wound"
+    at: Slot | None = None  # Trousse de soin: the place of the marker taken off (else the last)
 
 
 class Attack(Strict):

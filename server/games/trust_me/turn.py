@@ -264,7 +264,14 @@ def use(state: TMState, s: Survivor, c: Use, ctx: Context) -> Msg:
             raise RuleError(
                 N_("{name} has nothing of that kind to take off."), field="remove", name=other.name
             )
-        marks.pop()
+        if c.at is not None and c.at not in marks:  # 5: "enlevez 1 pion Blessure ou Infection"
+            raise RuleError(
+                N_("Nothing of that kind lies on {slot}."), field="at", slot=place_name(c.at)
+            )
+        if c.at is not None:
+            marks.remove(c.at)
+        else:
+            marks.pop()
         said.append(
             Msg(
                 N_("{name} treats {target}: one {what} off."),

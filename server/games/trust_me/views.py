@@ -371,6 +371,12 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
         "token_cells": [
             {"slot": p, "title": slot_title(state, p)} for p in (*CELLS, "sneakers", "aside")
         ],
+        "marked_slots": [
+            {"slot": w, "title": slot_title(state, w), "what": what}
+            for what, marks in (("wound", s.wounds), ("infection", s.infections))
+            for w in marks
+            if not w.startswith("bandage:")
+        ],
         "wounded_slots": [
             {"slot": w, "title": slot_title(state, w)}
             for w in s.wounds
