@@ -62,7 +62,6 @@ def page_context(
             game.id, viewer, after=max(0, game.seq - loaded.kind.page_log)
         )
     context.update(extra)
-    context["live_tag"] = live_tag(context)
     return context
 
 

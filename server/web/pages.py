@@ -30,7 +30,7 @@ from server.platform.dice import MissingRoll
 from server.platform.idempotency import session_caller
 from server.platform.kinds import KINDS, PUBLIC, SECRET_PURPOSE, Viewer
 from server.platform.service import DICE_MODES, GameService
-from server.web.answers import download, page_context, refused, render_page
+from server.web.answers import download, live_tag, page_context, refused, render_page
 from server.web.deps import (
     ClockDep,
     JoinLimiterDep,
@@ -216,6 +216,8 @@ def game_page(
         flash=Msg.from_json(flash) if flash else None,
         query=request.query_params,
     )
+    # The page's live part says what it shows: the first nudge that changes nothing is a 204.
+    context["live_tag"] = live_tag(context)
     return render_page(request, templates, context)
 
 
@@ -270,7 +272,7 @@ def live_part(
         raise NotAllowed(N_("This page is not yours."))
     context = page_context(service, clock, loaded, viewer, page)
     stats = request.app.state.live_stats
-    tag = context["live_tag"]
+    tag = live_tag(context)
     if request.headers.get("x-live-tag") == tag:
         # Nothing this viewer sees has changed since the part they hold (another player's
         # assault, a fight between others): no render, no body (issue 21). Their forms take

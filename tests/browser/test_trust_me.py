@@ -50,7 +50,10 @@ def test_a_fight_and_a_move_from_the_phones(browser: Browser, live_server: Any) 
             },
         )
 
-    # Léa's turn: a move, her token on cell 9 (the "?" cell).
+    # Léa's turn: a move, her token on cell 9 (the "?" cell). The game began: her page is laid
+    # out anew (a reload), then asked.
+    expect(lea.locator("body")).to_have_attribute("data-status", "running")
+    lea.wait_for_load_state()
     expect(lea.get_by_role("heading", name="À vous : posez un pion et agissez")).to_be_visible()
     assert_accessible(lea)
     lea.get_by_text("Déplacer", exact=True).tap()

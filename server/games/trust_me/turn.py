@@ -25,6 +25,7 @@ from server.games.trust_me.commands import (
     Search,
     Use,
 )
+from server.games.trust_me.setup import new_item
 from server.games.trust_me.sheet import (
     fall,
     has_skill,
@@ -206,8 +207,6 @@ def search(state: TMState, s: Survivor, c: Search, ctx: Context) -> Msg:
         raise RuleError(N_("Say which weapon or object the token is."), field="found")
     if c.to == "back":
         return Msg(N_("{name} searches and puts the token back face down."), {"name": s.name})
-    from server.games.trust_me.setup import new_item
-
     item = new_item(state, c.found)
     there = s.item_in(c.to) if c.to not in ("passport", "hands") else None
     if c.to == "hands":
