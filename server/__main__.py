@@ -1,11 +1,12 @@
 """Command line: `python -m server serve | db upgrade | db downgrade REV | db backup [PATH] |
-db restore PATH | demo KIND`."""
+db restore PATH | game export ID [PATH] | game import PATH | demo KIND`."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 import uuid
+from typing import Any
 
 from server.config import get_settings
 
@@ -31,6 +32,13 @@ def main(argv: list[str] | None = None) -> int:
     save.add_argument("path", nargs="?", default=None)
     back = db_commands.add_parser("restore", help="the database made again from a backup")
     back.add_argument("path")
+    game = commands.add_parser("game", help="move a game between servers")
+    game_commands = game.add_subparsers(dest="game_command", required=True)
+    export = game_commands.add_parser("export", help="a game's file (every secret in it)")
+    export.add_argument("game")
+    export.add_argument("path", nargs="?", default=None)
+    take = game_commands.add_parser("import", help="a game's file replayed here, new links")
+    take.add_argument("path")
     demo = commands.add_parser("demo", help="create a ready game with sample players")
     demo.add_argument("kind", nargs="?", default=None)
     demo.add_argument(
@@ -54,6 +62,11 @@ def main(argv: list[str] | None = None) -> int:
             downgrade(settings.database_url, args.revision)
         print("ok")
         return 0
+    if args.command == "game":
+        url = f"http://{settings.host}:{settings.port}"
+        return game_command(
+            args.game_command, args.game if "game" in args else None, args.path, url
+        )
     if args.command == "demo":
         url = args.url or f"http://{settings.host}:{settings.port}"
         return demo_game(args.kind, url.rstrip("/"))
@@ -151,9 +164,8 @@ def run_server(host: str, port: int, workers: int) -> int:
     return 0
 
 
-def demo_game(kind_key: str | None, base: str) -> int:
+def local_service() -> Any:
     from server.db import Database
-    from server.games.demo import DEMOS
     from server.migrate import upgrade
     from server.platform.clock import SystemClock
     from server.platform.dice import secret_roll
@@ -161,6 +173,59 @@ def demo_game(kind_key: str | None, base: str) -> int:
     from server.platform.service import GameService
 
     settings = get_settings()
+    upgrade(settings.database_url)
+    return GameService(
+        Database.connect(settings),
+        settings.resolved_secret_key(),
+        SystemClock(),
+        secret_roll,
+        Broker(),
+    )
+
+
+def game_command(command: str, game_id: str | None, path: str | None, base: str) -> int:
+    """`game export ID [PATH]` writes the game's file (to PATH, or arbitre-game-ID.json);
+    `game import PATH` replays it here and prints its people's new links."""
+    import json
+    from pathlib import Path
+
+    from server.errors import ArbitreError
+    from server.platform.kinds import SYSTEM
+
+    service = local_service()
+    try:
+        if command == "export":
+            assert game_id is not None
+            body = json.dumps(service.export_game(game_id, SYSTEM), ensure_ascii=False, indent=1)
+            target = Path(path or f"arbitre-game-{game_id}.json")
+            target.write_text(body, encoding="utf-8")
+            print(target)
+            return 0
+        assert path is not None
+        text = Path(path).read_text(encoding="utf-8-sig")
+        game, _ = service.import_game(text, caller="cli", idem_key=uuid.uuid4().hex)
+    except ArbitreError as error:
+        print(error.message, file=sys.stderr)
+        return 2
+    except (OSError, UnicodeDecodeError) as error:
+        print(error, file=sys.stderr)
+        return 2
+    print(f"{game.name} ({game.kind}) is ready at {base}/g/{game.id}.")
+    print_links(service, game.id, base)
+    return 0
+
+
+def print_links(service: Any, game_id: str, base: str) -> None:
+    people = [p for p in service.people(game_id) if not p.revoked]
+    width = max(len(f"{p.name} ({p.role})") for p in people)
+    for person in people:
+        who = f"{person.name} ({person.role})".ljust(width)
+        print(f"  {who}  {base}/t/{service.link_of(person).token}")
+
+
+def demo_game(kind_key: str | None, base: str) -> int:
+    from server.games.demo import DEMOS
+
     if not DEMOS:
         print("No game kind has a demo yet.", file=sys.stderr)
         return 1
@@ -168,23 +233,12 @@ def demo_game(kind_key: str | None, base: str) -> int:
     if key not in DEMOS:
         print(f"Unknown kind {key!r}; choose among: {', '.join(DEMOS)}", file=sys.stderr)
         return 2
-    upgrade(settings.database_url)
-    service = GameService(
-        Database.connect(settings),
-        settings.resolved_secret_key(),
-        SystemClock(),
-        secret_roll,
-        Broker(),
-    )
+    service = local_service()
     game, _ = DEMOS[key](service, uuid.uuid4().hex)
     print(f"{game.name} ({game.kind}) is ready at {base}.")
     print(f"Public board: {base}/g/{game.id}/board")
     print("Each person's own link (the organizer's runs the game):")
-    people = service.people(game.id)
-    width = max(len(f"{p.name} ({p.role})") for p in people)
-    for person in people:
-        who = f"{person.name} ({person.role})".ljust(width)
-        print(f"  {who}  {base}/t/{service.link_of(person).token}")
+    print_links(service, game.id, base)
     return 0
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, pool, text
@@ -42,3 +44,12 @@ def upgrade(database_url: str, revision: str = "head") -> None:
 
 def downgrade(database_url: str, revision: str) -> None:
     command.downgrade(alembic_config(database_url), revision)
+
+
+@cache
+def revisions() -> tuple[str, ...]:
+    """This code's schema revisions, oldest first: the last is the head."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(alembic_config("sqlite://"))
+    return tuple(reversed([r.revision for r in script.walk_revisions()]))

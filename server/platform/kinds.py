@@ -175,6 +175,10 @@ class GameKind(ABC, Generic[S]):
     # self-refereed match shows each coach the story with their own private notes).
     page_log: ClassVar[int] = 0
     role_titles: ClassVar[Mapping[str, str]] = {}
+    # Texts of this kind's commands and state that hold a person's number, as regular
+    # expressions with a group `id` (a BattleFight card copy "12:3"): renamed when a game moves
+    # to another server. A die's "player:12" and "person:12" are the platform's.
+    person_texts: ClassVar[tuple[str, ...]] = ()
     state_model: type[S]
     settings_model: type[BaseModel]
     commands: TypeAdapter[Any]

@@ -18,22 +18,27 @@ from pydantic import BaseModel, Field
 
 
 class Ref:
-    """Marks an id field with what it names ("person", "gladiator", "card"...)."""
+    """Marks an id field with what it names ("person", "gladiator", "card"...). `checked=False`:
+    a name of another game that only the platform itself writes (a league records the people of
+    the match it opened); not checked against this game, but renumbered when a game moves."""
 
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, *, checked: bool = True) -> None:
         self.what = what
+        self.checked = checked
 
     def __repr__(self) -> str:
-        return f"Ref({self.what!r})"
+        return f"Ref({self.what!r})" if self.checked else f"Ref({self.what!r}, checked=False)"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Ref) and other.what == self.what
+        return isinstance(other, Ref) and (other.what, other.checked) == (self.what, self.checked)
 
     def __hash__(self) -> int:
-        return hash(("Ref", self.what))
+        return hash(("Ref", self.what, self.checked))
 
 
 PersonRef = Annotated[int, Ref("person"), Field(ge=1, le=2**31 - 1)]  # a row id, never huge
+# A person of a game this one opened, written by the platform only (`Ref` above).
+LinkedPersonRef = Annotated[int, Ref("person", checked=False), Field(ge=1, le=2**31 - 1)]
 
 
 def _ref_in(annotation: Any) -> Ref | None:
@@ -50,16 +55,46 @@ def _ref_in(annotation: Any) -> Ref | None:
 
 
 @cache
-def ref_fields(model: type[BaseModel]) -> tuple[tuple[str, str], ...]:
-    """(field, what it names) for each field of a command model that names something."""
+def _refs(model: type[BaseModel]) -> tuple[tuple[str, Ref], ...]:
     fields = []
     for name, info in model.model_fields.items():
         ref = next((m for m in info.metadata if isinstance(m, Ref)), None) or _ref_in(
             info.annotation
         )
         if ref is not None:
-            fields.append((name, ref.what))
+            fields.append((name, ref))
     return tuple(fields)
+
+
+def ref_fields(model: type[BaseModel]) -> tuple[tuple[str, str], ...]:
+    """(field, what it names) for each field of a command model that names something of its
+    own game."""
+    return tuple((name, ref.what) for name, ref in _refs(model) if ref.checked)
+
+
+def renumbered(command: BaseModel, people: Mapping[int, int]) -> BaseModel:
+    """The command with every person it names (checked or not, in parts too) given the number
+    `people` maps it to: a game moved to another server has new person ids."""
+
+    def new(value: Any) -> Any:
+        if isinstance(value, BaseModel):
+            return renumbered(value, people)
+        if isinstance(value, list | tuple):
+            return type(value)(new(v) for v in value)
+        return value
+
+    def named(value: Any) -> Any:  # a person the mapping does not know: KeyError
+        if isinstance(value, Mapping):
+            return {people[k]: v for k, v in value.items()}
+        if isinstance(value, list | tuple | set):
+            return type(value)(people[v] for v in value)
+        return people[value]
+
+    changes = {name: new(value) for name, value in command}
+    for name, ref in _refs(type(command)):
+        if ref.what == "person" and changes[name] is not None:
+            changes[name] = named(changes[name])
+    return command.model_copy(update=changes)
 
 
 def refs_of(command: Any) -> list[tuple[str, str, Any]]:

@@ -121,19 +121,54 @@ def create_game_now(
             caller=browser_caller(request),
         )
     except ArbitreError as error:
-        return templates.response(
-            request,
-            "home.html",
-            {
-                "kinds": creatable(),
-                "mine": [],
-                "idem": new_key(),
-                "dice_modes": DICE_MODES,
-                "form": values,
-                "errors": {error.field or "_": error.message},
-            },
-            status_code=error.status,
+        return home_refused(request, templates, error, values)
+    remember(request, registered.person)
+    return RedirectResponse(f"/g/{game.id}/welcome", status_code=303)
+
+
+def home_refused(
+    request: Request, templates: Templates, error: ArbitreError, values: dict[str, str]
+) -> Response:
+    return templates.response(
+        request,
+        "home.html",
+        {
+            "kinds": creatable(),
+            "mine": [],
+            "idem": new_key(),
+            "dice_modes": DICE_MODES,
+            "form": values,
+            "errors": {error.field or "_": error.message},
+        },
+        status_code=error.status,
+    )
+
+
+@router.post("/games/import")
+async def import_game(request: Request, service: ServiceDep, templates: TemplatesDep) -> Response:
+    """A game file saved on another Arbitre (`export_game`): the game goes on here, and the one
+    who brought it is its organizer."""
+    form = await request.form()
+    upload = form.get("file")
+    text = ""
+    if upload is not None and not isinstance(upload, str):
+        raw = await upload.read()
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = "\ufffd"  # not text: refused below as not a game
+    return await run_in_threadpool(import_game_now, request, service, templates, form, text)
+
+
+def import_game_now(
+    request: Request, service: GameService, templates: Templates, form: FormData, text: str
+) -> Response:
+    try:
+        game, registered = service.import_game(
+            text, caller=browser_caller(request), idem_key=idem_of(form)
         )
+    except ArbitreError as error:
+        return home_refused(request, templates, error, {})
     remember(request, registered.person)
     return RedirectResponse(f"/g/{game.id}/welcome", status_code=303)
 
@@ -720,6 +755,18 @@ def log_json(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Respon
         json.dumps(body, ensure_ascii=False, indent=1),
         "application/json",
         f"arbitre-{game_id}.json",
+    )
+
+
+@router.get("/g/{game_id}/game.json")
+def game_file(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Response:
+    """The whole game, to move it to another Arbitre: the organizer's alone (it holds every
+    secret), never a token."""
+    body = service.export_game(game_id, viewer)
+    return download(
+        json.dumps(body, ensure_ascii=False, indent=1),
+        "application/json",
+        f"arbitre-game-{game_id}.json",
     )
 
 

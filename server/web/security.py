@@ -132,6 +132,8 @@ async def check_csrf(request: Request) -> None:
 
 
 MAX_BODY = 2 * 1024 * 1024  # bytes of a request: the biggest is a deck upload (200 kB)
+# Bigger bodies, by path: a game file brought from another server (a season's league and matches).
+BIG_BODIES = {"/games/import": 32 * 1024 * 1024}
 MAX_JSON_DEPTH = 32  # the API's deepest body (a deck of cards) nests five levels
 
 
@@ -157,7 +159,7 @@ class BodyLimits:
                 return
             body = message.get("body", b"")
             size += len(body)
-            if size > MAX_BODY:
+            if size > BIG_BODIES.get(scope["path"], MAX_BODY):
                 await _refuse(send, 413, "too_large", N_("This request is too big."))
                 return
             chunks.append(body)

@@ -56,6 +56,7 @@ HANDLERS: dict[type, Handler] = {
 
 class BattleFight(GameKind[BFState]):
     key = "battlefight"
+    person_texts = (r"^(?P<id>\d+):\d+$",)  # a card copy: its owner's number, its place
     title = N_("BattleFight")
     tagline = N_("A card duel on a hex board: Arbitre executes every technique step by step.")
     roles = ("player",)

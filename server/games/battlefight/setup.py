@@ -184,15 +184,18 @@ def position_key(table: engine.Table) -> str:
     def cards(zone: list[str]) -> list[str]:  # 2.6.2: which cards, not which copies
         return sorted(table.technique(c).key for c in zone)
 
+    # Seats by their place at the table, not their person's number: the same position whatever
+    # server the game is on (a moved game keeps counting its repetitions).
+    place = {s.id: n for n, s in enumerate(table.seats)}
     seats = [
-        (s.id, s.cell, s.life, s.damage, cards(s.hand), cards(s.discard), cards(s.draw), s.lost)
-        for s in table.seats
+        (n, s.cell, s.life, s.damage, cards(s.hand), cards(s.discard), cards(s.draw), s.lost)
+        for n, s in enumerate(table.seats)
     ]
     active = [
         (
             a.technique,
-            a.owner,
-            a.target,
+            place.get(a.owner),
+            place.get(a.target) if a.target is not None else None,
             a.next,
             a.stable,
             a.cost,

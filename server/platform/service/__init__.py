@@ -7,17 +7,17 @@ can never disagree. Live phones are nudged only after the commit.
 Split by job, each module one layer on the one below: `store` (the lock, the log, snapshots and
 the cache), `reads` (no write), `replay` (rebuild and verify), `people` (games, people, links,
 invitations), `actions` (perform, follow-ups, undo, the clock), `linked` (a match opened from its
-league). `inputs` checks text before any of them.
+league), `moves` (a game exported and imported). `inputs` checks text before any of them.
 """
 
 from server.platform.service.actions import Performed
-from server.platform.service.linked import Linked
+from server.platform.service.moves import Moves
 from server.platform.service.people import Registered
 from server.platform.service.reads import Loaded
 from server.platform.service.store import DICE_MODES
 
 
-class GameService(Linked):
+class GameService(Moves):
     """Every job of the service on one object: what routes, the clock and the tests hold."""
 
 

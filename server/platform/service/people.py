@@ -61,6 +61,17 @@ class Registered:
     link: Link
 
 
+def joined(kind: GameKind[Any], role: str, name: str) -> Msg:
+    return Msg(N_("{name} joins as {role}."), {"name": name, "role": Msg(kind.role_title(role))})
+
+
+def link_changed(name: str, *, revoke: bool) -> Msg:
+    return Msg(
+        N_("Link of {name} revoked.") if revoke else N_("Link of {name} re-issued."),
+        {"name": name},
+    )
+
+
 class People(Replay):
     def create_game(
         self,
@@ -272,9 +283,7 @@ class People(Replay):
         link = self._set_link(person)
         state = kind.state_model.model_validate(game.state)
         state = kind.add_person(state, PersonInfo(person.id, role, name))
-        summary = Msg(
-            N_("{name} joins as {role}."), {"name": name, "role": Msg(kind.role_title(role))}
-        )
+        summary = joined(kind, role, name)
         self._append(
             s,
             game,
@@ -326,10 +335,7 @@ class People(Replay):
                 person.nonce = new_nonce()
                 person.revoked = revoke
                 self._set_link(person)
-                summary = Msg(
-                    N_("Link of {name} revoked.") if revoke else N_("Link of {name} re-issued."),
-                    {"name": person.name},
-                )
+                summary = link_changed(person.name, revoke=revoke)
                 self._append(
                     s,
                     game,

@@ -18,7 +18,7 @@ from server.games.killpower.rules import (
     Specialization,
 )
 from server.platform.commands import Strict
-from server.platform.refs import PersonRef, Ref
+from server.platform.refs import LinkedPersonRef, PersonRef, Ref
 
 
 class Recruit(Strict):
@@ -144,9 +144,9 @@ class OpenMatch(Strict):
     team_a: int
     team_b: int
     mode: Literal["referee", "self"] = "self"
-    coach_a: int
-    coach_b: int
-    organizer: int
+    coach_a: LinkedPersonRef  # the match's people, not the league's
+    coach_b: LinkedPersonRef
+    organizer: LinkedPersonRef
 
 
 Command = Annotated[

@@ -1,0 +1,218 @@
+"""A game that moves between servers: the file it travels in, and what changes on the way.
+
+The file holds a game's log (with every die it rolled), its settings and, to verify the replay,
+the state the log gave; the games it opened (a league's matches) travel with it. It never holds a
+token, a link or an idempotency key: the server that imports it replays the log, checks that it
+gives the same state, and issues fresh links.
+
+On the new server the people get new numbers (ids are the database's) and the games new ids, so
+everything that names them is renamed on the way: a command's person fields (`Ref("person")`), a
+die's owner ("player:12"), the platform's settings of a linked game. The comparison with the
+exported state then allows exactly these renamings, nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from server.errors import InvalidInput
+from server.i18n import N_
+from server.platform.data_import import hidden_character, json_depth
+
+FORMAT = 1  # the file's own layout; a newer one is refused
+MAX_GAMES = 200  # a league and its matches
+MAX_EVENTS = 200_000
+DEPTH = 64  # a state nests deeper than a deck
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class MovedEvent(_Strict):
+    """One entry of the log, as the rules need it to replay; what the server derives from it
+    (summary, result, subjects) is derived again on import."""
+
+    seq: int = Field(ge=1)
+    type: Literal["command", "undo", "person", "access"]
+    at: datetime
+    actor_id: int | None = None
+    actor_role: str = Field(max_length=20)
+    actor_name: str = Field(default="", max_length=80)
+    command: dict[str, Any]
+    rolls: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class MovedGame(_Strict):
+    id: str = Field(min_length=1, max_length=24)
+    kind: str = Field(max_length=40)
+    name: str = Field(min_length=1, max_length=120)
+    created_at: datetime
+    settings: dict[str, Any]
+    state: dict[str, Any]
+    events: list[MovedEvent] = Field(max_length=MAX_EVENTS)
+
+
+class GameFile(_Strict):
+    arbitre: Literal["game"]
+    format: int
+    schema_: str = Field(alias="schema", max_length=40)
+    exported_at: datetime
+    games: list[MovedGame] = Field(min_length=1, max_length=MAX_GAMES)
+
+
+def read_game_file(text: str, known_schemas: tuple[str, ...]) -> GameFile:
+    """The file, or a clear refusal: not a game file, from a newer Arbitre, badly formed."""
+    not_a_game = InvalidInput(N_("This is not a game exported by Arbitre."), field="file")
+    if json_depth(text, DEPTH) > DEPTH:
+        raise not_a_game
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise not_a_game from None
+    if not isinstance(data, dict) or data.get("arbitre") != "game":
+        raise not_a_game
+    found = hidden_character(data)
+    if found is not None:
+        raise InvalidInput(
+            N_("“{text}” holds an invisible character (U+{code}): type it again."),
+            field="file",
+            text=found[0][:40],
+            code=found[1],
+        )
+    newer = N_("This game comes from a newer Arbitre: update this server, then import it again.")
+    if not isinstance(data.get("format"), int) or data["format"] > FORMAT:
+        raise InvalidInput(newer, field="file")
+    if data.get("schema") not in known_schemas:
+        raise InvalidInput(newer, field="file")
+    try:
+        return GameFile.model_validate(data)
+    except ValidationError as error:
+        first = error.errors()[0]
+        raise InvalidInput(
+            N_("The game file is damaged ({where}): export it again."),
+            field="file",
+            where=".".join(str(p) for p in first["loc"]),
+        ) from None
+
+
+# A person named inside a text: a die's owner ("player:12"), its purpose ("booster for player:12").
+PLATFORM_TEXTS = (r"\b(?:player|person):(?P<id>\d+)\b",)
+
+
+class Renaming:
+    """Old person numbers and game ids to new ones, and the texts that hold a person's number
+    (the platform's and those the kinds declare, `GameKind.person_texts`)."""
+
+    def __init__(
+        self, people: Mapping[int, int], games: Mapping[str, str], texts: Iterable[str] = ()
+    ) -> None:
+        self.people = dict(people)
+        self.games = dict(games)
+        self.texts = [re.compile(p) for p in (*PLATFORM_TEXTS, *texts)]
+
+    def person(self, value: int) -> int:
+        return self.people.get(value, value)
+
+    def text(self, value: str) -> str:
+        """A game id, or a text naming people ("player:12", a card copy "12:3")."""
+        if value in self.games:
+            return self.games[value]
+        for pattern in self.texts:  # one pattern renames: never a number renamed twice
+            renamed = pattern.sub(self._renamed, value)
+            if renamed != value:
+                return renamed
+        return value
+
+    def _renamed(self, found: re.Match[str]) -> str:
+        start, end = found.span("id")
+        number = int(found["id"])
+        if number not in self.people:
+            return found[0]
+        whole = found[0]
+        offset = found.start()
+        return f"{whole[: start - offset]}{self.people[number]}{whole[end - offset :]}"
+
+    def key(self, value: str) -> str:
+        """A mapping's key in a state: a person's number as text ("12"), or as `text`."""
+        if value.isdigit() and int(value) in self.people:
+            return str(self.people[int(value)])
+        return self.text(value)
+
+    def texts_in(self, data: Any) -> Any:
+        """Every text of a command renamed (`text`); numbers are renamed by the command's types."""
+        if isinstance(data, str):
+            return self.text(data)
+        if isinstance(data, list):
+            return [self.texts_in(v) for v in data]
+        if isinstance(data, dict):
+            return {k: self.texts_in(v) for k, v in data.items()}
+        return data
+
+    def rolls(self, rolls: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [
+            {
+                k: self.text(v) if k in ("owner", "purpose") and isinstance(v, str) else v
+                for k, v in r.items()
+            }
+            for r in rolls
+        ]
+
+    def platform_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """The platform's settings of a moved game: its dice and its kind's settings; the link to
+        the game that opened it only if that game moves too; never an invitation."""
+        kept: dict[str, Any] = {"dice": settings.get("dice", "server")}
+        if "kind" in settings:
+            kept["kind"] = settings["kind"]
+        parent = settings.get("parent")
+        if isinstance(parent, str) and parent in self.games:
+            kept["parent"] = self.games[parent]
+            delegates = settings.get("delegates") or {}
+            kept["delegates"] = {
+                self.key(str(k)): self.person(v) if isinstance(v, int) else v
+                for k, v in delegates.items()
+            }
+        return kept
+
+    def difference(self, before: Any, after: Any, path: str = "") -> str | None:
+        """Where `after` (the replayed state) differs from `before` (the exported one) other
+        than by these renamings; None when they agree."""
+        if isinstance(before, dict) and isinstance(after, dict):
+            if len(before) != len(after):
+                return path or "/"
+            for key, value in before.items():
+                # A number as a key may be a person's (renamed) or a gladiator's (kept).
+                found: str | None = f"{path}/{key}"
+                for renamed in dict.fromkeys((key, self.key(key))):
+                    if renamed in after:
+                        found = self.difference(value, after[renamed], f"{path}/{key}")
+                        if found is None:
+                            break
+                if found is not None:
+                    return found
+            return None
+        if isinstance(before, list) and isinstance(after, list):
+            if len(before) != len(after):
+                return path or "/"
+            for i, (a, b) in enumerate(zip(before, after, strict=True)):
+                found = self.difference(a, b, f"{path}/{i}")
+                if found is not None:
+                    return found
+            return None
+        if before == after and type(before) is type(after):
+            return None
+        if (
+            isinstance(before, int)
+            and not isinstance(before, bool)
+            and after == self.person(before)
+        ):
+            return None
+        if isinstance(before, str) and after in (self.text(before), self.key(before)):
+            return None
+        return path or "/"

@@ -1,0 +1,340 @@
+"""A game moved between servers: exported with the games it opened, imported by replaying its log
+(`server.platform.moving` says what the file holds and what is renamed on the way)."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from sqlmodel import Session, col, select
+
+from server.errors import ArbitreError, InvalidInput, NotAllowed, NotFound
+from server.i18n import N_, Msg
+from server.migrate import revisions
+from server.models import Event, Game, Person
+from server.platform.access import new_nonce
+from server.platform.dice import ReplayDice, ReplayDiverged
+from server.platform.kinds import KINDS, SYSTEM, Context, GameKind, PersonInfo, Viewer
+from server.platform.moving import FORMAT, MovedEvent, MovedGame, Renaming, read_game_file
+from server.platform.refs import refs_of, renumbered
+from server.platform.service.linked import Linked
+from server.platform.service.people import Registered, joined, link_changed
+from server.platform.service.store import dumped, make_idem
+
+# What a crafted or damaged log may raise while the rules replay it.
+_BROKEN = (
+    ArbitreError,
+    ReplayDiverged,
+    ValidationError,
+    KeyError,
+    ValueError,
+    TypeError,
+    IndexError,
+    AssertionError,
+)
+
+
+class Damaged(InvalidInput):
+    """A game file that does not replay; said with the game and the entry."""
+
+
+def _damaged(game: MovedGame, seq: int | str, problem: str | Msg) -> Damaged:
+    return Damaged(
+        N_("“{name}” does not replay at entry {seq} ({problem}): nothing was imported."),
+        field="file",
+        name=game.name,
+        seq=seq,
+        problem=problem,
+    )
+
+
+@dataclass
+class _Replayed:
+    """One game rebuilt on this server: its rows and its people's final access."""
+
+    game: Game
+    events: list[Event] = field(default_factory=list)
+    revoked: dict[int, bool] = field(default_factory=dict)
+
+
+class Moves(Linked):
+    def export_game(self, game_id: str, actor: Viewer) -> dict[str, Any]:
+        """The game and the games it opened, as a file another Arbitre imports. Everything
+        secret is in it (it must replay), so only the organizer takes it; never a token."""
+        if actor is not SYSTEM and not actor.is_organizer:
+            raise NotAllowed(N_("Only the organizer exports the whole game."))
+        with self.db.read() as s:
+            game = s.get(Game, game_id)
+            if game is None:
+                raise NotFound(N_("No such game."))
+            games = [game, *self._opened_by(s, game_id)]
+            moved = [self._moved(s, g) for g in games]
+        return {
+            "arbitre": "game",
+            "format": FORMAT,
+            "schema": revisions()[-1],
+            "exported_at": self.clock.now().isoformat(),
+            "games": moved,
+        }
+
+    def _opened_by(self, s: Session, game_id: str) -> list[Game]:
+        children = list(
+            s.exec(
+                select(Game)
+                .where(Game.settings["parent"].as_string() == game_id)
+                .order_by(col(Game.created_at))
+            )
+        )
+        return [g for child in children for g in (child, *self._opened_by(s, child.id))]
+
+    def _moved(self, s: Session, game: Game) -> dict[str, Any]:
+        events = [
+            MovedEvent(
+                seq=e.seq,
+                type=e.type,  # the log holds these four only
+                at=e.at,
+                actor_id=e.actor_id,
+                actor_role=e.actor_role,
+                actor_name=e.actor_name,
+                command=e.command,
+                rolls=e.rolls,
+            )
+            for e in self._events(s, game.id)
+        ]
+        settings = {k: v for k, v in game.settings.items() if k != "invite"}
+        return MovedGame(
+            id=game.id,
+            kind=game.kind,
+            name=game.name,
+            created_at=game.created_at,
+            settings=settings,
+            state=game.state,
+            events=events,
+        ).model_dump(mode="json")
+
+    def import_game(self, text: str, *, caller: str, idem_key: str) -> tuple[Game, Registered]:
+        """Creates the games of an exported file, their people with fresh links, and their logs
+        replayed on this server's rules and checked against the states they were exported with;
+        nothing is created unless all of it holds. Returns the first game and its organizer,
+        whose link goes to the one who imported it. A retry with the same key and file creates
+        nothing more."""
+        moved = read_game_file(text, revisions())
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        idem = make_idem(caller, idem_key, "import", {"file": digest})
+        for g in moved.games:
+            if g.kind not in KINDS:
+                raise InvalidInput(N_("Unknown game: “{kind}”."), field="file", kind=g.kind)
+        if len({g.id for g in moved.games}) != len(moved.games):
+            raise _damaged(moved.games[0], "-", "a game twice")
+        with self.db.write() as s:
+            existing = self._created(s, idem)
+            if existing is not None:
+                return existing, Registered(self._organizer(s, existing), self._link(s, existing))
+            renaming = Renaming(
+                {},
+                {g.id: self._free_id(s) for g in moved.games},
+                {p for g in moved.games for p in KINDS[g.kind].person_texts},
+            )
+            rows = {
+                g.id: Game(
+                    id=renaming.games[g.id], kind=g.kind, name=g.name, created_at=g.created_at
+                )
+                for g in moved.games
+            }
+            s.add_all(rows.values())  # each game a row first: people belong to one
+            s.flush()
+            people = self._moved_people(s, moved.games, renaming)
+            replayed = [self._replay(g, rows[g.id], renaming, people[g.id]) for g in moved.games]
+            top = replayed[0].game
+            top.creation_key, top.creation_fingerprint = idem.stored, idem.fingerprint
+            s.add_all(rows.values())
+            persons = {p.id: p for ps in people.values() for p in ps}
+            for r in replayed:
+                for person_id, revoked in r.revoked.items():
+                    persons[person_id].revoked = revoked
+                    self._set_link(persons[person_id])
+                s.add_all(r.events)
+            s.add_all(persons.values())
+            organizer = next(
+                (p for p in people[moved.games[0].id] if p.role == "organizer" and not p.revoked),
+                None,
+            )
+            if organizer is None:
+                raise _damaged(moved.games[0], "-", "no organizer")
+            return top, Registered(organizer, self.link_of(organizer))
+
+    def _free_id(self, s: Session) -> str:
+        while True:
+            new = secrets.token_urlsafe(9)
+            if s.get(Game, new) is None:
+                return new
+
+    def _moved_people(
+        self, s: Session, games: Sequence[MovedGame], renaming: Renaming
+    ) -> dict[str, list[Person]]:
+        """Every person who joined any of the games, numbered on this server in the order of
+        their old numbers (so that what the rules keep sorted by person stays so)."""
+        joins: list[tuple[int, MovedGame, MovedEvent]] = []
+        for g in games:
+            for e in g.events:
+                if e.type == "person":
+                    old = e.command.get("id")
+                    if not isinstance(old, int) or isinstance(old, bool):
+                        raise _damaged(g, e.seq, "a person without a number")
+                    joins.append((old, g, e))
+        if len({old for old, _, _ in joins}) != len(joins):
+            raise _damaged(games[0], "-", "a person who joined twice")
+        people: dict[str, list[Person]] = {g.id: [] for g in games}
+        for old, g, e in sorted(joins, key=lambda j: j[0]):
+            role, name = e.command.get("role"), e.command.get("name")
+            if not isinstance(role, str) or not isinstance(name, str) or not 0 < len(name) <= 80:
+                raise _damaged(g, e.seq, "a person without a role or a name")
+            person = Person(
+                game_id=renaming.games[g.id],
+                role=role,
+                name=name,
+                nonce=new_nonce(),
+                created_at=e.at,
+            )
+            s.add(person)
+            s.flush()
+            assert person.id is not None
+            renaming.people[old] = person.id
+            people[g.id].append(person)
+        return people
+
+    def _replay(
+        self, g: MovedGame, game: Game, renaming: Renaming, people: list[Person]
+    ) -> _Replayed:
+        """The game's log applied again, entry by entry, as this server's service applied it
+        then: the same summaries, results and subjects, under the new names."""
+        kind = KINDS[g.kind]
+        settings = renaming.platform_settings(g.settings)
+        try:
+            kind_settings = kind.settings_model.model_validate(settings.get("kind", {}))
+        except ValidationError as error:
+            raise _damaged(g, 0, str(error.errors()[0]["msg"])) from None
+        settings["kind"] = kind_settings.model_dump(mode="json")
+        game.settings = settings
+        replayed = _Replayed(game)
+        mine = {p.id for p in people}
+        state: BaseModel = kind.new_state(kind_settings)
+        for number, e in enumerate(g.events, start=1):
+            if e.seq != number:
+                raise _damaged(g, e.seq, "entries out of order")
+            if e.actor_id is not None and renaming.people.get(e.actor_id) not in mine:
+                raise _damaged(g, e.seq, "an actor of another game")
+            try:
+                state = self._entry(kind, game, replayed, e, renaming, mine, state)
+            except Damaged:
+                raise
+            except _BROKEN as error:
+                problem = error.msg if isinstance(error, ArbitreError) else str(error)[:200]
+                raise _damaged(g, e.seq, problem or type(error).__name__) from None
+        after = state.model_dump(mode="json")
+        where = renaming.difference(g.state, after)
+        if where is not None:
+            raise InvalidInput(
+                N_(
+                    "“{name}” does not give back its exported state (at {where}): nothing was "
+                    "imported."
+                ),
+                field="file",
+                name=g.name,
+                where=where[:120],
+            )
+        game.state, game.seq = after, len(g.events)
+        game.status, game.next_deadline = kind.status(state), kind.next_deadline(state)
+        return replayed
+
+    def _entry(
+        self,
+        kind: GameKind[Any],
+        game: Game,
+        replayed: _Replayed,
+        e: MovedEvent,
+        renaming: Renaming,
+        mine: set[int | None],
+        state: BaseModel,
+    ) -> BaseModel:
+        """One entry of the log: its event row added to `replayed`, the state after it returned."""
+        actor_id = renaming.people[e.actor_id] if e.actor_id is not None else None
+        actor = Viewer(e.actor_role, actor_id, e.actor_name)
+        row = Event(
+            game_id=game.id,
+            seq=e.seq,
+            type=e.type,
+            at=e.at,
+            actor_id=actor_id,
+            actor_role=e.actor_role,
+            actor_name=e.actor_name,
+        )
+        if e.type in ("person", "access"):
+            c = e.command
+            person = renaming.people[c["id"]]
+            if person not in mine:
+                raise KeyError("a person of another game")
+            info = PersonInfo(person, c["role"], c["name"])
+            row.command = {**c, "id": person}
+            if e.type == "person":
+                state = kind.add_person(state, info)
+                replayed.revoked[person] = False
+                row.summary = row.label = joined(kind, info.role, info.name).to_json()
+            else:
+                revoke = c["type"] == "link.revoke"
+                if revoke and not replayed.revoked[person]:
+                    state = kind.remove_person(state, info)
+                elif not revoke and replayed.revoked[person]:
+                    state = kind.add_person(state, info)
+                replayed.revoked[person] = revoke
+                row.summary = row.label = link_changed(info.name, revoke=revoke).to_json()
+            row.subjects = []
+        elif e.type == "command":
+            command = renumbered(kind.parse(renaming.texts_in(e.command)), renaming.people)
+            self._check_names(kind, state, command, mine)
+            dice = ReplayDice(renaming.rolls(e.rolls))
+            label = kind.label(command, state)
+            row.subjects = kind.subjects(state, command)
+            outcome = kind.apply(state, command, Context(actor, dice, e.at))
+            if dice.pending:
+                raise ReplayDiverged("dice left over")
+            state = outcome.state
+            row.command, row.rolls, row.result = dumped(command), dice.rolls, dict(outcome.result)
+            row.summary, row.label = outcome.summary.to_json(), label.to_json()
+        else:  # an undo: the state replayed without what it undid, as the service does
+            target = next(
+                (
+                    t
+                    for t in replayed.events
+                    if t.seq == e.command.get("seq") and t.type == "command"
+                ),
+                None,
+            )
+            if target is None or target.undone_by is not None:
+                raise KeyError("an undo of nothing")
+            row.command, row.undoes = {"type": "undo", "seq": target.seq}, target.seq
+            target.undone_by = e.seq
+            row.subjects = target.subjects
+            row.summary = row.label = Msg(
+                N_("Undone: {label}"), {"label": Msg.from_json(target.label)}
+            ).to_json()
+            replayed.events.append(row)
+            return self.rebuild(game, replayed.events)
+        replayed.events.append(row)
+        return state
+
+    @staticmethod
+    def _check_names(
+        kind: GameKind[Any], state: BaseModel, command: Any, mine: set[int | None]
+    ) -> None:
+        """What a replayed command names is of its own game, as when it was first sent."""
+        known = kind.references(state)
+        for what, _, value in refs_of(command):
+            if (what == "person" and value not in mine) or (
+                what != "person" and value not in known.get(what, ())
+            ):
+                raise KeyError(f"{what} {value} is not of this game")

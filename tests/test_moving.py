@@ -1,0 +1,322 @@
+"""A game moves between servers (issue 23): exported with the games it opened, imported on another
+Arbitre that replays its log, finds the same state and issues fresh links; a file that does not
+replay, comes from a newer Arbitre or names an unknown kind creates nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlmodel import func, select
+
+from server.config import Settings
+from server.db import Database
+from server.errors import InvalidInput, LinkInvalid, NotAllowed
+from server.i18n import Msg
+from server.models import Event, Game, Person
+from server.platform.clock import FakeClock
+from server.platform.dice import ScriptedRolls
+from server.platform.kinds import SYSTEM, Viewer
+from server.platform.live import Broker
+from server.platform.service import GameService
+from tests.helpers import form_fields, key, phone, table, viewer_of
+from tests.security.scenes import SCENES
+
+OTHER_SECRET = "another-server-another-secret"
+NUMBER = re.compile(r"(?<=player:)\d+")  # a person's number in a die's purpose
+
+
+@pytest.fixture
+def other(tmp_path: Path, sqlite_template: Path) -> Iterator[GameService]:
+    """Another Arbitre, on its own SQLite file, where people already play (so the numbers a
+    moved game's people get are not the ones they had)."""
+    path = tmp_path / "other.db"
+    shutil.copy(sqlite_template, path)
+    db = Database.connect(Settings(database_url=f"sqlite:///{path}", secret_key=OTHER_SECRET))
+    server = GameService(db, OTHER_SECRET, FakeClock(), ScriptedRolls.cycle(), Broker())
+    for n in range(3):
+        game, owner = server.create_game("tally", f"Déjà là {n}", "Hôte", idem_key=key())
+        for name in ("Un", "Deux", "Trois"):
+            server.register(game.id, viewer_of(owner), "player", name, idem_key=key())
+    yield server
+    db.dispose()
+
+
+def exported(service: GameService, game_id: str) -> str:
+    return json.dumps(service.export_game(game_id, SYSTEM))
+
+
+def imported(server: GameService, text: str) -> Game:
+    game, _ = server.import_game(text, caller="test", idem_key=key())
+    return game
+
+
+def story(service: GameService, game_id: str) -> list[tuple[str, str, list[Any]]]:
+    """The log as each reader has it: who, the sentence, the dice; no numbers of any server."""
+    with service.db.read() as s:
+        events = service._events(s, game_id)
+    rows = []
+    for e in events:
+        rolls = [
+            (NUMBER.sub("#", r["purpose"]), r["value"], r.get("owner", "")[:6]) for r in e.rolls
+        ]
+        undone = e.undone_by is not None
+        rows.append((e.actor_name, Msg.from_json(e.summary).render(), [rolls, undone]))
+    return rows
+
+
+def counts(server: GameService) -> tuple[int, int, int]:
+    with server.db.read() as s:
+        return tuple(  # type: ignore[return-value]
+            s.exec(select(func.count()).select_from(model)).one() for model in (Game, Person, Event)
+        )
+
+
+@pytest.mark.parametrize("label", sorted(SCENES))
+def test_every_kind_moves_to_another_server_and_replays_to_the_same_state(
+    service: GameService, rolls: ScriptedRolls, other: GameService, label: str
+) -> None:
+    scene = SCENES[label](service, rolls)
+    text = exported(service, scene.game)
+    top = imported(other, text)
+    assert other.verify(top.id)
+    before, after = service.load(scene.game), other.load(top.id)
+    assert (after.game.kind, after.game.name, after.game.status, after.game.seq) == (
+        before.game.kind,
+        before.game.name,
+        before.game.status,
+        before.game.seq,
+    )
+    assert story(other, top.id) == story(service, scene.game)
+    mine = {(p.role, p.name, p.revoked) for p in service.people(scene.game)}
+    assert {(p.role, p.name, p.revoked) for p in other.people(top.id)} == mine
+    # Numbers changed, and the moved state is the old one under the new numbers only.
+    old_ids = sorted(p.id for p in service.people(scene.game))
+    new_ids = sorted(p.id for p in other.people(top.id))
+    assert old_ids != new_ids
+    # The moved game exports again as the same story (the file is stable under a second move).
+    again = json.loads(exported(other, top.id))
+    first = json.loads(text)
+    assert [len(g["events"]) for g in again["games"]] == [len(g["events"]) for g in first["games"]]
+
+
+def test_a_league_moves_with_its_match_and_the_coach_still_reaches_it(
+    service: GameService, rolls: ScriptedRolls, other: GameService
+) -> None:
+    scene = SCENES["killpower_league:live_match"](service, rolls)
+    text = exported(service, scene.game)
+    assert len(json.loads(text)["games"]) == 2
+    league = imported(other, text)
+    match = other.load(league.id).state.live[0].game  # type: ignore[attr-defined]
+    assert match != scene.extra["match"]
+    moved = other.load(match)
+    assert moved.game.settings["parent"] == league.id
+    assert other.verify(match)
+    coach = next(p for p in other.people(league.id) if p.role == "coach")
+    link = other.handoff(league.id, Viewer("coach", coach.id, coach.name), match)
+    assert link is not None
+    person = other.person_by_token(link.token)
+    assert person.game_id == match and person.name.startswith(coach.name)
+    # The match still reports to the league it moved with.
+    delegates = moved.game.settings["delegates"]
+    assert {int(k) for k in delegates} <= {p.id for p in other.people(match)}
+
+
+def test_an_undone_action_moves_undone(
+    service: GameService, rolls: ScriptedRolls, other: GameService
+) -> None:
+    t = table(service, "tally", [("referee", "Réf"), ("player", "Léa"), ("player", "Hugo")])
+    ref, lea = t.viewer("Réf"), t.viewer("Léa").person_id
+    rolls.push(4, 6)
+    service.perform(t.game.id, ref, {"type": "roll", "player": lea}, idem_key=key())
+    service.perform(t.game.id, ref, {"type": "roll", "player": lea}, idem_key=key())
+    service.undo(t.game.id, t.org, idem_key=key())
+    service.revoke(t.game.id, t.org, t.viewer("Hugo").person_id or 0, idem_key=key())
+    top = imported(other, exported(service, t.game.id))
+    assert other.verify(top.id)
+    assert story(other, top.id) == story(service, t.game.id)
+    assert [p.revoked for p in other.people(top.id) if p.name == "Hugo"] == [True]
+    # The undone roll stays undone: the next undo takes the first roll.
+    org = next(p for p in other.people(top.id) if p.role == "organizer")
+    other.undo(top.id, Viewer("organizer", org.id, org.name), idem_key=key())
+    assert other.verify(top.id)
+
+
+def test_the_file_holds_no_token_and_only_the_organizer_takes_it(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    scene = SCENES["killpower_league:live_match"](service, rolls)
+    service.set_invitation(scene.game, scene.people["organizer"], open_it=True)
+    text = json.dumps(service.export_game(scene.game, scene.people["organizer"]))
+    for person in service.people(scene.game) + service.people(scene.extra["match"]):
+        link = service.link_of(person)
+        assert link.token not in text and link.code not in text
+        assert person.nonce not in text
+    for word in ("invite", "idem", "token_hash", "code_hash", "nonce", "fingerprint"):
+        assert word not in text
+    for persona, viewer in scene.people.items():
+        if persona != "organizer":
+            with pytest.raises(NotAllowed):
+                service.export_game(scene.game, viewer)
+
+
+def test_fresh_links_on_the_new_server_and_a_retry_creates_nothing_more(
+    service: GameService, rolls: ScriptedRolls, other: GameService
+) -> None:
+    scene = SCENES["serial_battle:running"](service, rolls)
+    text = exported(service, scene.game)
+    first, organizer = other.import_game(text, caller="browser:1", idem_key="k1")
+    again, same = other.import_game(text, caller="browser:1", idem_key="k1")
+    assert (again.id, same.person.id) == (first.id, organizer.person.id)
+    assert other.person_by_token(organizer.link.token).role == "organizer"
+    for person in service.people(scene.game):  # the old links open nothing here
+        with pytest.raises(LinkInvalid):
+            other.person_by_token(service.link_of(person).token)
+    second = imported(other, text)  # imported again: another game, new ids
+    assert second.id != first.id
+
+
+def _tampered(text: str, change: Any) -> str:
+    data = json.loads(text)
+    change(data)
+    return json.dumps(data)
+
+
+def _roll_changed(data: dict[str, Any]) -> None:
+    event = next(e for e in data["games"][0]["events"] if e["rolls"])
+    event["rolls"][0]["value"] = 1 if event["rolls"][0]["value"] != 1 else 2
+
+
+def _entry_dropped(data: dict[str, Any]) -> None:
+    events = data["games"][0]["events"]
+    del events[len(events) // 2]
+
+
+def _state_changed(data: dict[str, Any]) -> None:
+    data["games"][0]["name"] = "Forêt"
+    data["games"][0]["state"]["started"] = not data["games"][0]["state"].get("started")
+
+
+def _foreign_person(data: dict[str, Any]) -> None:
+    event = next(
+        e for e in data["games"][0]["events"] if e["type"] == "command" and "player" in e["command"]
+    )
+    event["command"]["player"] = 999_999  # a person the file does not hold
+
+
+BAD_FILES = {
+    "a die changed": (_roll_changed, "ne se rejoue pas|ne redonne pas"),
+    "an entry dropped": (_entry_dropped, "ne se rejoue pas|ne redonne pas"),
+    "the state changed": (_state_changed, "ne redonne pas"),
+    "a person the file does not hold": (_foreign_person, "ne se rejoue pas"),
+    "from a newer Arbitre": (lambda d: d.update(format=99), "plus récent"),
+    "a schema this server does not know": (lambda d: d.update(schema="9999"), "plus récent"),
+    "an unknown kind": (lambda d: d["games"][0].update(kind="chess"), "Jeu inconnu"),
+    "not a game": (lambda d: d.update(arbitre="deck"), "pas une partie"),
+    "a token slipped in": (lambda d: d["games"][0].update(token="x"), "abîmé"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FILES))
+def test_a_file_that_does_not_hold_creates_nothing(
+    service: GameService, rolls: ScriptedRolls, other: GameService, case: str
+) -> None:
+    scene = SCENES["serial_battle:running"](service, rolls)
+    change, message = BAD_FILES[case]
+    text = _tampered(exported(service, scene.game), change)
+    before = counts(other)
+    with pytest.raises(InvalidInput) as refused:
+        imported(other, text)
+    assert re.search(message, refused.value.message), refused.value.message
+    assert counts(other) == before
+
+
+@pytest.mark.parametrize("text", ["", "{", "[1, 2]", "null", '{"arbitre": "game"}', "[" * 200])
+def test_what_is_not_json_or_not_a_game_is_refused_plainly(other: GameService, text: str) -> None:
+    before = counts(other)
+    with pytest.raises(InvalidInput):
+        imported(other, text)
+    assert counts(other) == before
+
+
+def test_through_the_pages_the_organizer_saves_the_file_and_anyone_brings_it_in(
+    client: Any, app: Any, rolls: ScriptedRolls
+) -> None:
+    """The People page's link saves the file; the home page's form imports it and signs the
+    one who brought it in as the organizer; a player cannot take the file."""
+    service: GameService = app.state.service
+    scene = SCENES["rcb:stakes"](service, rolls)
+    org = service.person(scene.game, scene.people["organizer"].person_id or 0)
+    organizer = phone(client, service.link_of(org).token)
+    people_page = organizer.get(f"/g/{scene.game}/people").text
+    assert f'href="/g/{scene.game}/game.json"' in people_page
+    answer = organizer.get(f"/g/{scene.game}/game.json")
+    assert answer.status_code == 200 and "attachment" in answer.headers["content-disposition"]
+    text = answer.text
+    player = next(v for p, v in scene.people.items() if p not in ("organizer", "stranger"))
+    someone = phone(
+        client, service.link_of(service.person(scene.game, player.person_id or 0)).token
+    )
+    assert someone.get(f"/g/{scene.game}/game.json").status_code == 403
+
+    newcomer = TestClient(app, follow_redirects=False)
+    home = newcomer.get("/").text
+    fields = form_fields(home, "/games/import")
+    before = counts(service)
+    refused = newcomer.post(
+        "/games/import",
+        data=fields,
+        files={"file": ("partie.json", b"\xff\xfe nope", "text/plain")},
+    )
+    assert refused.status_code == 422
+    assert "n’est pas une partie exportée par Arbitre" in refused.text, re.findall(r"field-error[^<]*<", refused.text)
+    assert counts(service) == before
+    moved = newcomer.post(
+        "/games/import",
+        data=form_fields(refused.text, "/games/import"),
+        files={"file": ("partie.json", text.encode(), "application/json")},
+    )
+    assert moved.status_code == 303, moved.text[:400]
+    new_id = moved.headers["location"].split("/")[2]
+    assert new_id != scene.game
+    console = newcomer.get(f"/g/{new_id}", follow_redirects=True)
+    assert console.status_code == 200 and service.load(new_id).game.name in console.text
+    assert newcomer.get(f"/g/{new_id}/people").status_code == 200  # the organizer's page
+
+
+def test_the_command_line_moves_a_game_from_one_database_to_another(
+    service: GameService,
+    rolls: ScriptedRolls,
+    other: GameService,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from server.__main__ import main
+    from server.config import get_settings
+
+    scene = SCENES["trust_me:fight"](service, rolls)
+    path = tmp_path / "partie.json"
+    monkeypatch.setenv("DATABASE_URL", service.db.url)
+    get_settings.cache_clear()
+    try:
+        assert main(["game", "export", scene.game, str(path)]) == 0
+        monkeypatch.setenv("DATABASE_URL", other.db.url)
+        get_settings.cache_clear()
+        assert main(["game", "import", str(path)]) == 0
+        out = capsys.readouterr().out
+        assert len(re.findall(r"/t/[\w-]{20,}", out)) == len(
+            [p for p in service.people(scene.game) if not p.revoked]
+        )
+        path.write_text("{}", encoding="utf-8")
+        assert main(["game", "import", str(path)]) == 2
+        assert re.search("not a game exported|pas une partie", capsys.readouterr().err)
+        assert main(["game", "export", "nope"]) == 2
+    finally:
+        get_settings.cache_clear()
