@@ -137,7 +137,12 @@ async def open_match(
         raise NotAllowed(N_("This page is not yours."))
     try:
         team_a, team_b = int_field(form, "team_a"), int_field(form, "team_b")
-        request_ = {"team_a": team_a, "team_b": team_b, "mode": form.get("mode") or "self"}
+        request_ = {
+            "team_a": team_a,
+            "team_b": team_b,
+            "mode": form.get("mode") or "self",
+            "board": form.get("board") == "1",
+        }
         match_id = service.open_linked(game_id, viewer, request_, idem_key=idem_of(form))
     except ArbitreError as error:
         return refused(request, templates, service, clock, service.load(game_id), viewer, error)

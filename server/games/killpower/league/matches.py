@@ -80,6 +80,7 @@ def linked_game(
     settings = {
         "league": game_id,
         "mode": mode,
+        "board": request.get("board") is True,
         "tournament": state.mode == "tournament",
         "teams": [roster_of(t).model_dump(mode="json") for t in teams],
         # The whole deck, not the cards the two teams hold: which cards the match knows must not

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.games.killpower import board
 from server.games.killpower import match_rules as mr
+from server.games.killpower.match import field
 from server.games.killpower.match.commands import (
     Handoff,
     Pick,
@@ -58,10 +60,13 @@ def land_ball(p: Play, data: dict[str, Any]) -> None:
             p.say(N_("{name} catches the ball."), name=to.label)
         else:
             s.ball = "ground"
+            field.ball_drops(s, to)
             p.say(N_("The ball falls next to {name}."), name=to.label)
     elif data["kind"] == "pass":
         s.ball, s.ball_note = "ground", ""
         p.say(N_("The ball lands on the aimed square."))
+    if data.get("at") is not None and s.ball == "ground" and not data.get("to"):
+        s.ball_at = (data["at"][0], data["at"][1])  # the board: where it lies
 
 
 def interceptors_of(s: MatchState, side: Side) -> list[Fighter]:
@@ -79,18 +84,32 @@ def fly(p: Play, thrower: Fighter, data: dict[str, Any]) -> None:
     if data["kind"] != "loose":
         s.ball = "air"
     side = other(thrower.side)
-    if interceptors_of(s, side):
+    able = interceptors_of(s, side)
+    if s.board and data.get("at") is not None:
+        # The board: only those whose action zone the ball's path crosses are asked.
+        landing = (data["at"][0], data["at"][1])
+        who = field.interceptors_on_path(s, thrower, landing, able)
+        data = {**data, "who": who}
+        able = [f for f in able if f.id in who]
+    if able:
         s.pending = Pending(kind="intercept", side=side, data={**data, "thrower": thrower.id})
         p.say(N_("{team} may try to intercept."), team=s.team(side).roster.name)
     else:
         land_ball(p, data)
 
 
-def miss(p: Play, f: Fighter, die: int, needed: int, aimed: str) -> None:
-    """TABLE 9.E: (die - needed) squares from the target, in a TABLE 4 direction."""
+def miss(
+    p: Play, f: Fighter, die: int, needed: int, aimed: str, square: board.Square | None = None
+) -> None:
+    """TABLE 9.E: (die - needed) squares from the target, in a TABLE 4 direction; with the board,
+    from the aimed `square`, and the ball lies where it lands."""
     s = p.s
     away = max(1, die - needed)
-    way = mr.direction(p.dice)
+    landing = None
+    if s.board and square is not None:
+        landing, way = field.landing_of_miss(p, f, square, away)
+    else:
+        way = mr.direction(p.dice)
     s.ball = "ground"
     s.ball_note = f"{away} {mr.DIRECTIONS[way]} ({way})"
     p.say(
@@ -104,12 +123,22 @@ def miss(p: Play, f: Fighter, die: int, needed: int, aimed: str) -> None:
         way=way,
         arrow=mr.DIRECTIONS[way],
     )
-    fly(p, f, {"kind": "loose"})
+    if landing is not None:
+        s.ball_at = landing
+        p.say(N_("The ball lies on {square}."), square=board.name(landing))
+    fly(p, f, {"kind": "loose", "at": landing})
 
 
 def on_shot(p: Play, c: Shot) -> None:
     s = p.s
     f = holding_ball(p, c.gladiator)
+    if s.board:
+        # 7: measured on the board, not said by the coach.
+        geometry = field.shot_geometry(s, f, c.own)
+        basket = geometry.pop("basket")
+        c = c.model_copy(update=geometry)
+    elif "distance" not in c.model_fields_set:
+        raise Refused(N_("Say how many squares from the basket."), field="distance")
     concentration, f.concentration = f.concentration, 0
     p.spend(f)
     scorer = other(f.side) if c.own else f.side
@@ -125,10 +154,12 @@ def on_shot(p: Play, c: Shot) -> None:
         ok = p.dice.roll(10, f"blind basket of {f.name}", owner=f.side) == 1  # 9.F: then 1 on 1D10
         if not ok:
             s.ball, s.ball_note = "basket", ""
+            s.ball_at = basket if s.board else None
             p.say(N_("{name}'s blind shot lands on the basket square."), name=f.label)
             return
     if ok and c.other_half:
         s.ball, s.ball_note = "basket", ""
+        s.ball_at = basket if s.board else None
         p.say(
             N_("{name} scores from the other half: refused, the ball is put on the basket square."),
             name=f.label,
@@ -142,18 +173,32 @@ def on_shot(p: Play, c: Shot) -> None:
             distance=c.distance,
             die=die,
         )
-        fly(p, f, {"kind": "shot", "scorer": scorer, "points": points, "own": c.own})
+        shot = {"kind": "shot", "scorer": scorer, "points": points, "own": c.own}
+        fly(p, f, {**shot, "at": basket} if s.board else shot)
         return
-    miss(p, f, die, needed, N_("the basket"))
+    miss(p, f, die, needed, N_("the basket"), basket if s.board else None)
 
 
 def on_throw(p: Play, c: Throw) -> None:
     s = p.s
     f = holding_ball(p, c.gladiator)
+    aimed: board.Square | None = None
     if c.to is not None:
         to = s.fighter(c.to)
         if to.side != f.side or to.id == f.id:
             raise Refused(N_("A pass goes to a friend."), field="to")
+        if s.board:
+            aimed = field.square_of(s, to)
+            if aimed is None:
+                raise Refused(N_("{name} is not on the field."), field="to", name=to.label)
+    elif s.board:
+        aimed = board.parse(c.at or "")
+        if aimed is None:
+            raise Refused(N_("Tap the square the ball is thrown to."), field="at")
+    elif "distance" not in c.model_fields_set:
+        raise Refused(N_("Say how many squares the ball flies."), field="distance")
+    if aimed is not None:
+        c = c.model_copy(update=field.throw_geometry(s, f, aimed))  # 7, measured on the board
     f.concentration = 0
     p.spend(f)
     needed = mr.throw_needed(f.characteristics["BAL"], c.distance, blind=c.blind or f.has("blind"))
@@ -165,9 +210,9 @@ def on_throw(p: Play, c: Throw) -> None:
             distance=c.distance,
             die=die,
         )
-        fly(p, f, {"kind": "pass", "to": c.to})
+        fly(p, f, {"kind": "pass", "to": c.to, "at": aimed})
     else:
-        miss(p, f, die, needed, N_("the aimed square"))
+        miss(p, f, die, needed, N_("the aimed square"), aimed)
 
 
 def on_handoff(p: Play, c: Handoff) -> None:
@@ -178,6 +223,11 @@ def on_handoff(p: Play, c: Handoff) -> None:
     to = s.fighter(c.to)
     if to.side != f.side or to.id == f.id or to.where != "field" or to.inert:
         raise Refused(N_("The ball is handed to a friend on the field."), field="to")
+    if s.board and not field.near(
+        field.square_of(s, f), field.square_of(s, to), 2 if c.reach else 1
+    ):
+        # 7: the passer in the receiver's action zone, or one square between when reaching out.
+        raise Refused(N_("{name} is too far to hand the ball to."), field="to", name=to.label)
     # 7: the passer lets go (0A) and the receiver takes it (1A); reaching out costs the passer.
     taker = f if c.reach else to
     p.ready_to_act(taker, phase3_order=False)
@@ -192,6 +242,9 @@ def on_take(p: Play, c: Take) -> None:
     carrier = s.carrier
     if carrier is None or carrier.side == f.side or carrier.where != "field":
         raise Refused(N_("No enemy holds the ball on the field."), field="gladiator")
+    if s.board and not field.near(field.square_of(s, f), field.square_of(s, carrier)):
+        # 7, PRENDRE LE BALLON: "la cible doit être dans la ZA de celui qui veut lui prendre".
+        raise Refused(N_("{name} is not next to the carrier."), field="gladiator", name=f.label)
     p.ready_to_act(f)
     f.concentration = 0
     p.spend(f)
@@ -221,6 +274,7 @@ def on_pick(p: Play, c: Pick) -> None:
             p.ready_to_act(f, phase3_order=False)
             p.spend(f)
         s.ball, s.ball_note = "ground", ""
+        field.ball_drops(s, f)
         p.say(N_("{name} puts the ball down."), name=f.label)
         return
     if s.ball not in ("ground", "basket", "center"):
@@ -229,6 +283,9 @@ def on_pick(p: Play, c: Pick) -> None:
         p.ready_to_act(f)  # TABLE 10: the team that is not moving may pick the ball up too
     if f.where != "field" or f.acted or not Play.can_act(f) or f.has("on_ground"):
         raise Refused(N_("{name} cannot pick the ball up now."), field="gladiator", name=f.label)
+    if s.board and not field.near(field.square_of(s, f), field.ball_square(s)):
+        # 7, RAMASSER LE BALLON: the ball in one's action zone.
+        raise Refused(N_("The ball is not within {name}'s reach."), field="gladiator", name=f.label)
     f.concentration = 0
     p.spend(f)
     s.ball, s.ball_note = f"f:{f.id}", ""

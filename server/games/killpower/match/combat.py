@@ -7,6 +7,7 @@ from typing import Any
 
 from server.errors import NotAllowed, RuleError
 from server.games.killpower import match_rules as mr
+from server.games.killpower.match import field
 from server.games.killpower.match.ball import (
     interceptors_of,
     land_ball,
@@ -172,6 +173,21 @@ def on_attack(p: Play, c: Attack) -> None:
     ready_to_strike(p, attackers, group)
     if target.where != "field":
         raise Refused(N_("{name} is not on the field."), field="target", name=target.label)
+    far = [
+        a
+        for a in attackers
+        if a is not target
+        and s.board
+        and not field.near(field.square_of(s, a), field.square_of(s, target))
+    ]
+    if far:
+        # 8: "Elle doit être dans sa ZA", each attacker's.
+        raise Refused(
+            N_("{name} is not next to {target}."),
+            field="attackers",
+            name=far[0].label,
+            target=target.label,
+        )
     if target in attackers:
         # 8.4, AUTOMUTILATION: the blow always lands, is ignored, and the gladiator is expelled.
         p.spend(target)
@@ -227,7 +243,9 @@ def intercept(p: Play, c: Answer, pending: Pending) -> None:
         land_ball(p, data)
         return
     g = s.fighter(c.gladiator)
-    if g not in interceptors_of(s, pending.side):
+    able = [f for f in interceptors_of(s, pending.side) if "who" not in data or f.id in data["who"]]
+    if g not in able:
+        # The board: only one whose action zone the ball's path crosses (7).
         raise Refused(N_("{name} cannot intercept now."), field="gladiator", name=g.label)
     g.concentration = 0
     g.acted, g.waiting = True, False
@@ -238,7 +256,7 @@ def intercept(p: Play, c: Answer, pending: Pending) -> None:
         p.say(N_("{name} intercepts the ball ({die})!"), name=g.label, die=die)
     else:
         p.say(N_("{name} misses the interception ({die})."), name=g.label, die=die)
-        if not interceptors_of(s, pending.side):
+        if not [f for f in interceptors_of(s, pending.side) if f in able]:
             s.pending = None
             land_ball(p, data)
 

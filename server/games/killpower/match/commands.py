@@ -44,6 +44,26 @@ class Enter(Strict):
     gladiator: GladiatorRef
 
 
+SquareName = Annotated[str, Field(min_length=2, max_length=3, pattern=r"^[A-Oa-o][0-9]{1,2}$")]
+
+
+class Move(Strict):
+    """5.1: a gladiator of the moving team to a square (from the side-line zone: onto the field),
+    with the board kept."""
+
+    type: Literal["move"]
+    gladiator: GladiatorRef
+    to: SquareName
+
+
+class BlindMove(Strict):
+    """5.1, AVEUGLE: the number of squares said; each step's direction is rolled (TABLE 4)."""
+
+    type: Literal["blind_move"]
+    gladiator: GladiatorRef
+    steps: int = Field(ge=1, le=10)
+
+
 class EndPhase(Strict):
     type: Literal["end_phase"]
     side: Side | None = None  # phase 3: the side whose remaining gladiators do nothing
@@ -60,7 +80,7 @@ class Act(Strict):
 class Shot(Strict):
     type: Literal["shot"]
     gladiator: GladiatorRef
-    distance: int = Field(ge=0, le=30)
+    distance: int = Field(default=0, ge=0, le=30)  # with the board, counted from the squares
     near: bool = False  # on the basket square or with the basket in the action zone
     blind: bool = False  # the basket is not seen (9.F)
     own: bool = False  # into the team's own basket
@@ -71,8 +91,9 @@ class Shot(Strict):
 class Throw(Strict):
     type: Literal["throw"]
     gladiator: GladiatorRef
-    distance: int = Field(ge=1, le=30)
+    distance: int = Field(default=1, ge=1, le=30)  # with the board, counted from the squares
     to: GladiatorRef | None = None  # a friend; none: a square
+    at: SquareName | None = None  # with the board, the square aimed at
     blind: bool = False
     token: bool = False
 
@@ -218,6 +239,8 @@ Command = Annotated[
     | Check
     | Trigger
     | Surrender
-    | FreeShot,
+    | FreeShot
+    | Move
+    | BlindMove,
     Field(discriminator="type"),
 ]

@@ -24,11 +24,21 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, TypeAdapter
 
 from server.games.killpower import rules
-from server.games.killpower.match import ball, combat, powers, preparation, records, turn, views
+from server.games.killpower.match import (
+    ball,
+    combat,
+    field,
+    powers,
+    preparation,
+    records,
+    turn,
+    views,
+)
 from server.games.killpower.match.commands import (
     Act,
     Answer,
     Attack,
+    BlindMove,
     Check,
     Command,
     EndPhase,
@@ -39,6 +49,7 @@ from server.games.killpower.match.commands import (
     Handoff,
     Hurt,
     Lineup,
+    Move,
     Pick,
     Reentry,
     SetCondition,
@@ -77,6 +88,8 @@ HANDLERS: dict[type, Handler] = {
     Reentry: played(records.on_reentry),
     Surrender: played(records.on_surrender),
     FreeShot: played(records.on_free_throw),
+    Move: played(field.on_move),
+    BlindMove: played(field.on_blind_move),
 }
 
 
@@ -100,6 +113,7 @@ class KillpowerMatch(GameKind[MatchState]):
             league=settings.league,
             mode=settings.mode,
             tournament=settings.tournament,
+            board=settings.board,
             cards={c.key: c for c in settings.cards},
         )
         for side, roster in zip(SIDES, settings.teams, strict=False):

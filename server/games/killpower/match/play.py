@@ -171,6 +171,9 @@ class Play:
         if self.s.carrier is f:
             self.s.ball = "ground"
             self.s.ball_note = note
+            if self.s.board:  # on the carrier's square (5.1: "lâche le ballon sur sa case")
+                found = self.s.at.get(str(f.id))
+                self.s.ball_at = (found[0], found[1]) if found else None
             self.say(N_("The ball falls on {name}'s square."), name=f.label)
 
     # -- leaving the field
@@ -313,6 +316,8 @@ class Play:
         if carrier is not None and carrier.side == side and carrier.where == "zt":
             s.ball = "basket"
             s.ball_note = ""
+            if s.board:  # the carrier's own basket (3.4, by analogy: "la case de son panier")
+                s.ball_at = (1, 8) if side == "A" else (27, 8)
             self.say(N_("The ball stayed in the side-line zone: it goes on the basket square."))
             self.expel(carrier, "table6", "")
         if s.phase == 1:
@@ -413,6 +418,8 @@ class Play:
             s.ball = f"zt:{side}"
             return
         s.ball, s.ball_note = "basket", ""
+        if s.board:
+            s.ball_at = (1, 8) if side == "A" else (27, 8)  # H1 or H27, the basket of its half
         self.say(
             N_("{team} has nobody to take the ball: it goes on its basket square."),
             team=s.team(side).roster.name,
@@ -422,6 +429,21 @@ class Play:
     def may_receive(f: Fighter) -> bool:
         """Who may be given the ball in the side-line zone: not fleeing, kept off or inert."""
         return f.where == "zt" and not f.has("afraid") and not f.has("held") and not f.inert
+
+    def tidy_board(self) -> None:
+        """The board, when kept: a gladiator off the field has no square; a ball carried is where
+        its carrier is, one in a side-line zone nowhere; the basket square when put there."""
+        s = self.s
+        if not s.board:
+            return
+        for key in list(s.at):
+            f = s.fighters.get(key)
+            if f is None or f.where != "field":
+                del s.at[key]
+        if s.carrier is not None or s.ball.startswith("zt:") or s.ball == "air":
+            s.ball_at = None
+        elif s.ball == "center":
+            s.ball_at = (14, 8)  # 3.2: "sur la case H14"
 
     # -- team states (TABLE 7)
 
@@ -508,6 +530,7 @@ def played(rule: Callable[[Play, Any], None]) -> Handler:
         play.check_teams()
         play.maybe_end_phase3()
         play.check_teams()  # a new turn may have brought gladiators back (or not)
+        play.tidy_board()
         if not play.public:
             play.say(N_("Done."))
         result: dict[str, Any] = {"coaches": {k: t.coach for k, t in state.teams.items()}}

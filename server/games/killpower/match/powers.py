@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from server.errors import RuleError
 from server.games.killpower import match_rules as mr
+from server.games.killpower.match import field
 from server.games.killpower.match.commands import (
     Check,
     Trigger,
@@ -161,8 +162,11 @@ def on_check(p: Play, c: Check) -> None:
         # 5.1, GUERRIER INERTE: "Il ne peut pas résister par des jets de POU (0A)".
         raise Refused(N_("{name} is inert and cannot resist."), field="gladiator", name=f.label)
     value = f.characteristics[c.characteristic]
+    zones = c.zones
+    if c.characteristic == "HAB" and p.s.board:
+        zones = max(1, field.zones_on(p.s, f))  # counted on the board
     if c.characteristic == "HAB":
-        value = mr.divided(value, c.zones)  # 5.1: HAB / number of enemy action zones
+        value = mr.divided(value, zones)  # 5.1: HAB / number of enemy action zones
     if f.has("afraid") and c.characteristic == "POU":
         value = mr.divided(value, 2)  # 5.1: a fleeing gladiator resists at POU / 2
     if c.action and c.resist:
@@ -187,3 +191,9 @@ def on_check(p: Play, c: Check) -> None:
         die=die,
         result=Msg(N_("success") if ok else N_("failure")),
     )
+    s = p.s
+    if ok and s.board and c.characteristic == "HAB" and s.phase in (1, 2) and f.side == s.moving:
+        # 5.2: "se déplace sans plus tenir compte des ZA jusqu'à la fin du tour".
+        if s.free_in != s.turn:
+            s.free, s.free_in = [], s.turn
+        s.free.append(f.id)

@@ -206,6 +206,7 @@ class FreeThrow(BaseModel):
 class MatchSettings(Strict):
     league: str = ""
     mode: Mode = "self"
+    board: bool = False  # the match keeps the squares (field.py); off: the sheet alone
     tournament: bool = False
     teams: list[Roster] = Field(default_factory=list, max_length=2)
     cards: list[PowerCard] = Field(default_factory=list)
@@ -238,6 +239,15 @@ class MatchState(BaseModel):
     outcomes: tuple[str, str] | None = None
     throws: list[FreeThrow] = Field(default_factory=list)
     coaches_joined: int = 0
+    # The board (field.py), when the match keeps it: squares (column, row) by gladiator id, the
+    # ball's when it lies on the field, DEP walked in this movement phase, HAB rolls passed.
+    board: bool = False
+    at: dict[str, tuple[int, int]] = Field(default_factory=dict)
+    ball_at: tuple[int, int] | None = None
+    spent: dict[str, int] = Field(default_factory=dict)
+    spent_in: list[int] = Field(default_factory=list)  # [turn, phase] of `spent`
+    free: list[int] = Field(default_factory=list)
+    free_in: int = 0  # the turn of `free`
 
     def team(self, side: str) -> TeamPlay:
         return self.teams[side]

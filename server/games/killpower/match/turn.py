@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from server.errors import NotAllowed, RuleError
 from server.games.killpower import match_rules as mr
+from server.games.killpower.match import field
 from server.games.killpower.match.commands import (
     Act,
     EndPhase,
@@ -40,6 +41,10 @@ def on_enter(p: Play, c: Enter) -> None:
             field="gladiator",
             name=f.label,
         )
+    if c.type == "enter" and s.board:
+        raise Refused(
+            N_("With the board, tap the square {name} enters on."), field="gladiator", name=f.label
+        )
     if c.type == "enter":
         if f.where != "zt":
             raise Refused(
@@ -73,6 +78,10 @@ def on_end_phase(p: Play, c: EndPhase) -> None:
                     N_("Give the ball to one of your gladiators first."), field="gladiator"
                 )
             p.ball_to(s.moving)  # nobody left to take it since (3.4): on the basket square
+        for f in field.offenders(s) if s.board else []:
+            # TABLE 5: "sous peine d'expulsion à la fin de la phase", 1D5 turns.
+            p.say(N_("{name} stayed in their own basket zone."), name=f.label)
+            p.expel(f, "basket_zone", "")
         p.end_movement()
         return
     side = p.side or c.side
