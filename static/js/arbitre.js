@@ -363,6 +363,51 @@
       try { localStorage.setItem("arbitre:insecure-hint", "1"); } catch (e) { /* private */ }
     });
   }
+  // Killpower Ball's board: a tap on one of your gladiators lights the squares it may reach;
+  // a tap on a lit square fills the move form; with no gladiator chosen, a tap on any square
+  // fills the square field last touched (a throw's aim). The forms work without it.
+  var squareInput = null;
+  document.addEventListener("focusin", function (evt) {
+    if (evt.target.matches && evt.target.matches("[data-square-input]")) squareInput = evt.target;
+  });
+  function boardOf(el) { return el.closest && el.closest(".kp-board"); }
+  function light(panel, id) {
+    var svg = panel.querySelector(".kp-field");
+    var moves = {};
+    try { moves = JSON.parse(svg.getAttribute("data-moves") || "{}"); } catch (e) { moves = {}; }
+    var lit = moves[id] || [];
+    panel.querySelectorAll(".kp-square").forEach(function (sq) {
+      sq.classList.toggle("lit", lit.indexOf(sq.getAttribute("data-square")) >= 0);
+    });
+    panel.querySelectorAll(".kp-piece").forEach(function (p) {
+      p.classList.toggle("chosen", p.getAttribute("data-id") === id);
+    });
+    panel.setAttribute("data-chosen", lit.length ? id : "");
+    return lit.length > 0;
+  }
+  document.addEventListener("click", function (evt) {
+    var panel = boardOf(evt.target);
+    if (!panel) return;
+    var piece = evt.target.closest(".kp-piece");
+    var form = panel.querySelector(".kp-move");
+    if (piece && form && light(panel, piece.getAttribute("data-id"))) {
+      form.querySelector("[name=gladiator]").value = piece.getAttribute("data-id");
+      return;
+    }
+    var square = evt.target.closest(".kp-square");
+    if (!square) return;
+    var name = square.getAttribute("data-square");
+    if (form && panel.getAttribute("data-chosen") && square.classList.contains("lit")) {
+      form.querySelector("[name=to]").value = name;
+      form.querySelector("button[type=submit]").focus();
+    } else if (squareInput && document.body.contains(squareInput)) {
+      squareInput.value = name;
+      squareInput.focus();
+    }
+  });
+  document.addEventListener("change", function (evt) {
+    if (evt.target.id === "move-who") light(boardOf(evt.target), evt.target.value);
+  });
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") { keepAwake(); refreshLive(); }
   });

@@ -25,7 +25,12 @@ class Match:
     """A league of two teams and a match between them, played by the two coaches."""
 
     def __init__(
-        self, service: GameService, rolls: ScriptedRolls, mode: str = "self", dice: str = "server"
+        self,
+        service: GameService,
+        rolls: ScriptedRolls,
+        mode: str = "self",
+        dice: str = "server",
+        board: bool = False,
     ) -> None:
         self.service, self.rolls = service, rolls
         self.league = League(service, rolls, dice=dice)
@@ -45,6 +50,7 @@ class Match:
                 "team_a": self.league.team("Nabos").id,
                 "team_b": self.league.team("Titanos").id,
                 "mode": mode,
+                "board": board,
             },
             idem_key=key(),
         )

@@ -6,7 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from server.games.killpower import board
 from server.games.killpower import match_rules as mr
+from server.games.killpower.match import field
 from server.games.killpower.match.ball import (
     interceptors_of,
 )
@@ -252,6 +254,52 @@ def pending_view(state: MatchState, staff: bool, side: Side | None) -> dict[str,
     return pending
 
 
+def board_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str, Any] | None:
+    """The board when the match keeps it: squares are public (issue 22: "positions are public"),
+    no RAP, card or lineup in it; the squares each gladiator may go to, for whoever moves it."""
+    if not state.board:
+        return None
+    carrier = state.carrier
+    pieces = [
+        {
+            "id": f.id,
+            "side": f.side,
+            "number": f.number,
+            "name": f.label,
+            "square": board.name(sq),
+            "column": sq[0],
+            "row": sq[1],
+            "ball": f is carrier,
+            "down": f.inert or f.has("on_ground"),
+        }
+        for f, sq in sorted(field.on_field(state), key=lambda p: (p[0].side, p[0].number))
+    ]
+    ball = field.ball_square(state)
+    moves: dict[str, list[str]] = {}
+    if staff or (side is not None and state.mode == "self"):
+        for f in state.fighters.values():
+            if side is not None and f.side != side:
+                continue
+            options = field.legal_moves(state, f)
+            if options:
+                moves[str(f.id)] = sorted(board.name(sq) for sq in options)
+    return {
+        "pieces": pieces,
+        "ball": board.name(ball) if ball is not None and carrier is None else None,
+        "ball_square": list(ball) if ball is not None else None,
+        "moves": moves,
+        "movers": [
+            {"id": f.id, "name": f.label, "where": f.where}
+            for f in sorted(state.fighters.values(), key=lambda f: (f.side, f.number))
+            if str(f.id) in moves
+        ],
+        "columns": board.COLUMNS,
+        "rows": board.ROWS,
+        "letters": board.LETTERS,
+        "zones": {k: sorted(board.basket_zone(k)) for k in SIDES},
+    }
+
+
 def match_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str, Any]:
     teams = {
         key: team_view(state, key, staff or side == key) for key in SIDES if key in state.teams
@@ -291,6 +339,7 @@ def match_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str
         "throws": throws,
         "next_thrower": next_thrower(state) if state.stage == "free_throws" else None,
         "league": state.league,
+        "board": board_view(state, staff=staff, side=side),
     }
 
 
