@@ -275,7 +275,9 @@ def test_through_the_pages_the_organizer_saves_the_file_and_anyone_brings_it_in(
         files={"file": ("partie.json", b"\xff\xfe nope", "text/plain")},
     )
     assert refused.status_code == 422
-    assert "n’est pas une partie exportée par Arbitre" in refused.text, re.findall(r"field-error[^<]*<", refused.text)
+    assert "n’est pas une partie exportée par Arbitre" in refused.text, re.findall(
+        r"field-error[^<]*<", refused.text
+    )
     assert counts(service) == before
     moved = newcomer.post(
         "/games/import",

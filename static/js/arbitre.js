@@ -408,6 +408,14 @@
   document.addEventListener("change", function (evt) {
     if (evt.target.id === "move-who") light(boardOf(evt.target), evt.target.value);
   });
+  // A board drawn anew (a page, a live part) lights the squares of the gladiator its form names.
+  function lightBoards() {
+    document.querySelectorAll(".kp-board #move-who").forEach(function (who) {
+      light(boardOf(who), who.value);
+    });
+  }
+  document.addEventListener("htmx:after:settle", lightBoards);
+  document.addEventListener("DOMContentLoaded", lightBoards);
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") { keepAwake(); refreshLive(); }
   });

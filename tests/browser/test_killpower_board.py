@@ -1,0 +1,89 @@
+"""Killpower Ball on the board (issue 22) at a phone's width: two coaches move gladiators and the
+ball by tapping squares, the other phone and the public board page follow live, and the pages
+pass axe-core."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import Browser, Page, expect
+
+from server.games.killpower.demo import wizard
+from server.platform.service import GameService
+from tests.browser.conftest import assert_accessible, shot
+from tests.browser.test_platform_flow import PHONE
+from tests.helpers import key, viewer_of
+
+
+def test_two_coaches_move_by_tapping_and_the_board_page_follows(
+    browser: Browser, live_server: Any
+) -> None:
+    service: GameService = live_server.app.state.service
+    game, owner = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
+    org = viewer_of(owner)
+    coaches = {
+        name: service.register(game.id, org, "coach", name, idem_key=key())
+        for name in ("Alix", "Basile")
+    }
+    for name, team in (("Alix", "Nabos"), ("Basile", "Titanos")):
+        service.perform(game.id, viewer_of(coaches[name]), wizard(team), idem_key=key())
+    teams = {t.name: t.id for t in service.load(game.id).state.teams.values()}
+    match_id = service.open_linked(
+        game.id,
+        viewer_of(coaches["Alix"]),
+        {"team_a": teams["Nabos"], "team_b": teams["Titanos"], "mode": "self", "board": True},
+        idem_key=key(),
+    )
+    phones: dict[str, Page] = {}
+    for name in ("Alix", "Basile"):
+        page = browser.new_context(**PHONE).new_page()
+        page.goto(f"{live_server.url}/t/{coaches[name].link.token}")
+        page.goto(f"{live_server.url}/g/{game.id}/killpower/matches/{match_id}")
+        phones[name] = page
+    alix, basile = phones["Alix"], phones["Basile"]
+    alix.get_by_role("button", name="Donner la composition").tap()
+    expect(basile.get_by_text("Nabos · prêt")).to_be_visible(timeout=5000)
+    basile.get_by_role("button", name="Donner la composition").tap()
+    screen = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    screen.goto(f"{live_server.url}/g/{match_id}/board")
+    expect(screen.locator(".kp-field")).to_be_visible(timeout=5000)
+
+    state = service.load(match_id).state
+    side_of = {"A": alix, "B": basile}
+    mover = side_of[state.hand]
+    watcher = side_of["B" if state.hand == "A" else "A"]
+    entry_row = "A" if state.hand == "A" else "O"
+    column = 5 if state.hand == "A" else 22
+    expect(mover.get_by_text("Votre phase de déplacement")).to_be_visible(timeout=5000)
+    mover.get_by_role("button", name="Donner le ballon").tap()
+    expect(mover.locator(".kp-move")).to_be_visible(timeout=5000)
+    # A gladiator of the side-line zone chosen: the squares it may reach light up; a tap on one
+    # fills the form; one more tap moves it.
+    who = mover.locator("#move-who")
+    who.select_option(index=0)
+    target = mover.locator(f'.kp-square[data-square="{entry_row}{column}"]')
+    expect(target).to_have_class("kp-square lit")
+    expect(mover.locator(".kp-square.lit")).not_to_have_count(0)
+    far = mover.locator('.kp-square[data-square="H14"]')
+    expect(far).not_to_have_class("kp-square lit")  # out of reach: not offered
+    target.tap()
+    expect(mover.locator("#move-to")).to_have_value(f"{entry_row}{column}")
+    mover.get_by_role("button", name="Déplacer").tap()
+    square = f"{entry_row}{column}"
+    expect(mover.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1, timeout=5000)
+    # The other coach and the big screen see it, live.
+    expect(watcher.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1, timeout=5000)
+    expect(screen.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1, timeout=5000)
+    # The piece on the board, tapped, lights where it may still go (DEP 5 - 1 spent).
+    mover.locator(f'.kp-piece[data-square="{square}"]').tap()
+    lit = mover.locator(".kp-square.lit")
+    expect(lit).not_to_have_count(0)
+    step = "B" if entry_row == "A" else "N"
+    mover.locator(f'.kp-square[data-square="{step}{column + 1}"]').tap()
+    mover.get_by_role("button", name="Déplacer").tap()
+    moved = f"{step}{column + 1}"
+    expect(screen.locator(f'.kp-piece[data-square="{moved}"]')).to_have_count(1, timeout=5000)
+    assert service.load(match_id).state.at  # kept by the server
+    shot(mover, "kpb-board")
+    assert_accessible(mover)
+    assert_accessible(screen)
