@@ -165,6 +165,7 @@ def run_server(host: str, port: int, workers: int) -> int:
 
 
 def local_service() -> Any:
+    import server.games  # noqa: F401  # every kind registered, as the app does
     from server.db import Database
     from server.migrate import upgrade
     from server.platform.clock import SystemClock

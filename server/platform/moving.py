@@ -16,19 +16,19 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
 
 from server.errors import InvalidInput
 from server.i18n import N_
-from server.platform.data_import import hidden_character, json_depth
+from server.platform.data_import import json_depth
 
 FORMAT = 1  # the file's own layout; a newer one is refused
 MAX_GAMES = 200  # a league and its matches
 MAX_EVENTS = 200_000
 DEPTH = 64  # a state nests deeper than a deck
+MAX_CONTAINERS = 2_000_000  # objects and lists in a file: a season's league is far below
 
 
 class _Strict(BaseModel):
@@ -41,7 +41,7 @@ class MovedEvent(_Strict):
 
     seq: int = Field(ge=1)
     type: Literal["command", "undo", "person", "access"]
-    at: datetime
+    at: AwareDatetime
     actor_id: int | None = None
     actor_role: str = Field(max_length=20)
     actor_name: str = Field(default="", max_length=80)
@@ -53,7 +53,7 @@ class MovedGame(_Strict):
     id: str = Field(min_length=1, max_length=24)
     kind: str = Field(max_length=40)
     name: str = Field(min_length=1, max_length=120)
-    created_at: datetime
+    created_at: AwareDatetime
     settings: dict[str, Any]
     state: dict[str, Any]
     events: list[MovedEvent] = Field(max_length=MAX_EVENTS)
@@ -61,33 +61,33 @@ class MovedGame(_Strict):
 
 class GameFile(_Strict):
     arbitre: Literal["game"]
-    format: int
+    format: int = Field(ge=1)
     schema_: str = Field(alias="schema", max_length=40)
-    exported_at: datetime
+    exported_at: AwareDatetime
     games: list[MovedGame] = Field(min_length=1, max_length=MAX_GAMES)
 
 
 def read_game_file(text: str, known_schemas: tuple[str, ...]) -> GameFile:
     """The file, or a clear refusal: not a game file, from a newer Arbitre, badly formed."""
     not_a_game = InvalidInput(N_("This is not a game exported by Arbitre."), field="file")
-    if json_depth(text, DEPTH) > DEPTH:
+    # Counted before parsing: a small file of empty objects would cost the parser gigabytes.
+    if json_depth(text, DEPTH) > DEPTH or text.count("{") + text.count("[") > MAX_CONTAINERS:
         raise not_a_game
     try:
         data = json.loads(text)
-    except json.JSONDecodeError:
+    except ValueError:  # not JSON, or a number longer than Python reads
         raise not_a_game from None
     if not isinstance(data, dict) or data.get("arbitre") != "game":
         raise not_a_game
-    found = hidden_character(data)
-    if found is not None:
-        raise InvalidInput(
-            N_("“{text}” holds an invisible character (U+{code}): type it again."),
-            field="file",
-            text=found[0][:40],
-            code=found[1],
-        )
+    # The same characters refused as when the game was played (emoji sequences are text).
+    from server.platform.service.inputs import check_text
+
+    check_text(data)
     newer = N_("This game comes from a newer Arbitre: update this server, then import it again.")
-    if not isinstance(data.get("format"), int) or data["format"] > FORMAT:
+    version = data.get("format")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise not_a_game
+    if version > FORMAT:
         raise InvalidInput(newer, field="file")
     if data.get("schema") not in known_schemas:
         raise InvalidInput(newer, field="file")

@@ -133,7 +133,7 @@ async def check_csrf(request: Request) -> None:
 
 MAX_BODY = 2 * 1024 * 1024  # bytes of a request: the biggest is a deck upload (200 kB)
 # Bigger bodies, by path: a game file brought from another server (a season's league and matches).
-BIG_BODIES = {"/games/import": 32 * 1024 * 1024}
+BIG_BODIES = {"/games/import": 16 * 1024 * 1024}
 MAX_JSON_DEPTH = 32  # the API's deepest body (a deck of cards) nests five levels
 
 

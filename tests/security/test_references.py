@@ -382,6 +382,8 @@ MATCH: dict[str, Callable[[World, GameService, ScriptedRolls], tuple[Any, dict[s
     ),
     "check": gladiator_fields("gladiator"),
     "free_throw": gladiator_fields("gladiator"),
+    "move": gladiator_fields("gladiator"),
+    "blind_move": gladiator_fields("gladiator"),
     "trigger": lambda w, s, r: (
         None,
         {
@@ -403,6 +405,8 @@ MATCH_DEFAULTS: dict[str, dict[str, Any]] = {  # what else each command needs to
     "trigger": {"card": "bluff"},
     "check": {"characteristic": "POU"},
     "free_throw": {"distance": 4},
+    "move": {"to": "H14"},
+    "blind_move": {"steps": 1},
 }
 
 
@@ -612,6 +616,7 @@ ID_WORDS = {
     "objective",
 }
 NOT_REFERENCES = {
+    ("killpower_match", "move", "to"),  # a square of the board ("H14"), checked by the rules
     ("trust_me", "give", "to"),  # a place on the sheet
     ("trust_me", "search", "to"),
     ("trust_me", "endure", "take"),  # "fatigue" or "wound"

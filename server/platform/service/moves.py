@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,7 @@ from server.platform.dice import ReplayDice, ReplayDiverged
 from server.platform.kinds import KINDS, SYSTEM, Context, GameKind, PersonInfo, Viewer
 from server.platform.moving import FORMAT, MovedEvent, MovedGame, Renaming, read_game_file
 from server.platform.refs import refs_of, renumbered
+from server.platform.service.inputs import invalid_from
 from server.platform.service.linked import Linked
 from server.platform.service.people import Registered, joined, link_changed
 from server.platform.service.store import dumped, make_idem
@@ -54,11 +55,76 @@ def _damaged(game: MovedGame, seq: int | str, problem: str | Msg) -> Damaged:
 
 @dataclass
 class _Replayed:
-    """One game rebuilt on this server: its rows and its people's final access."""
+    """One game rebuilt on this server: its rows, its people's final access, and the states kept
+    on the way (every SNAPSHOT_EVERY entries) to replay an undo from."""
 
     game: Game
     events: list[Event] = field(default_factory=list)
     revoked: dict[int, bool] = field(default_factory=dict)
+    people: dict[int, tuple[str, str]] = field(default_factory=dict)  # role and name
+    snapshots: dict[int, dict[str, Any]] = field(default_factory=dict)
+    before: dict[int, BaseModel] = field(default_factory=dict)  # the state before a command
+    active: list[Event] = field(default_factory=list)  # commands not undone, in order
+    person_rows: list[Event] = field(default_factory=list)
+
+
+# An undo replays from the state before the action it undoes, kept for the latest commands, or
+# from a snapshot taken every MOVED_SNAPSHOTS entries.
+KEPT_BEFORE = 2048
+MOVED_SNAPSHOTS = 20
+
+
+Join = tuple[int, MovedGame, MovedEvent]
+
+
+def _joins(games: Sequence[MovedGame]) -> list[Join]:
+    """Everyone who joined any of the games, by their old number, checked: a number, a role and
+    a name each, nobody twice."""
+    joins: list[Join] = []
+    for g in games:
+        for e in g.events:
+            if e.type != "person":
+                continue
+            old, role, name = e.command.get("id"), e.command.get("role"), e.command.get("name")
+            if not isinstance(old, int) or isinstance(old, bool):
+                raise _damaged(g, e.seq, Msg(N_("a person without a number")))
+            if not isinstance(role, str) or not isinstance(name, str) or not 0 < len(name) <= 80:
+                raise _damaged(g, e.seq, Msg(N_("a person without a role or a name")))
+            joins.append((old, g, e))
+    if len({old for old, _, _ in joins}) != len(joins):
+        raise _damaged(games[0], "-", Msg(N_("a person who joined twice")))
+    return joins
+
+
+def _people(joins: list[Join], game_of: Callable[[MovedGame], str]) -> dict[str, list[Person]]:
+    """A person row for each join, in each game's list, in the order of `joins`; numbered by
+    the database once added (or, for a trial, by their old number)."""
+    people: dict[str, list[Person]] = {}
+    for old, g, e in joins:
+        person = Person(
+            game_id=game_of(g),
+            role=e.command["role"],
+            name=e.command["name"],
+            nonce=new_nonce(),
+            created_at=e.at,
+        )
+        if game_of(g) == g.id:  # a trial: the old number
+            person.id = old
+        people.setdefault(g.id, []).append(person)
+    for g in {id(g): g for _, g, _ in joins}.values():
+        people.setdefault(g.id, [])
+    return people
+
+
+def _flat(people: dict[str, list[Person]], joins: list[Join]) -> list[Person]:
+    """The person rows in the order of `joins`."""
+    taken: dict[str, int] = {}
+    rows = []
+    for _, g, _ in joins:
+        n = taken.get(g.id, 0)
+        rows.append(people[g.id][n])
+        taken[g.id] = n + 1
+    return rows
 
 
 class Moves(Linked):
@@ -121,7 +187,11 @@ class Moves(Linked):
         replayed on this server's rules and checked against the states they were exported with;
         nothing is created unless all of it holds. Returns the first game and its organizer,
         whose link goes to the one who imported it. A retry with the same key and file creates
-        nothing more."""
+        nothing more.
+
+        The file is replayed once before the database is touched (under its own numbers), so
+        that a file that does not hold never holds the write lock; then again, under the numbers
+        this server gives, inside one transaction."""
         moved = read_game_file(text, revisions())
         digest = hashlib.sha256(text.encode()).hexdigest()
         idem = make_idem(caller, idem_key, "import", {"file": digest})
@@ -129,16 +199,18 @@ class Moves(Linked):
             if g.kind not in KINDS:
                 raise InvalidInput(N_("Unknown game: “{kind}”."), field="file", kind=g.kind)
         if len({g.id for g in moved.games}) != len(moved.games):
-            raise _damaged(moved.games[0], "-", "a game twice")
+            raise _damaged(moved.games[0], "-", Msg(N_("a game twice")))
+        joins = _joins(moved.games)
+        texts = {p for g in moved.games for p in KINDS[g.kind].person_texts}
+        dry = Renaming({old: old for old, _, _ in joins}, {g.id: g.id for g in moved.games}, texts)
+        trial = _people(joins, lambda g: g.id)
+        for g in moved.games:
+            self._replay(g, Game(id=g.id, kind=g.kind, name=g.name), dry, trial[g.id])
         with self.db.write() as s:
             existing = self._created(s, idem)
             if existing is not None:
                 return existing, Registered(self._organizer(s, existing), self._link(s, existing))
-            renaming = Renaming(
-                {},
-                {g.id: self._free_id(s) for g in moved.games},
-                {p for g in moved.games for p in KINDS[g.kind].person_texts},
-            )
+            renaming = Renaming({}, {g.id: self._free_id(s) for g in moved.games}, texts)
             rows = {
                 g.id: Game(
                     id=renaming.games[g.id], kind=g.kind, name=g.name, created_at=g.created_at
@@ -147,7 +219,15 @@ class Moves(Linked):
             }
             s.add_all(rows.values())  # each game a row first: people belong to one
             s.flush()
-            people = self._moved_people(s, moved.games, renaming)
+            people = _people(joins, lambda g: renaming.games[g.id])
+            for old, person in sorted(
+                ((old, p) for (old, _, _), p in zip(joins, _flat(people, joins), strict=True)),
+                key=lambda pair: pair[0],
+            ):
+                s.add(person)
+                s.flush()  # numbered in the order of the old numbers
+                assert person.id is not None
+                renaming.people[old] = person.id
             replayed = [self._replay(g, rows[g.id], renaming, people[g.id]) for g in moved.games]
             top = replayed[0].game
             top.creation_key, top.creation_fingerprint = idem.stored, idem.fingerprint
@@ -164,7 +244,7 @@ class Moves(Linked):
                 None,
             )
             if organizer is None:
-                raise _damaged(moved.games[0], "-", "no organizer")
+                raise _damaged(moved.games[0], "-", Msg(N_("nobody organizes it")))
             return top, Registered(organizer, self.link_of(organizer))
 
     def _free_id(self, s: Session) -> str:
@@ -172,40 +252,6 @@ class Moves(Linked):
             new = secrets.token_urlsafe(9)
             if s.get(Game, new) is None:
                 return new
-
-    def _moved_people(
-        self, s: Session, games: Sequence[MovedGame], renaming: Renaming
-    ) -> dict[str, list[Person]]:
-        """Every person who joined any of the games, numbered on this server in the order of
-        their old numbers (so that what the rules keep sorted by person stays so)."""
-        joins: list[tuple[int, MovedGame, MovedEvent]] = []
-        for g in games:
-            for e in g.events:
-                if e.type == "person":
-                    old = e.command.get("id")
-                    if not isinstance(old, int) or isinstance(old, bool):
-                        raise _damaged(g, e.seq, "a person without a number")
-                    joins.append((old, g, e))
-        if len({old for old, _, _ in joins}) != len(joins):
-            raise _damaged(games[0], "-", "a person who joined twice")
-        people: dict[str, list[Person]] = {g.id: [] for g in games}
-        for old, g, e in sorted(joins, key=lambda j: j[0]):
-            role, name = e.command.get("role"), e.command.get("name")
-            if not isinstance(role, str) or not isinstance(name, str) or not 0 < len(name) <= 80:
-                raise _damaged(g, e.seq, "a person without a role or a name")
-            person = Person(
-                game_id=renaming.games[g.id],
-                role=role,
-                name=name,
-                nonce=new_nonce(),
-                created_at=e.at,
-            )
-            s.add(person)
-            s.flush()
-            assert person.id is not None
-            renaming.people[old] = person.id
-            people[g.id].append(person)
-        return people
 
     def _replay(
         self, g: MovedGame, game: Game, renaming: Renaming, people: list[Person]
@@ -215,26 +261,37 @@ class Moves(Linked):
         kind = KINDS[g.kind]
         settings = renaming.platform_settings(g.settings)
         try:
-            kind_settings = kind.settings_model.model_validate(settings.get("kind", {}))
+            kind_settings = kind.settings_model.model_validate(
+                renaming.texts_in(settings.get("kind", {}))
+            )
         except ValidationError as error:
-            raise _damaged(g, 0, str(error.errors()[0]["msg"])) from None
+            raise _damaged(g, 0, invalid_from(error).msg) from None
         settings["kind"] = kind_settings.model_dump(mode="json")
         game.settings = settings
         replayed = _Replayed(game)
         mine = {p.id for p in people}
+        roles = {"organizer", *kind.roles, *(("referee",) if kind.allows_referees else ())}
+        for p in people:
+            if p.role not in roles:
+                raise _damaged(
+                    g, "-", Msg(N_("a role this game does not have: “{role}”"), {"role": p.role})
+                )
         state: BaseModel = kind.new_state(kind_settings)
         for number, e in enumerate(g.events, start=1):
             if e.seq != number:
-                raise _damaged(g, e.seq, "entries out of order")
+                raise _damaged(g, e.seq, Msg(N_("entries out of order")))
             if e.actor_id is not None and renaming.people.get(e.actor_id) not in mine:
-                raise _damaged(g, e.seq, "an actor of another game")
+                raise _damaged(g, e.seq, Msg(N_("an actor of another game")))
             try:
                 state = self._entry(kind, game, replayed, e, renaming, mine, state)
             except Damaged:
                 raise
-            except _BROKEN as error:
-                problem = error.msg if isinstance(error, ArbitreError) else str(error)[:200]
-                raise _damaged(g, e.seq, problem or type(error).__name__) from None
+            except ValidationError as error:
+                raise _damaged(g, e.seq, invalid_from(error).msg) from None
+            except ArbitreError as error:
+                raise _damaged(g, e.seq, error.msg) from None
+            except _BROKEN:
+                raise _damaged(g, e.seq, Msg(N_("the rules do not play it so"))) from None
         after = state.model_dump(mode="json")
         where = renaming.difference(g.state, after)
         if where is not None:
@@ -278,11 +335,19 @@ class Moves(Linked):
             person = renaming.people[c["id"]]
             if person not in mine:
                 raise KeyError("a person of another game")
-            info = PersonInfo(person, c["role"], c["name"])
-            row.command = {**c, "id": person}
+            # Older logs said only the number in a link's entry: the person is the one who joined.
+            known = replayed.people.get(person)
+            role, name = c.get("role", known and known[0]), c.get("name", known and known[1])
+            if not isinstance(role, str) or not isinstance(name, str):
+                raise KeyError("a person without a role or a name")
+            info = PersonInfo(person, role, name)
+            row.command = {**c, "id": person, "role": role, "name": name}
+            if e.type == "access":
+                row.command["was_revoked"] = replayed.revoked.get(person, False)
             if e.type == "person":
                 state = kind.add_person(state, info)
                 replayed.revoked[person] = False
+                replayed.people[person] = (role, name)
                 row.summary = row.label = joined(kind, info.role, info.name).to_json()
             else:
                 revoke = c["type"] == "link.revoke"
@@ -293,38 +358,72 @@ class Moves(Linked):
                 replayed.revoked[person] = revoke
                 row.summary = row.label = link_changed(info.name, revoke=revoke).to_json()
             row.subjects = []
+            replayed.person_rows.append(row)
         elif e.type == "command":
             command = renumbered(kind.parse(renaming.texts_in(e.command)), renaming.people)
             self._check_names(kind, state, command, mine)
             dice = ReplayDice(renaming.rolls(e.rolls))
             label = kind.label(command, state)
             row.subjects = kind.subjects(state, command)
+            before = state
             outcome = kind.apply(state, command, Context(actor, dice, e.at))
             if dice.pending:
                 raise ReplayDiverged("dice left over")
             state = outcome.state
             row.command, row.rolls, row.result = dumped(command), dice.rolls, dict(outcome.result)
             row.summary, row.label = outcome.summary.to_json(), label.to_json()
-        else:  # an undo: the state replayed without what it undid, as the service does
-            target = next(
-                (
-                    t
-                    for t in replayed.events
-                    if t.seq == e.command.get("seq") and t.type == "command"
-                ),
-                None,
-            )
-            if target is None or target.undone_by is not None:
-                raise KeyError("an undo of nothing")
+            replayed.before[e.seq] = before
+            replayed.active.append(row)
+            if len(replayed.before) > KEPT_BEFORE:
+                del replayed.before[next(iter(replayed.before))]
+            if e.seq % MOVED_SNAPSHOTS == 0:
+                replayed.snapshots[e.seq] = state.model_dump(mode="json")
+        else:  # an undo: the last action not undone, replayed without it, as the service does
+            target = replayed.active[-1] if replayed.active else None
+            if target is None or target.seq != e.command.get("seq"):
+                raise KeyError("an undo of what was not the last action")
             row.command, row.undoes = {"type": "undo", "seq": target.seq}, target.seq
             target.undone_by = e.seq
+            replayed.active.pop()
             row.subjects = target.subjects
             row.summary = row.label = Msg(
                 N_("Undone: {label}"), {"label": Msg.from_json(target.label)}
             ).to_json()
             replayed.events.append(row)
-            return self.rebuild(game, replayed.events)
+            # From the state just before the target when it is kept (the rules never change their
+            # input), else from the last snapshot before it (those after it hold what is undone):
+            # a log of many undos replays in a time that follows its length, not its square.
+            for seq in [k for k in replayed.snapshots if k >= target.seq]:
+                del replayed.snapshots[seq]
+            kept = replayed.before.pop(target.seq, None)
+            if kept is not None:  # only people may have come since: add them back
+                later = [p for p in replayed.person_rows if p.seq > target.seq]
+                state = kept.model_copy(deep=True) if later else kept
+                for entry in later:
+                    state = self._person_entry(kind, state, entry)
+                return state
+            start = max(replayed.snapshots, default=0)
+            snapshot = replayed.snapshots.get(start)
+            if snapshot is None:
+                return self.rebuild(game, replayed.events)
+            held = Event(
+                game_id=game.id, seq=start, type="command", actor_role="system", snapshot=snapshot
+            )
+            return self.rebuild(game, replayed.events, start=held)
         replayed.events.append(row)
+        return state
+
+    @staticmethod
+    def _person_entry(kind: GameKind[Any], state: BaseModel, event: Event) -> BaseModel:
+        """A person's entry replayed as `rebuild` does (joined, or a link revoked or re-issued)."""
+        c = event.command
+        info = PersonInfo(c["id"], c["role"], c["name"])
+        if event.type == "person":
+            return kind.add_person(state, info)
+        if c["type"] == "link.revoke" and not c.get("was_revoked"):
+            return kind.remove_person(state, info)
+        if c["type"] == "link.reissue" and c.get("was_revoked"):
+            return kind.add_person(state, info)
         return state
 
     @staticmethod

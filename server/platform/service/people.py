@@ -133,6 +133,7 @@ class People(Replay):
             select(Person)
             .where(Person.game_id == game.id, Person.role == "organizer")
             .order_by(col(Person.id))
+            .limit(1)
         ).one()
 
     def _link(self, s: Session, game: Game) -> Link:
