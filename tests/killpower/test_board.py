@@ -208,3 +208,49 @@ def test_without_the_board_a_move_is_refused_and_distances_are_said(
     m.act(side, {"type": "enter", "gladiator": m.g(side, 1)})
     message = m.fails(side, {"type": "shot", "gladiator": m.g(side, 1)}, RuleError)
     assert "cases" in message
+
+
+def test_from_the_side_line_zone_the_ball_is_only_put_down_in_front(on_board: Match) -> None:
+    """7: "il peut lâcher le ballon (1A) sur la case qui se situe devant lui" (found by an
+    outside attack: a shot from the side-line zone crashed, a drop there lost the ball)."""
+    m, B = on_board, "B"
+    m.act(B, {"type": "give_ball", "gladiator": m.g(B, 1)})
+    for command in (
+        {"type": "shot", "gladiator": m.g(B, 1)},
+        {"type": "throw", "gladiator": m.g(B, 1), "at": "H20"},
+        {"type": "drop", "gladiator": m.g(B, 1)},
+        {"type": "drop", "gladiator": m.g(B, 1), "at": "O5"},  # not in front of B's zone
+        {"type": "drop", "gladiator": m.g(B, 1), "at": "N20"},  # not on the edge
+    ):
+        m.fails(B, command, RuleError)
+    m.act(B, {"type": "drop", "gladiator": m.g(B, 1), "at": "O20"})
+    assert (m.state.ball, m.state.ball_at) == ("ground", (20, 15))
+    move(m, B, 2, "N20")
+    m.act(B, {"type": "pick", "gladiator": m.g(B, 2)})
+    assert m.state.carrier is not None and m.state.carrier.id == m.g(B, 2)
+
+
+def test_leaving_the_field_and_the_hab_roll(on_board: Match) -> None:
+    m, A, B = on_board, "A", "B"
+    m.act(B, {"type": "give_ball", "gladiator": m.g(B, 1)})
+    move(m, B, 1, "L20")
+    move(m, B, 2, "O22")
+    # 5.1: back to the side-line zone only from the edge in front of it, one DEP.
+    m.fails(B, {"type": "leave", "gladiator": m.g(B, 1)}, RuleError)
+    m.act(B, {"type": "leave", "gladiator": m.g(B, 2)})
+    m.act(B, {"type": "end_phase"})
+    # 5.2: a HAB roll frees a move only in an enemy's action zone: outside any, it frees nothing.
+    move(m, A, 1, "E13")
+    m.act(A, {"type": "check", "gladiator": m.g(A, 1), "characteristic": "HAB"}, 1)
+    assert m.state.free == []
+
+
+def test_a_basket_sends_everyone_back_with_all_their_dep(on_board: Match) -> None:
+    m, B = on_board, "B"
+    m.act(B, {"type": "give_ball", "gladiator": m.g(B, 1)})
+    move(m, B, 1, "K26")
+    assert m.state.spent
+    # Into their own basket (H27, 3 squares): the point goes to Nabos, and the field resets.
+    m.act(B, {"type": "shot", "gladiator": m.g(B, 1), "own": True}, 1)
+    s = m.state
+    assert s.team("A").score == 3 and s.at == {} and s.spent == {} and s.free == []

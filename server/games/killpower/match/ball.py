@@ -132,6 +132,7 @@ def miss(
 def on_shot(p: Play, c: Shot) -> None:
     s = p.s
     f = holding_ball(p, c.gladiator)
+    field.on_the_board(s, f)
     if s.board:
         # 7: measured on the board, not said by the coach.
         geometry = field.shot_geometry(s, f, c.own)
@@ -182,6 +183,7 @@ def on_shot(p: Play, c: Shot) -> None:
 def on_throw(p: Play, c: Throw) -> None:
     s = p.s
     f = holding_ball(p, c.gladiator)
+    field.on_the_board(s, f)
     aimed: board.Square | None = None
     if c.to is not None:
         to = s.fighter(c.to)
@@ -270,11 +272,14 @@ def on_pick(p: Play, c: Pick) -> None:
     if c.type == "drop":
         if s.carrier is not f:
             raise Refused(N_("{name} does not hold the ball."), field="gladiator", name=f.label)
-        if c.zone:  # 1A to a square of the action zone, 0A on one's own square
+        front = field.drop_square(s, f, c.at)  # from the side-line zone: onto the field (7)
+        if c.zone or front is not None:  # 1A to a square of the action zone, 0A on one's own
             p.ready_to_act(f, phase3_order=False)
             p.spend(f)
         s.ball, s.ball_note = "ground", ""
         field.ball_drops(s, f)
+        if front is not None:
+            s.ball_at = front
         p.say(N_("{name} puts the ball down."), name=f.label)
         return
     if s.ball not in ("ground", "basket", "center"):

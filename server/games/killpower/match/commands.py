@@ -117,6 +117,7 @@ class Pick(Strict):
     type: Literal["pick", "drop"]
     gladiator: GladiatorRef
     zone: bool = False  # drop on a square of the action zone (1A) instead of one's own (0A)
+    at: SquareName | None = None  # with the board, from the side-line zone: the square in front
 
 
 class Attack(Strict):

@@ -130,9 +130,7 @@ def on_move(p: Play, c: Move) -> None:
     if f.where == "zt":
         s.entries += 1
         f.where, f.entered = "field", s.entries
-    if s.spent_in != _this_phase(s):
-        s.spent, s.spent_in = {}, _this_phase(s)
-    s.spent[str(f.id)] = s.spent.get(str(f.id), 0) + options[to]
+    spend(s, f, options[to])
     s.at[str(f.id)] = to
     s.moved = True
     p.say(N_("{name} moves to {square}."), name=f.label, square=board.name(to))
@@ -168,9 +166,7 @@ def on_blind_move(p: Play, c: BlindMove) -> None:
         here, walked = step, walked + 1
         if here in zones:
             break
-    if s.spent_in != _this_phase(s):
-        s.spent, s.spent_in = {}, _this_phase(s)
-    s.spent[str(f.id)] = s.spent.get(str(f.id), 0) + c.steps
+    spend(s, f, c.steps)
     s.at[str(f.id)] = here
     s.moved = True
     p.say(
@@ -220,6 +216,70 @@ def offenders(s: MatchState) -> list[Fighter]:
     """TABLE 5 at the end of a movement phase: the moving team's gladiators still in their own
     basket zone with no exception."""
     return [f for f, _ in on_field(s) if f.side == s.moving and in_own_basket_zone(s, f)]
+
+
+def on_the_board(s: MatchState, f: Fighter) -> None:
+    """With the board, a ball is shot or thrown from a square of the field: from the side-line
+    zone it may only be put down in front (7)."""
+    if s.board and square_of(s, f) is None:
+        raise Refused(N_("{name} is not on the field."), field="gladiator", name=f.label)
+
+
+def edge_of(side: Side) -> set[Square]:
+    """The field's squares in front of a team's side-line zone (its half of its long side)."""
+    row = ENTRY_ROW[side]
+    return {(c, row) for c in range(1, board.COLUMNS + 1) if board.half_of((c, row)) == side}
+
+
+def drop_square(s: MatchState, f: Fighter, at: str | None) -> Square | None:
+    """7: "Si le porteur du ballon reste dans sa ZT, il peut lâcher le ballon (1A) sur la case qui
+    se situe devant lui, sur le terrain": with the board, that square is tapped; None when the
+    carrier is on the field (the ball falls on their square)."""
+    if not s.board or f.where != "zt":
+        return None
+    square = board.parse(at or "")
+    if square is None or square not in edge_of(f.side):
+        raise Refused(
+            N_("Tap the square in front of {name}, on the field's edge, where the ball goes."),
+            field="at",
+            name=f.label,
+        )
+    return square
+
+
+def leave(p: Play, f: Fighter) -> None:
+    """5.1: back to the side-line zone from the edge square in front of it, one DEP (as
+    entering)."""
+    s = p.s
+    if not s.board:
+        return
+    here = square_of(s, f)
+    if here not in edge_of(f.side) or allowance(s, f) < 1:
+        raise Refused(
+            N_("{name} leaves the field from the edge in front of their side-line zone."),
+            field="gladiator",
+            name=f.label,
+        )
+    spend(s, f, 1)
+
+
+def spend(s: MatchState, f: Fighter, dep: int) -> None:
+    if s.spent_in != _this_phase(s):
+        s.spent, s.spent_in = {}, _this_phase(s)
+    s.spent[str(f.id)] = s.spent.get(str(f.id), 0) + dep
+
+
+def hab_rolled(s: MatchState, f: Fighter, ok: bool) -> None:
+    """5.2: a HAB roll in an enemy's action zone, in one's movement phase: passed, the zones
+    no longer stop the gladiator this turn; failed, "son déplacement s'arrête"."""
+    if not (s.board and s.phase in (1, 2) and f.side == s.moving and zones_on(s, f) > 0):
+        return
+    if ok:
+        if s.free_in != s.turn:
+            s.free, s.free_in = [], s.turn
+        s.free.append(f.id)
+    else:
+        spend(s, f, allowance(s, f))
 
 
 def ball_drops(s: MatchState, f: Fighter) -> None:

@@ -391,6 +391,7 @@ class Play:
                 f.conditions = {}
             f.concentration = 0
         s.armed = []  # 3.4: "Reprenez en main les cartes pouvoir qui ne sont plus actifs"
+        s.spent, s.spent_in, s.free = {}, [], []  # the board: everyone starts again from the ZT
         s.first = first
         s.gift = None  # the badly wounded are back: a point still owed lapses
         s.token = receiver

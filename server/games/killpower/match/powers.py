@@ -191,9 +191,5 @@ def on_check(p: Play, c: Check) -> None:
         die=die,
         result=Msg(N_("success") if ok else N_("failure")),
     )
-    s = p.s
-    if ok and s.board and c.characteristic == "HAB" and s.phase in (1, 2) and f.side == s.moving:
-        # 5.2: "se déplace sans plus tenir compte des ZA jusqu'à la fin du tour".
-        if s.free_in != s.turn:
-            s.free, s.free_in = [], s.turn
-        s.free.append(f.id)
+    if c.characteristic == "HAB":
+        field.hab_rolled(p.s, f, ok)  # the board: the move goes on, or ends (5.2)

@@ -59,6 +59,7 @@ def on_enter(p: Play, c: Enter) -> None:
     else:
         if f.where != "field":
             raise Refused(N_("{name} is not on the field."), field="gladiator", name=f.label)
+        field.leave(p, f)
         f.where = "zt"
         f.concentration = 0
         p.say(N_("{name} goes back to the side-line zone."), name=f.label)
