@@ -254,3 +254,16 @@ def test_a_basket_sends_everyone_back_with_all_their_dep(on_board: Match) -> Non
     m.act(B, {"type": "shot", "gladiator": m.g(B, 1), "own": True}, 1)
     s = m.state
     assert s.team("A").score == 3 and s.at == {} and s.spent == {} and s.free == []
+
+
+def test_a_blind_gladiator_walks_on_table_4(on_board: Match) -> None:
+    """5.1, AVEUGLE: one TABLE 4 die per square announced; an obstacle ends the walk."""
+    m, B = on_board, "B"
+    m.act(B, {"type": "give_ball", "gladiator": m.g(B, 1)})
+    move(m, B, 2, "N20")  # 2 DEP of 5
+    move(m, B, 1, "L20")
+    m.act(B, {"type": "condition", "gladiator": m.g(B, 2), "condition": "blind"})
+    m.fails(B, {"type": "blind_move", "gladiator": m.g(B, 2), "steps": 4}, RuleError)  # 3 left
+    # 2 (up) to M20, then 2 again: L20 is taken, the walk ends on M20; 9 is rolled again.
+    said = m.act(B, {"type": "blind_move", "gladiator": m.g(B, 2), "steps": 3}, 2, 9, 2)
+    assert m.state.at[str(m.g(B, 2))] == (20, 13) and "M20" in said

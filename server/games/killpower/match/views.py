@@ -289,7 +289,7 @@ def board_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str
         "ball_square": list(ball) if ball is not None else None,
         "moves": moves,
         "movers": [
-            {"id": f.id, "name": f.label, "where": f.where}
+            {"id": f.id, "name": f.label, "where": f.where, "blind": f.has("blind")}
             for f in sorted(state.fighters.values(), key=lambda f: (f.side, f.number))
             if str(f.id) in moves
         ],
