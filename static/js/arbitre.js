@@ -367,8 +367,12 @@
   // a tap on a lit square fills the move form; with no gladiator chosen, a tap on any square
   // fills the square field last touched (a throw's aim). The forms work without it.
   var squareInput = null;
+  function aimWith(input) {  // the next tap on the board fills this field, not the move form
+    squareInput = input;
+    document.querySelectorAll(".kp-board").forEach(function (panel) { light(panel, ""); });
+  }
   document.addEventListener("focusin", function (evt) {
-    if (evt.target.matches && evt.target.matches("[data-square-input]")) squareInput = evt.target;
+    if (evt.target.matches && evt.target.matches("[data-square-input]")) aimWith(evt.target);
   });
   function boardOf(el) { return el.closest && el.closest(".kp-board"); }
   function light(panel, id) {
@@ -386,27 +390,36 @@
     return lit.length > 0;
   }
   document.addEventListener("click", function (evt) {
+    var aim = evt.target.closest && evt.target.closest("[data-aim]");
+    if (aim) {
+      aimWith(document.getElementById(aim.getAttribute("data-aim")));
+      var board = document.querySelector(".kp-board .kp-field");
+      if (board) board.scrollIntoView({ block: "center" });
+      return;
+    }
     var panel = boardOf(evt.target);
     if (!panel) return;
     var piece = evt.target.closest(".kp-piece");
     var form = panel.querySelector(".kp-move");
-    if (piece && form && light(panel, piece.getAttribute("data-id"))) {
+    if (piece && form && !squareInput && light(panel, piece.getAttribute("data-id"))) {
       form.querySelector("[name=gladiator]").value = piece.getAttribute("data-id");
       return;
     }
-    var square = evt.target.closest(".kp-square");
+    var square = evt.target.closest(".kp-square") || (piece && panel.querySelector(
+      '.kp-square[data-square="' + piece.getAttribute("data-square") + '"]'));
     if (!square) return;
     var name = square.getAttribute("data-square");
-    if (form && panel.getAttribute("data-chosen") && square.classList.contains("lit")) {
+    if (squareInput && document.body.contains(squareInput)) {  // aiming: a throw, a drop
+      squareInput.value = name;
+      squareInput.scrollIntoView({ block: "center" });
+      squareInput = null;
+    } else if (form && panel.getAttribute("data-chosen") && square.classList.contains("lit")) {
       form.querySelector("[name=to]").value = name;
       form.querySelector("button[type=submit]").focus();
-    } else if (squareInput && document.body.contains(squareInput)) {
-      squareInput.value = name;
-      squareInput.focus();
     }
   });
   document.addEventListener("change", function (evt) {
-    if (evt.target.id === "move-who") light(boardOf(evt.target), evt.target.value);
+    if (evt.target.id === "move-who") { squareInput = null; light(boardOf(evt.target), evt.target.value); }
   });
   // A board drawn anew (a page, a live part) lights the squares of the gladiator its form names.
   function lightBoards() {

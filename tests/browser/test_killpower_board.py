@@ -85,5 +85,6 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     expect(screen.locator(f'.kp-piece[data-square="{moved}"]')).to_have_count(1, timeout=5000)
     assert service.load(match_id).state.at  # kept by the server
     shot(mover, "kpb-board")
+    shot(screen, "kpb-board-wide")
     assert_accessible(mover)
     assert_accessible(screen)

@@ -138,6 +138,11 @@ STEPS: dict[int, Square] = {
 }
 
 
+# The same directions as drawn on the phones' upright board (columns down, rows across): TABLE 4's
+# "up" (towards row A) is drawn to the left.
+UPRIGHT_ARROWS = {1: "↖", 2: "←", 3: "↙", 4: "↑", 5: "↓", 6: "↗", 7: "→", 8: "↘"}
+
+
 def clamp(square: Square) -> Square:
     """7: a ball that would leave the field "doit être placé sur une case au sol adjacente au mur
     sur lequel il s'est écrasé"."""

@@ -111,7 +111,9 @@ def miss(
     else:
         way = mr.direction(p.dice)
     s.ball = "ground"
-    s.ball_note = f"{away} {mr.DIRECTIONS[way]} ({way})"
+    arrow = board.UPRIGHT_ARROWS[way] if landing is not None else mr.DIRECTIONS[way]
+    # The board says where the ball lies; the sheet alone, how far from the aim and which way.
+    s.ball_note = "" if landing is not None else f"{away} {arrow} ({way})"
     p.say(
         N_(
             "{name} misses ({die}): the ball lands {away} squares from {aimed}, direction {way} {arrow}."
@@ -121,7 +123,7 @@ def miss(
         away=away,
         aimed=Msg(aimed),
         way=way,
-        arrow=mr.DIRECTIONS[way],
+        arrow=arrow,
     )
     if landing is not None:
         s.ball_at = landing

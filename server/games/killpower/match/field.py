@@ -17,7 +17,7 @@ from server.games.killpower.match.commands import BlindMove, Move
 from server.games.killpower.match.play import Play, Refused
 from server.games.killpower.match.state import Fighter, MatchState
 from server.games.killpower.match_rules import Side, other
-from server.i18n import N_
+from server.i18n import N_, P_
 
 # Arbitre's reading of the lost drawing (docs/readings.md): each team's side-line zone runs along
 # a long side of the field in its own half, A's along row A, B's along row O; one DEP steps from it
@@ -169,8 +169,12 @@ def on_blind_move(p: Play, c: BlindMove) -> None:
     spend(s, f, c.steps)
     s.at[str(f.id)] = here
     s.moved = True
-    p.say(
-        N_("{name} stumbles {walked} squares blind and stops on {square}."),
+    p.say_counted(
+        P_(
+            "{name} stumbles {walked} square blind and stops on {square}.",
+            "{name} stumbles {walked} squares blind and stops on {square}.",
+        ),
+        "walked",
         name=f.label,
         walked=walked,
         square=board.name(here),

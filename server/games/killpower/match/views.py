@@ -91,6 +91,8 @@ def ball_text(state: MatchState) -> Msg:
         "air": N_("in the air"),
     }
     text = Msg(texts.get(state.ball, N_("not in play")))
+    if state.board and state.ball_at is not None and state.ball in ("ground", "basket"):
+        return Msg(N_("{text}, on {square}"), {"text": text, "square": board.name(state.ball_at)})
     if state.ball == "ground" and state.ball_note:
         return Msg(
             N_("{text} ({note} squares from the aim)"), {"text": text, "note": state.ball_note}
@@ -283,7 +285,12 @@ def board_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str
             options = field.legal_moves(state, f)
             if options:
                 moves[str(f.id)] = sorted(board.name(sq) for sq in options)
+    shot = aims = None
+    if carrier is not None and (staff or side == carrier.side) and field.square_of(state, carrier):
+        shot, aims = carrier_hints(state, carrier)
     return {
+        "shot": shot,
+        "aims": aims,
         "pieces": pieces,
         "ball": board.name(ball) if ball is not None and carrier is None else None,
         "ball_square": list(ball) if ball is not None else None,
@@ -298,6 +305,38 @@ def board_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str
         "letters": board.LETTERS,
         "zones": {k: sorted(board.basket_zone(k)) for k in SIDES},
     }
+
+
+def carrier_hints(state: MatchState, carrier: Fighter) -> tuple[str, str]:
+    """What the carrier's side reads before shooting or throwing (TABLE 9, from the squares):
+    the shot at the other basket, and what a throw needs by distance. Its BAL is its side's."""
+    g = field.shot_geometry(state, carrier, own=False)
+    bal = carrier.characteristics["BAL"]
+    basket = board.name(g["basket"])
+    if g["other_half"]:
+        shot = Msg(
+            N_("From {square}, {basket} is on the other half: a basket would be refused."),
+            {
+                "square": board.name(field.square_of(state, carrier) or g["basket"]),
+                "basket": basket,
+            },
+        )
+    elif g["near"]:
+        shot = Msg(N_("{basket} within reach: 1 point, no roll."), {"basket": basket})
+    else:
+        needed = mr.shot_needed(bal, g["distance"], carrier.concentration, blind=g["blind"])
+        shot = Msg(
+            N_("{distance} squares to {basket}{seen}: {needed} or less scores {distance}."),
+            {
+                "distance": g["distance"],
+                "basket": basket,
+                "seen": Msg(N_(", not seen")) if g["blind"] else "",
+                "needed": needed,
+            },
+        )
+    steps = " · ".join(f"{d}: {mr.throw_needed(bal, d)}" for d in (3, 6, 9, 12, 15))
+    aims = Msg(N_("A throw needs, by squares: {steps} (or less)."), {"steps": steps})
+    return shot.render(), aims.render()
 
 
 def match_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str, Any]:
