@@ -364,8 +364,9 @@
     });
   }
   // Killpower Ball's board: a tap on one of your gladiators lights the squares it may reach;
-  // a tap on a lit square fills the move form; with no gladiator chosen, a tap on any square
-  // fills the square field last touched (a throw's aim). The forms work without it.
+  // a tap on a lit square fills the move form. After "Aim on the board" (or a tap in a square
+  // field), the next tap on any square fills that field instead (a throw's aim, a drop). The
+  // forms work without any of it.
   var squareInput = null;
   function aimWith(input) {  // the next tap on the board fills this field, not the move form
     squareInput = input;
