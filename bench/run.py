@@ -60,6 +60,7 @@ from server.platform.live import Broker
 from server.platform.service import GameService
 from tests.server_process import SECRET, Server
 
+STREAM = re.compile(r'hx-sse:connect="([^"]+)"')
 LIVE_PART = re.compile(r'id="live" hx-get="([^"]+)"')
 
 
@@ -116,9 +117,9 @@ async def get(
 
 async def open_page(
     client: httpx.AsyncClient, game: BenchGame, token: str | None, figures: Figures
-) -> tuple[dict[str, str], str]:
-    """A phone opens its link (a session cookie) and its page; returns its headers and the URL
-    of the page's live part."""
+) -> tuple[dict[str, str], str, str]:
+    """A phone opens its link (a session cookie) and its page; returns its headers, the URL
+    of the page's live part and that of its stream (which brings the part when it changes)."""
     headers: dict[str, str] = {}
     path = f"/g/{game.id}/board"
     if token is not None:
@@ -129,7 +130,9 @@ async def open_page(
     page = await get(client, path, headers, figures)
     found = LIVE_PART.search(page.text)
     assert found, f"no live part on {path}"
-    return headers, found.group(1).replace("&amp;", "&")
+    stream = STREAM.search(page.text)
+    assert stream, f"no stream on {path}"
+    return headers, found.group(1).replace("&amp;", "&"), stream.group(1).replace("&amp;", "&")
 
 
 async def phone(
@@ -143,13 +146,15 @@ async def phone(
     """A phone's page: the stream open, and the live part fetched again after each nudge. A
     stream that breaks opens again, as a browser's EventSource does, after half a second."""
     try:
-        headers, live_url = await open_page(client, game, token, figures)
+        headers, live_url, stream_url = await open_page(client, game, token, figures)
     except (httpx.HTTPError, StopIteration, AssertionError) as error:
         figures.fail("page load", error)
         return
     wanted = 0
     fetching: asyncio.Task[None] | None = None
-    tag = ""  # what the part this phone holds shows: unchanged, the server answers 204
+    # What the part this phone holds shows, from its page: unchanged, the stream says so.
+    held = re.search(r"[?&]tag=([0-9a-f]+)", stream_url)
+    tag = held.group(1) if held else ""
 
     async def refresh() -> None:
         nonlocal tag
@@ -182,7 +187,7 @@ async def phone(
             try:
                 async with client.stream(
                     "GET",
-                    f"/g/{game.id}/events",
+                    stream_url,
                     headers=headers,
                     timeout=httpx.Timeout(None, connect=60),
                 ) as stream:
@@ -197,7 +202,21 @@ async def phone(
                             elif json.loads(line[5:])["seq"] > wanted:
                                 news(json.loads(line[5:])["seq"])
                         elif line.startswith("data:") and event == "changed":
-                            news(json.loads(line[5:])["seq"])
+                            said = json.loads(line[5:])
+                            if said.get("tag") and said["tag"] == tag:
+                                # Unchanged for this phone: shown as it is, nothing fetched.
+                                note(figures.nudged[game.id][server], said["seq"], time.time())
+                                note(figures.paged[game.id][server], said["seq"], time.time())
+                            else:
+                                news(said["seq"])
+                        elif line.startswith("data:") and event == "part":
+                            # The part itself, on the stream: shown on arrival (issue 21).
+                            said = json.loads(line[5:])
+                            tag = said["tag"]
+                            figures.live_bytes += len(line)
+                            note(figures.nudged[game.id][server], said["seq"], time.time())
+                            note(figures.paged[game.id][server], said["seq"], time.time())
+                            wanted = max(wanted, said["seq"])
                         if time.monotonic() > until:
                             return
             except httpx.HTTPError as error:

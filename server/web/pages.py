@@ -10,9 +10,10 @@ import csv
 import hashlib
 import io
 import json
+from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import anyio
 import segno
@@ -253,6 +254,10 @@ def game_page(
     )
     # The page's live part says what it shows: the first nudge that changes nothing is a 204.
     context["live_tag"] = live_tag(context)
+    # Its stream brings the part itself when it changes for this viewer (issue 21): it knows
+    # which part the page holds, and what it showed.
+    part = urlencode({"part": context["page"], "tag": context["live_tag"]})
+    context["stream_url"] = f"/g/{game_id}/events?{part}"
     return render_page(request, templates, context)
 
 
@@ -302,24 +307,58 @@ def live_part(
         return templates.response(request, "platform/people.html", context, block="live")
     if page == "board":
         return board_live(game_id, request, service, templates, clock)
+    part = render_part(
+        game_id, page, request, viewer, service, templates, clock, request.headers.get("x-live-tag")
+    )
+    if part.body is None:
+        # Nothing this viewer sees has changed since the part they hold (another player's
+        # assault, a fight between others): no render, no body (issue 21). Their forms take
+        # the new sequence number from the header, as their screen is the game's at it.
+        headers = {"X-Live-Tag": part.tag, "X-Game-Seq": str(part.seq)}
+        return Response(status_code=204, headers=headers)
+    response = html_response(part.body, part.seq)
+    response.headers["X-Live-Tag"] = part.tag
+    response.headers["X-Game-Status"] = part.status
+    return response
+
+
+@dataclass(frozen=True)
+class Part:
+    """A viewer's live part at a sequence number: its fingerprint, and its HTML unless the one
+    the viewer holds shows the same."""
+
+    seq: int
+    tag: str
+    status: str
+    body: bytes | None
+
+
+def render_part(
+    game_id: str,
+    page: str,
+    request: Request,
+    viewer: Viewer,
+    service: GameService,
+    templates: Templates,
+    clock: Any,
+    held: str | None,
+) -> Part:
+    """The live part `page` as `viewer` may see it, rendered only when it differs from the one
+    they hold (`held`, its fingerprint): for a refresh, and for a push on the viewer's stream."""
     loaded = service.load(game_id)
     if page != loaded.kind.page_for(viewer):
         raise NotAllowed(N_("This page is not yours."))
     context = page_context(service, clock, loaded, viewer, page)
     stats = request.app.state.live_stats
     tag = live_tag(context)
-    if request.headers.get("x-live-tag") == tag:
-        # Nothing this viewer sees has changed since the part they hold (another player's
-        # assault, a fight between others): no render, no body (issue 21). Their forms take
-        # the new sequence number from the header, as their screen is the game's at it.
+    status = loaded.game.status
+    if held == tag:
         stats["unchanged"] += 1
-        seq = str(context["seq"])
-        return Response(status_code=204, headers={"X-Live-Tag": tag, "X-Game-Seq": seq})
+        return Part(loaded.game.seq, tag, status, None)
     response = templates.response(request, loaded.kind.template(page), context, block="live")
-    response.headers["X-Live-Tag"] = tag
     stats["rendered"] += 1
     stats["bytes"] += len(response.body)
-    return response
+    return Part(loaded.game.seq, tag, status, bytes(response.body))
 
 
 def board_live(

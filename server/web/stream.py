@@ -1,24 +1,33 @@
-"""The event stream of a game: a nudge with the new sequence number at each change.
+"""The event stream of a game: at each change, the new sequence number, and for a page's stream
+the page's live part itself when it changed for this viewer (issue 21: one trip, not two).
 
-It never carries game content (see `server.platform.live`). A stream checks its viewer again
-whenever links change, and ends at once for a revoked link.
+A part is rendered for this stream's viewer through their own projection, exactly as their
+refresh would be (`pages.render_part`), and only when what they see changed; otherwise the nudge
+says so with the part's fingerprint, and nothing is fetched. An API stream (bearer token) gets
+nudges only. A stream checks its viewer again whenever links change, and ends at once for a
+revoked link.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
+from functools import partial
 from typing import Any
 
+import anyio
 from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse
 
+from server.errors import ArbitreError
 from server.platform.kinds import Viewer
 from server.platform.live import Broker
 from server.web.deps import ServiceDep, SettingsDep, api_viewer, page_viewer
 
 router = APIRouter(include_in_schema=False)
+log = logging.getLogger("arbitre.stream")
 
 
 async def stream_viewer(request: Request, game_id: str, service: Any) -> Viewer:
@@ -29,9 +38,16 @@ async def stream_viewer(request: Request, game_id: str, service: Any) -> Viewer:
 
 @router.get("/g/{game_id}/events")
 async def events(
-    game_id: str, request: Request, service: ServiceDep, settings: SettingsDep
+    game_id: str,
+    request: Request,
+    service: ServiceDep,
+    settings: SettingsDep,
+    part: str | None = None,
+    tag: str | None = None,
 ) -> EventSourceResponse:
     viewer = await stream_viewer(request, game_id, service)
+    pushes = part is not None and not request.headers.get("authorization") and part != "people"
+    held = {"tag": tag}
     current = await asyncio.to_thread(service.seq_of, game_id)
     broker: Broker = request.app.state.broker
     clock = request.app.state.clock
@@ -65,10 +81,48 @@ async def events(
                 if woke and subscription.latest > sent:
                     sent = subscription.latest
                     # The server's time rides along, so phones keep their countdowns right.
-                    nudge = {"seq": sent, "now": int(clock.now().timestamp() * 1000)}
-                    yield {"event": "changed", "id": str(sent), "data": json.dumps(nudge)}
+                    nudge: dict[str, Any] = {
+                        "seq": sent,
+                        "now": int(clock.now().timestamp() * 1000),
+                    }
+                    pushed = await push(nudge) if pushes else None
+                    if pushed is not None:
+                        yield pushed
+                    else:
+                        yield {"event": "changed", "id": str(sent), "data": json.dumps(nudge)}
         finally:
             broker.unsubscribe(subscription)
+
+    async def push(nudge: dict[str, Any]) -> dict[str, str] | None:
+        """The viewer's part if it changed for them, or the nudge with its fingerprint if not;
+        None when it cannot be said here (the viewer's page changed: their refresh will say)."""
+        from server.web.pages import render_part
+
+        assert part is not None
+        render = partial(
+            render_part,
+            game_id,
+            part,
+            request,
+            viewer,
+            service,
+            request.app.state.templates,
+            clock,
+            held["tag"],
+        )
+        try:
+            done = await anyio.to_thread.run_sync(render, limiter=request.app.state.live_threads)
+        except ArbitreError:
+            return None
+        except Exception:  # a push that fails falls back on the refresh, never ends the stream
+            log.exception("pushing the live part of %s failed", game_id)
+            return None
+        held["tag"] = done.tag
+        nudge = {**nudge, "seq": done.seq, "tag": done.tag, "status": done.status}
+        if done.body is None:
+            return {"event": "changed", "id": str(done.seq), "data": json.dumps(nudge)}
+        nudge["html"] = done.body.decode()
+        return {"event": "part", "id": str(done.seq), "data": json.dumps(nudge)}
 
     return EventSourceResponse(
         stream(),

@@ -154,11 +154,39 @@
     stopPolling();
     banner(pending.length ? "pending" : "ok");
   });
+  // A page's stream says "changed" with the fingerprint of this viewer's part (the same as the
+  // one held: only the forms' number moves, nothing is fetched), or brings the part itself
+  // ("part"), one trip instead of a nudge and a request (issue 21).
+  function heldPart() { return document.querySelector("#live[data-live]"); }
   document.addEventListener("changed", function (evt) {
     if (evt.target !== stream()) return;
     var data = JSON.parse(evt.detail.data);
     offset = data.now - Date.now();
-    if (data.seq > seqOf(stream())) { stream().dataset.seq = data.seq; refreshLive(); }
+    if (data.seq <= seqOf(stream())) return;
+    stream().dataset.seq = data.seq;
+    var live = heldPart();
+    if (data.tag && live && live.dataset.liveTag === data.tag) {
+      live.querySelectorAll('input[name="seq"]').forEach(function (input) { input.value = data.seq; });
+      return;
+    }
+    refreshLive();
+  });
+  document.addEventListener("part", function (evt) {
+    if (evt.target !== stream()) return;
+    var data = JSON.parse(evt.detail.data);
+    offset = data.now - Date.now();
+    if (data.status && document.body.dataset.status && data.status !== document.body.dataset.status) {
+      location.reload();  // another phase of the game: another layout
+      return;
+    }
+    var live = heldPart();
+    if (!live || data.seq <= seqOf(stream())) return;
+    stream().dataset.seq = data.seq;
+    Promise.resolve(htmx.swap({ text: data.html, target: live, swap: "innerMorph" })).then(function () {
+      live.dataset.liveTag = data.tag;
+      var said = document.querySelector("#flash .flash[data-seq]");
+      if (said && data.seq > parseInt(said.dataset.seq, 10)) said.classList.add("earlier");
+    });
   });
   document.addEventListener("revoked", function (evt) {
     if (evt.target !== stream()) return;

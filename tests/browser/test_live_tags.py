@@ -1,5 +1,7 @@
-"""In Chromium at 390 px: a phone whose viewer's projection did not change is answered 204 on the
-nudge of another player's assault, keeps its page, and has the change that touches it at once."""
+"""In Chromium at 390 px: a phone whose viewer's projection did not change is told so on its
+stream at another player's assault (the part's fingerprint, nothing fetched, nothing rendered),
+its forms take the new number, and the change that touches it arrives on the stream itself, with
+no request for it (issue 21)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from tests.helpers import key
 from tests.security.scenes import sb_game
 
 
-def test_an_untouched_phone_is_answered_204_and_still_follows(
+def test_an_untouched_phone_fetches_nothing_and_a_change_arrives_on_its_stream(
     browser: Browser, live_server: Any
 ) -> None:
     service: GameService = live_server.app.state.service
@@ -25,7 +27,9 @@ def test_an_untouched_phone_is_answered_204_and_still_follows(
     page.goto(f"{live_server.url}/t/{token}")
     tag = page.locator("#live").get_attribute("data-live-tag")
     assert tag  # the page came with its part's fingerprint
-    # An assault between Léa and Hugo: Ines's phone is nudged, asks, and is told "unchanged".
+    stats = live_server.app.state.live_stats
+    rendered = stats["rendered"]
+    # An assault between Léa and Hugo: Ines's stream says her part is unchanged.
     assault = {
         "type": "assault",
         "attacker": ids["Léa"],
@@ -35,13 +39,15 @@ def test_an_untouched_phone_is_answered_204_and_still_follows(
     service.perform(game, people["referee"], assault, idem_key=key())
     seq = service.seq_of(game)
     page.wait_for_function(f"parseInt(document.getElementById('stream').dataset.seq, 10) >= {seq}")
-    deadline = 50
-    while 204 not in statuses and deadline:
-        page.wait_for_timeout(100)
-        deadline -= 1
-    assert 204 in statuses and 200 not in statuses, statuses  # answered, nothing rendered
+    page.wait_for_function(
+        f"[...document.querySelectorAll('#live input[name=seq]')].every(i => i.value == '{seq}')"
+    )
+    assert statuses == []  # nothing fetched
+    assert stats["rendered"] == rendered  # nothing rendered for her
     assert page.locator("#live").get_attribute("data-live-tag") == tag
-    # A change to Ines herself reaches her page at once.
+    # A change to Ines herself reaches her page at once, on the stream: still nothing fetched.
     correct = {"type": "correct", "player": ids["Ines"], "pv": 7, "reason": "b"}
     service.perform(game, people["referee"], correct, idem_key=key())
     expect(page.locator("#live")).to_contain_text("7")
+    assert statuses == []
+    assert page.locator("#live").get_attribute("data-live-tag") != tag
