@@ -74,3 +74,71 @@ def test_an_unchanged_part_is_not_rendered_again(
 def test_healthz_counts_live_parts_and_tells_nothing_else(client: TestClient) -> None:
     answer = client.get("/healthz").json()
     assert answer["status"] == "ok" and set(answer["live"]) == {"rendered", "unchanged", "bytes"}
+
+
+def stream_events(
+    base: str, game: str, cookie: str, query: str, until: str
+) -> list[dict[str, Any]]:
+    """The events of a page's stream until one of type `until` (after the hello)."""
+    import json
+
+    import httpx
+
+    found: list[dict[str, Any]] = []
+    url = f"{base}/g/{game}/events?{query}"
+    with httpx.stream("GET", url, cookies={"arbitre": cookie}, timeout=10) as sse:
+        event = ""
+        for line in sse.iter_lines():
+            if line.startswith("event:"):
+                event = line[6:].strip()
+            elif line.startswith("data:"):
+                found.append({"event": event, **json.loads(line[5:])})
+                if event == until:
+                    return found
+    return found
+
+
+def test_a_stream_pushes_its_viewer_s_part_and_never_another_s(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    """Issue 21: the part rides on the viewer's own stream, through their own projection (the
+    same as their refresh); a part that is not theirs is never rendered there, only nudged."""
+    import threading
+    import time
+
+    from tests.helpers import serve
+
+    rolls.endless = True
+    game, people, ids = sb_game(service, PLAYERS)
+    hugo = phone(client, service, game, ids["Hugo"])
+    cookie = hugo.cookies["arbitre"]
+    assault = {
+        "type": "assault",
+        "attacker": ids["Léa"],
+        "defenders": [ids["Hugo"]],
+        "card": "bare",
+    }
+
+    app_service: GameService = client.app.state.service  # type: ignore[attr-defined]
+
+    def act_soon() -> None:  # through the app's service, whose broker the streams listen to
+        time.sleep(0.5)
+        app_service.perform(game, people["referee"], assault, idem_key=key())
+
+    with serve(client.app) as base:
+        threading.Thread(target=act_soon).start()
+        mine = stream_events(base, game, cookie, "part=player&tag=old", "part")
+        pushed = mine[-1]
+        assert pushed["seq"] == service.seq_of(game) and pushed["tag"]
+        refreshed = live(hugo, game, None)
+        assert refreshed.headers["X-Live-Tag"] == pushed["tag"]  # the same projection
+        import re
+
+        def same(html: str) -> str:  # each render gives its forms fresh idempotency keys
+            return re.sub(r'name="idem" value="[^"]*"', "", html)
+
+        assert same(pushed["html"]) == same(refreshed.text)  # what his refresh shows, no more
+        # Asking the staff's part on a player's stream: nudges only, never the staff's part.
+        threading.Thread(target=act_soon).start()
+        other = stream_events(base, game, cookie, "part=staff&tag=old", "changed")
+        assert all(e["event"] != "part" and "html" not in e for e in other)
