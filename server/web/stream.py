@@ -87,6 +87,7 @@ async def events(
                     }
                     pushed = await push(nudge) if pushes else None
                     if pushed is not None:
+                        sent = max(sent, int(pushed["id"]))  # the part may be newer
                         yield pushed
                     else:
                         yield {"event": "changed", "id": str(sent), "data": json.dumps(nudge)}
