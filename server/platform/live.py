@@ -1,8 +1,9 @@
 """Live updates: who is watching which game, and a nudge to each when the game changes.
 
-The event stream carries sequence numbers only, never game content: each page then asks for its
-own view with its own credentials. Nothing secret can ride on the stream, and a phone that missed
-ten changes needs one refresh, not ten. Nudges coalesce: a slow phone sees the latest number.
+The broker carries sequence numbers only, never game content. A page's stream then renders that
+viewer's own live part with that viewer's credentials (`server.web.stream`), or the page asks for
+it; nothing of another viewer can ride on it, and a phone that missed ten changes gets one part,
+not ten. Nudges coalesce: a slow phone sees the latest number.
 
 One broker serves the phones connected to its own process. With several server processes, a relay
 (`server.platform.relay`, PostgreSQL's LISTEN/NOTIFY) carries each nudge to the other brokers.
