@@ -24,7 +24,7 @@ from sse_starlette import EventSourceResponse
 from server.errors import ArbitreError
 from server.platform.kinds import Viewer
 from server.platform.live import Broker
-from server.web.deps import ServiceDep, SettingsDep, api_viewer, page_viewer
+from server.web.deps import ServiceDep, SettingsDep, api_viewer, page_viewer, session_links
 
 router = APIRouter(include_in_schema=False)
 log = logging.getLogger("arbitre.stream")
@@ -53,8 +53,15 @@ async def events(
     clock = request.app.state.clock
     subscription = broker.subscribe(game_id, current)
 
+    # The version of the link this browser was let in with (its session says it, as checked a
+    # moment ago): a link re-issued in between is not taken for this one.
+    held_link = (
+        session_links(request).get(game_id) if not request.headers.get("authorization") else None
+    )
     opened_version = (
-        (await asyncio.to_thread(service.person, game_id, viewer.person_id)).version
+        int(held_link[1])
+        if held_link is not None and viewer.person_id is not None
+        else (await asyncio.to_thread(service.person, game_id, viewer.person_id)).version
         if viewer.person_id is not None
         else 0
     )
