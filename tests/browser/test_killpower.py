@@ -8,7 +8,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from server.games.killpower.demo import wizard
-from server.platform.service import GameService
+from server.platform.service import GameService, Registered
 from tests.browser.conftest import assert_accessible, shot
 from tests.browser.test_platform_flow import PHONE
 from tests.helpers import key, viewer_of
@@ -89,10 +89,11 @@ def test_a_coach_creates_a_team_and_the_ranking_shows_a_match(
     shot(board, "kpb-board")
 
 
-def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_server: Any) -> None:
-    """A self-refereed match: each coach on their own phone, each sees the other's moves live."""
-
-    service: GameService = live_server.app.state.service
+def two_coach_match(
+    service: GameService, *, board: bool = False
+) -> tuple[str, dict[str, Registered], str]:
+    """A league (Alix's Nabos, Basile's Titanos) and a self-refereed match opened between them:
+    the league's id, the coaches, the match's id."""
     game, owner = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
     org = viewer_of(owner)
     coaches = {
@@ -102,17 +103,21 @@ def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_serv
     for name, team in (("Alix", "Nabos"), ("Basile", "Titanos")):
         service.perform(game.id, viewer_of(coaches[name]), wizard(team), idem_key=key())
     teams = {t.name: t.id for t in service.load(game.id).state.teams.values()}
-    match_id = service.open_linked(
-        game.id,
-        viewer_of(coaches["Alix"]),
-        {"team_a": teams["Nabos"], "team_b": teams["Titanos"], "mode": "self"},
-        idem_key=key(),
-    )
+    request = {"team_a": teams["Nabos"], "team_b": teams["Titanos"], "mode": "self", "board": board}
+    match_id = service.open_linked(game.id, viewer_of(coaches["Alix"]), request, idem_key=key())
+    return game.id, coaches, match_id
+
+
+def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_server: Any) -> None:
+    """A self-refereed match: each coach on their own phone, each sees the other's moves live."""
+
+    service: GameService = live_server.app.state.service
+    league_id, coaches, match_id = two_coach_match(service)
     phones: dict[str, Page] = {}
     for name in ("Alix", "Basile"):
         page = browser.new_context(**PHONE).new_page()
         page.goto(f"{live_server.url}/t/{coaches[name].link.token}")
-        page.goto(f"{live_server.url}/g/{game.id}/killpower/matches/{match_id}")
+        page.goto(f"{live_server.url}/g/{league_id}/killpower/matches/{match_id}")
         expect(page.get_by_role("heading", name="Nabos – Titanos")).to_be_visible()
         phones[name] = page
     alix, basile = phones["Alix"], phones["Basile"]

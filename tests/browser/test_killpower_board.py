@@ -8,37 +8,22 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from server.games.killpower.demo import wizard
 from server.platform.service import GameService
 from tests.browser.conftest import assert_accessible, shot
+from tests.browser.test_killpower import two_coach_match
 from tests.browser.test_platform_flow import PHONE
-from tests.helpers import key, viewer_of
 
 
 def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     browser: Browser, live_server: Any
 ) -> None:
     service: GameService = live_server.app.state.service
-    game, owner = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
-    org = viewer_of(owner)
-    coaches = {
-        name: service.register(game.id, org, "coach", name, idem_key=key())
-        for name in ("Alix", "Basile")
-    }
-    for name, team in (("Alix", "Nabos"), ("Basile", "Titanos")):
-        service.perform(game.id, viewer_of(coaches[name]), wizard(team), idem_key=key())
-    teams = {t.name: t.id for t in service.load(game.id).state.teams.values()}
-    match_id = service.open_linked(
-        game.id,
-        viewer_of(coaches["Alix"]),
-        {"team_a": teams["Nabos"], "team_b": teams["Titanos"], "mode": "self", "board": True},
-        idem_key=key(),
-    )
+    league_id, coaches, match_id = two_coach_match(service, board=True)
     phones: dict[str, Page] = {}
     for name in ("Alix", "Basile"):
         page = browser.new_context(**PHONE).new_page()
         page.goto(f"{live_server.url}/t/{coaches[name].link.token}")
-        page.goto(f"{live_server.url}/g/{game.id}/killpower/matches/{match_id}")
+        page.goto(f"{live_server.url}/g/{league_id}/killpower/matches/{match_id}")
         phones[name] = page
     alix, basile = phones["Alix"], phones["Basile"]
     alix.get_by_role("button", name="Donner la composition").tap()

@@ -159,17 +159,7 @@ class Moves(Linked):
 
     def _moved(self, s: Session, game: Game) -> dict[str, Any]:
         events = [
-            MovedEvent(
-                seq=e.seq,
-                type=e.type,  # the log holds these four only
-                at=e.at,
-                actor_id=e.actor_id,
-                actor_role=e.actor_role,
-                actor_name=e.actor_name,
-                command=e.command,
-                rolls=e.rolls,
-            )
-            for e in self._events(s, game.id)
+            MovedEvent.model_validate(e, from_attributes=True) for e in self._events(s, game.id)
         ]
         settings = {k: v for k, v in game.settings.items() if k != "invite"}
         return MovedGame(
