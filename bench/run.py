@@ -60,7 +60,7 @@ from server.platform.live import Broker
 from server.platform.service import GameService
 from tests.server_process import SECRET, Server
 
-STREAM = re.compile(r'hx-sse:connect="([^"]+)"')
+STREAM = re.compile(r'hx-sse:connect="([^"]+)"[^>]*data-seq="(\d+)"')
 LIVE_PART = re.compile(r'id="live" hx-get="([^"]+)"')
 
 
@@ -117,9 +117,10 @@ async def get(
 
 async def open_page(
     client: httpx.AsyncClient, game: BenchGame, token: str | None, figures: Figures
-) -> tuple[dict[str, str], str, str]:
+) -> tuple[dict[str, str], str, str, int]:
     """A phone opens its link (a session cookie) and its page; returns its headers, the URL
-    of the page's live part and that of its stream (which brings the part when it changes)."""
+    of the page's live part, that of its stream (which brings the part when it changes) and the
+    sequence number the page shows."""
     headers: dict[str, str] = {}
     path = f"/g/{game.id}/board"
     if token is not None:
@@ -132,7 +133,8 @@ async def open_page(
     assert found, f"no live part on {path}"
     stream = STREAM.search(page.text)
     assert stream, f"no stream on {path}"
-    return headers, found.group(1).replace("&amp;", "&"), stream.group(1).replace("&amp;", "&")
+    live, events = found.group(1).replace("&amp;", "&"), stream.group(1).replace("&amp;", "&")
+    return headers, live, events, int(stream.group(2))
 
 
 async def phone(
@@ -146,11 +148,10 @@ async def phone(
     """A phone's page: the stream open, and the live part fetched again after each nudge. A
     stream that breaks opens again, as a browser's EventSource does, after half a second."""
     try:
-        headers, live_url, stream_url = await open_page(client, game, token, figures)
+        headers, live_url, stream_url, wanted = await open_page(client, game, token, figures)
     except (httpx.HTTPError, StopIteration, AssertionError) as error:
         figures.fail("page load", error)
         return
-    wanted = 0
     fetching: asyncio.Task[None] | None = None
     # What the part this phone holds shows, from its page: unchanged, the stream says so.
     held = re.search(r"[?&]tag=([0-9a-f]+)", stream_url)
@@ -418,6 +419,7 @@ async def run_one(
         for server in servers:
             before.update((await log_client.get(f"{server.url}/healthz")).json()["live"])
         rendered_before, unchanged_before = before["rendered"], before["unchanged"]
+        cpu_before = sum(server.cpu_seconds() for server in servers)
         figures.live_bytes = 0
         # The referees' phones are not the players': they act from a process of their own, so
         # an answer is not timed late because this process was busy refreshing 32 pages.
@@ -434,6 +436,7 @@ async def run_one(
         for g in games:
             g.answered = measured["answered"][g.id]
         await asyncio.sleep(3)  # the last news reach the phones, and their pages
+        cpu = sum(server.cpu_seconds() for server in servers) - cpu_before
         for task in phones:
             task.cancel()
         await asyncio.gather(*phones, return_exceptions=True)
@@ -486,6 +489,9 @@ async def run_one(
         "renders": (live["rendered"] - rendered_before) / changes,
         "unchanged": (live["unchanged"] - unchanged_before) / changes,
         "kib": figures.live_bytes / changes / 1024,
+        # The servers' processor time per change: the actions, their answers, the floor and
+        # the actors' reads included, and everything the phones cost.
+        "cpu_ms": cpu * 1000 / changes,
         "connect_s": connect_s,
     }
 
@@ -516,6 +522,7 @@ COLUMNS = [
     ("rend/ch", "renders", "{:>7.1f}"),
     ("204/ch", "unchanged", "{:>6.1f}"),
     ("KiB/ch", "kib", "{:>6.1f}"),
+    ("CPU ms/ch", "cpu_ms", "{:>9.1f}"),
     ("conn s", "connect_s", "{:>6.1f}"),
 ]
 

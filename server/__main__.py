@@ -134,7 +134,7 @@ def where(host: str, port: int) -> None:
 def run_server(host: str, port: int, workers: int) -> int:
     import uvicorn
 
-    from server.app import create_app
+    from server.app import create_app, for_serving
     from server.migrate import upgrade
 
     settings = get_settings()
@@ -143,7 +143,8 @@ def run_server(host: str, port: int, workers: int) -> int:
         return 2
     where(host, port)
     if workers == 1:
-        uvicorn.run(create_app(settings), host=host, port=port, **settings.proxy_options())
+        app = for_serving(create_app(settings))
+        uvicorn.run(app, host=host, port=port, **settings.proxy_options())
         return 0
     if settings.is_sqlite:
         print(

@@ -67,6 +67,13 @@ class Server:
             self.process.terminate()
             self.process.wait(timeout=10)
 
+    def cpu_seconds(self) -> float:
+        """The processor time the server has used so far (user and system), from /proc."""
+        assert self.process is not None
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def rss_mib(self) -> float:
         """The server's resident memory, from /proc."""
         assert self.process is not None

@@ -13,7 +13,7 @@ import server.games  # noqa: F401  (registers the game kinds)
 from server.games.demo import DEMOS
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from server.web.templating import SharedRenders
+from server.web.templating import Kept, SharedRenders
 from tests.helpers import key, tally_game
 from tests.killpower.test_match import Match
 
@@ -83,10 +83,10 @@ def test_a_change_is_on_the_board_at_once(client: TestClient, service: GameServi
 
 def test_an_old_render_never_replaces_a_newer_one() -> None:
     boards = SharedRenders()
-    boards.keep("g", "en", 5, b"five")
-    boards.keep("g", "en", 4, b"four")  # a slow request that read the game before the change
-    assert boards.get("g", "en", 5) == b"five"
+    boards.keep("g", "en", 5, Kept(b"five"))
+    boards.keep("g", "en", 4, Kept(b"four"))  # a slow request that read the game before the change
+    assert boards.get("g", "en", 5) == Kept(b"five")
     assert boards.get("g", "en", 4) is None
     assert boards.get("g", "fr", 5) is None
-    boards.keep("g", "en", 6, b"six")
-    assert boards.get("g", "en", 5) is None and boards.get("g", "en", 6) == b"six"
+    boards.keep("g", "en", 6, Kept(b"six"))
+    assert boards.get("g", "en", 5) is None and boards.get("g", "en", 6) == Kept(b"six")

@@ -78,6 +78,20 @@ class Part(Generic[S]):
     build: Callable[[S, Viewer, datetime], dict[str, Any] | None]
 
 
+# The copies of parts already built for one state, by (part name, part key).
+Built = dict[tuple[str, str], dict[str, Any] | None]
+
+
+@dataclass(frozen=True)
+class Projection:
+    """A viewer's view, the copies of parts (name, key) it is made of, and those copies as
+    built, in the same order (the view is them put together)."""
+
+    copies: tuple[tuple[str, str], ...]
+    view: dict[str, Any]
+    made: tuple[dict[str, Any], ...]
+
+
 @dataclass
 class Outcome(Generic[S]):
     """What `GameKind.apply` gives the platform: the new state, and what the handler did."""
@@ -278,14 +292,42 @@ class GameKind(ABC, Generic[S]):
     def view(self, state: S, viewer: Viewer, now: datetime) -> dict[str, Any]:
         """What this viewer may see, and nothing more: pages and the API are built from it; the
         parts this viewer has, put together."""
+        return self._assemble(state, viewer, now, None).view
+
+    def projection(
+        self, state: S, viewer: Viewer, now: datetime, built: Built | None = None
+    ) -> Projection:
+        """This viewer's view, with the copies of parts it is made of: two viewers with the same
+        copies see the same view. `built`, kept across the viewers of one state, builds each
+        copy once for all of them (a change's live parts: `server.web.fanout`).
+
+        A kind that builds its views whole (no parts) makes each viewer a projection of their own."""
+        if type(self).view is not GameKind.view:
+            whole = (("whole", f"{viewer.role}:{viewer.person_id}"),)
+            view = self.view(state, viewer, now)
+            return Projection(whole, view, (view,))
+        return self._assemble(state, viewer, now, built)
+
+    def _assemble(self, state: S, viewer: Viewer, now: datetime, built: Built | None) -> Projection:
+        copies: list[tuple[str, str]] = []
+        parts: list[dict[str, Any]] = []
         view: dict[str, Any] = {}
         for part in self.parts:
-            if self.part_key(part, state, viewer) is None:
+            key = self.part_key(part, state, viewer)
+            if key is None:
                 continue
-            built = part.build(state, viewer, now)
-            if built is not None:
-                view.update(built)
-        return view
+            copy = (part.name, key)
+            if built is not None and copy in built:
+                made = built[copy]
+            else:
+                made = part.build(state, viewer, now)
+                if built is not None:
+                    built[copy] = made
+            if made is not None:
+                copies.append(copy)
+                parts.append(made)
+                view.update(made)
+        return Projection(tuple(copies), view, tuple(parts))
 
     def side_of(self, state: S, viewer: Viewer) -> str | None:
         """The side (a team) this viewer plays, for parts of scope "side"."""

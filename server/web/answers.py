@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+from collections.abc import Hashable
 from typing import Any
 
 from fastapi import Request
@@ -14,7 +15,7 @@ from starlette.datastructures import QueryParams
 
 from server import i18n
 from server.errors import ArbitreError
-from server.platform.kinds import Viewer
+from server.platform.kinds import Built, GameKind, Projection, Viewer
 from server.platform.service import GameService, Loaded
 from server.web.templating import Templates
 
@@ -34,16 +35,23 @@ def page_context(
     loaded: Loaded,
     viewer: Viewer,
     page: str,
+    *,
+    built: Built | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
+    """What a game page shows `viewer`. `built`: the copies of parts already built for this
+    state (one change's live parts, built once for all the phones: `server.web.fanout`)."""
     now = clock.now()
     game = loaded.game
+    shown = loaded.kind.projection(loaded.state, viewer, now, built)
     context: dict[str, Any] = {
         "game": game,
         "kind": loaded.kind,
         "viewer": viewer,
         "page": page,
-        "view": loaded.kind.view(loaded.state, viewer, now),
+        "view": shown.view,
+        "shown": shown,
+        "projection": projection(loaded.kind, viewer, page, shown.copies),
         "seq": game.seq,
         "now_ms": int(now.timestamp() * 1000),
         "live_url": f"/g/{game.id}/live/{page}",
@@ -65,18 +73,36 @@ def page_context(
     return context
 
 
+def projection(
+    kind: GameKind[Any], viewer: Viewer, page: str, copies: tuple[tuple[str, str], ...]
+) -> Hashable:
+    """Who a page's live part is for, as far as it shows: its page, the viewer's role (templates
+    ask whether they are staff, the organizer), the copies of parts their view is made of (the
+    kind's declared scopes) and, on a personal page that shows the viewer's own journal, the
+    viewer themself. Viewers with the same projection see the same live part, rendered once for
+    them all (`tests/test_projections.py` renders every scene's viewers to hold it)."""
+    own_log = bool(kind.page_log) and not viewer.is_staff and viewer.role != "public"
+    return (page, viewer.role, copies, viewer.person_id if own_log else None)
+
+
 BOOT = secrets.token_hex(4)  # a part rendered by another start of the server is rendered anew
 
 
-def live_tag(context: dict[str, Any]) -> str:
-    """What a live part shows, as a fingerprint: the viewer's projection and what the page adds
-    (the staff's latest actions, a personal page's journal), in the reader's language; never the
-    sequence number nor the time, which change without changing what this viewer sees."""
+def live_tag(context: dict[str, Any], digests: Digests | None = None) -> str:
+    """What a live part shows, as a fingerprint: the viewer's projection, each copy of a part it
+    is made of, and what the page adds (the staff's latest actions, a personal page's journal),
+    in the reader's language; never the sequence number nor the time, which change without
+    changing what this viewer sees. Viewers of one projection hold the same fingerprint.
+    `digests`, kept across the viewers of one state, fingerprints each copy once for all."""
     game = context["game"]
-    shown = {
-        "view": context["view"],
+    shown: Projection = context["shown"]
+    described = {
+        "parts": [
+            copy_digest(copy, made, digests)
+            for copy, made in zip(shown.copies, shown.made, strict=True)
+        ],
         "page": context["page"],
-        "viewer": [context["viewer"].role, context["viewer"].person_id, context["viewer"].name],
+        "projection": context["projection"],
         "game": [game.name, game.status],
         "undoable": context.get("undoable"),
         "recent": context.get("recent"),
@@ -84,8 +110,25 @@ def live_tag(context: dict[str, Any]) -> str:
         "language": i18n.current_language.get(),
         "boot": BOOT,
     }
-    text = json.dumps(shown, sort_keys=True, default=repr, ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
+    return digest(described)[:32]
+
+
+# The fingerprints of copies of parts already taken for one state, by (part name, part key).
+Digests = dict[tuple[str, str], str]
+
+
+def copy_digest(copy: tuple[str, str], made: dict[str, Any], digests: Digests | None) -> str:
+    if digests is not None and copy in digests:
+        return digests[copy]
+    found = digest(made)
+    if digests is not None:
+        digests[copy] = found
+    return found
+
+
+def digest(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True, default=repr, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def render_page(

@@ -49,7 +49,7 @@ from server.web.forms import (
     int_field,
     new_key,
 )
-from server.web.templating import Templates, bundle, html_response, is_htmx
+from server.web.templating import Kept, Templates, bundle, html_response, is_htmx
 
 router = APIRouter(include_in_schema=False)
 
@@ -270,7 +270,12 @@ def board(
     clock: ClockDep,
 ) -> Response:
     loaded = service.load(game_id)
-    return render_page(request, templates, page_context(service, clock, loaded, PUBLIC, "board"))
+    context = page_context(service, clock, loaded, PUBLIC, "board")
+    # The board's stream brings its part when it changes, as a personal page's does.
+    context["live_tag"] = live_tag(context)
+    part = urlencode({"part": "board", "tag": context["live_tag"]})
+    context["stream_url"] = f"/g/{game_id}/events?{part}"
+    return render_page(request, templates, context)
 
 
 @router.get("/g/{game_id}/live/{page}")
@@ -366,17 +371,22 @@ def board_live(
 ) -> Response:
     """A public board's live part shows the game's state alone, the same for every phone that
     watches it: rendered once a change and language, then served to them all for the price of
-    reading the game's sequence number (a match watched by a crowd costs one render a move)."""
+    reading the game's sequence number (a match watched by a crowd costs one render a move);
+    a phone that holds it already gets a 204."""
     language = i18n.current_language.get()
     seq = service.seq_of(game_id)
-    body = templates.boards.get(game_id, language, seq)
-    if body is not None:
-        return html_response(body, seq)
-    loaded = service.load(game_id)
-    context = page_context(service, clock, loaded, PUBLIC, "board")
-    response = templates.response(request, loaded.kind.template("board"), context, block="live")
-    templates.boards.keep(game_id, language, loaded.game.seq, bytes(response.body))
-    return response
+    kept = templates.boards.get(game_id, language, seq)
+    if kept is None:
+        loaded = service.load(game_id)
+        context = page_context(service, clock, loaded, PUBLIC, "board")
+        tag = live_tag(context)
+        response = templates.response(request, loaded.kind.template("board"), context, block="live")
+        seq, kept = loaded.game.seq, Kept(bytes(response.body), tag, loaded.game.status)
+        templates.boards.keep(game_id, language, seq, kept)
+    headers = {"X-Live-Tag": kept.tag, "X-Game-Status": kept.status}
+    if request.headers.get("x-live-tag") == kept.tag:
+        return Response(status_code=204, headers={**headers, "X-Game-Seq": str(seq)})
+    return html_response(kept.body, seq, headers=headers)
 
 
 @router.post("/g/{game_id}/act")

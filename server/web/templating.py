@@ -10,7 +10,7 @@ import uuid
 from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import jinja2
 from markupsafe import Markup
@@ -109,31 +109,39 @@ def _ngettext(context: Any, singular: str, plural: str, num: int, **variables: A
     return _finish(value % variables, autoescape)
 
 
+class Kept(NamedTuple):
+    body: bytes
+    tag: str = ""
+    status: str = ""
+
+
 class SharedRenders:
     """Rendered parts that are the same for everyone who asks (a public board's live part shows
-    the game's state alone): the newest one of each game and language, by sequence number."""
+    the game's state alone): the newest one of each game and language, by sequence number,
+    with its fingerprint and the game's status."""
 
     LIMIT = 4000
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._kept: dict[tuple[str, str], tuple[int, bytes]] = {}
+        self._kept: dict[tuple[str, str], tuple[int, Kept]] = {}
 
-    def get(self, game_id: str, language: str, seq: int) -> bytes | None:
+    def get(self, game_id: str, language: str, seq: int) -> Kept | None:
+        """The part kept at this sequence number."""
         with self._lock:
             kept = self._kept.get((game_id, language))
         return kept[1] if kept is not None and kept[0] == seq else None
 
-    def keep(self, game_id: str, language: str, seq: int, body: bytes) -> None:
+    def keep(self, game_id: str, language: str, seq: int, kept: Kept) -> None:
         """Only ever called with a committed sequence number; an older render never replaces
         a newer one."""
         with self._lock:
-            kept = self._kept.get((game_id, language))
-            if kept is not None and kept[0] > seq:
+            newest = self._kept.get((game_id, language))
+            if newest is not None and newest[0] > seq:
                 return
             if len(self._kept) >= self.LIMIT:
                 self._kept.clear()
-            self._kept[(game_id, language)] = (seq, body)
+            self._kept[(game_id, language)] = (seq, kept)
 
 
 class Templates:
@@ -215,13 +223,37 @@ def is_htmx(request: Request) -> bool:
     return request.headers.get("hx-request") == "true"
 
 
-def key_factory() -> Callable[[], str]:
+def key_factory(base: str | None = None) -> Callable[[], str]:
     """Idempotency keys for the forms of one page: a random base (96 bits) and a counter, so
     keys are unique across pages and within one, and a page of many forms still compresses
     (one random key per form made an action's answer a third bigger)."""
-    base = secrets.token_hex(12)
+    base = base or secrets.token_hex(12)
     counter = itertools.count(1)
     return lambda: f"{base}-{next(counter)}"
+
+
+# A live part rendered once for all the phones of one projection (`server.web.fanout`) holds
+# these marks where each phone's own cross-site token and idempotency keys go; `personal`
+# fills them in for one phone on its way out. Random at each start, letters and digits only:
+# HTML and JSON leave them as they are, and no text of a game can be one by chance.
+CSRF_MARK = "csrf" + secrets.token_hex(16)
+KEYS_MARK = "keys" + secrets.token_hex(16)
+
+
+def shared_context(language: str, path: str) -> dict[str, Any]:
+    """`base_context` for a part shown to many phones: marks instead of anyone's secrets."""
+    return {
+        "new_key": key_factory(KEYS_MARK),
+        "lang": language,
+        "csrf_token": CSRF_MARK,
+        "path": path,
+    }
+
+
+def personal(shared: str, csrf: str) -> str:
+    """A part rendered for many phones (or its JSON), made one phone's: its session's
+    cross-site token and idempotency keys of its own."""
+    return shared.replace(CSRF_MARK, csrf).replace(KEYS_MARK, secrets.token_hex(12))
 
 
 def base_context(request: Request) -> dict[str, Any]:

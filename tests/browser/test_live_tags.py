@@ -51,3 +51,43 @@ def test_an_untouched_phone_fetches_nothing_and_a_change_arrives_on_its_stream(
     expect(page.locator("#live")).to_contain_text("7")
     assert statuses == []
     assert page.locator("#live").get_attribute("data-live-tag") != tag
+
+
+def test_two_referees_and_a_board_get_the_change_on_their_streams_rendered_once_each(
+    browser: Browser, live_server: Any
+) -> None:
+    """The staff's part is rendered once for both referees, the board's once for it (issue 21:
+    renders follow the projections a change touches, not the phones); each phone's forms keep
+    their own cross-site token and take keys of their own."""
+    service: GameService = live_server.app.state.service
+    game, people, ids = sb_game(service, ("Léa", "Hugo", "Ines"))
+    second = service.register(game, people["organizer"], "referee", "Bruno", idem_key=key())
+    first = service.person(game, people["referee"].person_id)  # type: ignore[arg-type]
+    links = [service.link_of(first).token, second.link.token]
+    pages, statuses = [], []
+    for token in links:
+        page = browser.new_context(**PHONE).new_page()
+        page.on("response", lambda r: statuses.append(r.url) if "/live/" in r.url else None)
+        page.goto(f"{live_server.url}/t/{token}")
+        pages.append(page)
+    board = browser.new_context(**PHONE).new_page()
+    board.on("response", lambda r: statuses.append(r.url) if "/live/" in r.url else None)
+    board.goto(f"{live_server.url}/g/{game}/board")
+    for page in [*pages, board]:
+        expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    stats = live_server.app.state.live_stats
+    rendered = stats["rendered"]
+    # Hugo is out of the area: the staff's console and the board both change.
+    out = {"type": "eliminate", "player": ids["Hugo"], "cause": "out_of_bounds"}
+    service.perform(game, people["referee"], out, idem_key=key())
+    seq = service.seq_of(game)
+    for page in [*pages, board]:
+        expect(page.locator("#stream")).to_have_attribute("data-seq", str(seq))
+        expect(page.locator("#live")).to_contain_text("Hugo")
+    assert statuses == []  # all of it on the streams
+    assert stats["rendered"] - rendered == 2  # the staff's part and the board's
+    tokens = [p.locator("#live input[name=csrf_token]").first.get_attribute("value") for p in pages]
+    metas = [p.locator("meta[name=csrf-token]").get_attribute("content") for p in pages]
+    assert tokens == metas and tokens[0] != tokens[1]
+    keys = [p.locator("#live input[name=idem]").first.get_attribute("value") for p in pages]
+    assert keys[0] != keys[1]

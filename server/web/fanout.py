@@ -1,0 +1,202 @@
+"""A change of a game, its live parts made once for all the phones that watch it (issue 21).
+
+At a change, every page stream of the game wakes. The first one to ask starts one job for the
+game at that change, on the live threads: the game is read once; its phones are grouped by
+projection (`answers.projection`: the same page, role and copies of parts, hence the same part)
+and language; the copies of parts are built once for all the groups, and each group's part is
+fingerprinted once and rendered once, when one of its phones holds another one. Each stream then
+takes its group's answer: "unchanged" with the fingerprint, or the part, made its phone's own on
+the way out (its cross-site token, idempotency keys of its own: `templating.personal`).
+
+A phone so costs a look-up and a write, not a read of the game and a render: a Serial Battle
+assault renders its two players' parts, the staff's once and the board's once, whatever the
+number of phones. A part is still its viewer's own projection, exactly as their refresh renders
+it: phones share a render only when they share what they may see.
+
+This process's phones only: with several server processes, each one makes its own phones'
+parts (the nudge reaches it through the relay).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import defaultdict
+from collections.abc import Hashable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import anyio
+
+from server import i18n
+from server.errors import ArbitreError
+from server.platform.kinds import Built, Viewer
+from server.platform.service import GameService, Loaded
+from server.web.answers import Digests, live_tag, page_context, projection
+from server.web.templating import Templates, shared_context
+
+log = logging.getLogger("arbitre.stream")
+
+
+@dataclass(eq=False)
+class Watcher:
+    """A page's stream: who watches which page of which game, in which language, and the
+    fingerprint of the part their page holds (as far as this stream knows)."""
+
+    game_id: str
+    viewer: Viewer
+    page: str
+    language: str
+    tag: str | None
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One projection's live part at a change: its fingerprint and, when one of its phones
+    needed it, its HTML as a JSON string, with marks where each phone's secrets go."""
+
+    seq: int
+    tag: str
+    status: str
+    html_json: str | None
+
+
+Made = dict[Watcher, Shown | None]
+
+
+@dataclass
+class Job:
+    """The parts of a game at one change, being made or made, for the watchers it was started
+    with."""
+
+    seq: int
+    watchers: set[Watcher]
+    task: asyncio.Future[tuple[int, Made]]
+
+
+class Fanout:
+    """The page streams of this process, by game, and the latest job of each game."""
+
+    def __init__(
+        self,
+        service: GameService,
+        templates: Templates,
+        clock: Any,
+        limiter: anyio.CapacityLimiter,
+        stats: dict[str, int],
+    ) -> None:
+        self.service, self.templates, self.clock = service, templates, clock
+        self.limiter, self.stats = limiter, stats
+        self._watchers: dict[str, set[Watcher]] = defaultdict(set)
+        self._jobs: dict[str, Job] = {}
+
+    def watch(self, watcher: Watcher) -> None:
+        self._watchers[watcher.game_id].add(watcher)
+
+    def forget(self, watcher: Watcher) -> None:
+        watchers = self._watchers.get(watcher.game_id)
+        if watchers is None:
+            return
+        watchers.discard(watcher)
+        if not watchers:
+            del self._watchers[watcher.game_id]
+            self._jobs.pop(watcher.game_id, None)
+
+    def watching(self, game_id: str) -> int:
+        return len(self._watchers.get(game_id, ()))
+
+    async def shown(self, watcher: Watcher, seq: int) -> Shown | None:
+        """This watcher's part at change `seq` or a later one; None when it cannot be said here
+        (the page is not theirs, the game is gone, the job failed): their refresh says it."""
+        job = self._jobs.get(watcher.game_id)
+        if job is None or job.seq < seq:
+            watchers = self._watchers.get(watcher.game_id, set()) | {watcher}
+            job = self._start(watcher.game_id, seq, watchers)
+            self._jobs[watcher.game_id] = job
+        elif watcher not in job.watchers:  # a phone that came after the job began
+            job = self._start(watcher.game_id, seq, {watcher})
+        try:
+            # Shielded: a phone that leaves does not cancel the others' parts.
+            made_at, made = await asyncio.shield(job.task)
+        except ArbitreError:
+            return None
+        except Exception:  # logged once by the job; the phones fall back on their refresh
+            return None
+        job.seq = max(job.seq, made_at)
+        return made.get(watcher)
+
+    def _start(self, game_id: str, seq: int, watchers: set[Watcher]) -> Job:
+        work = partial(self.make, game_id, list(watchers))
+        task = asyncio.ensure_future(anyio.to_thread.run_sync(work, limiter=self.limiter))
+        task.add_done_callback(_log_failure)
+        return Job(seq, set(watchers), task)
+
+    def make(self, game_id: str, watchers: list[Watcher]) -> tuple[int, Made]:
+        """The job itself (on a live thread): the game read once, each projection's part made
+        once, each watcher given theirs."""
+        loaded = self.service.load(game_id)
+        made: Made = {}
+        by_language: dict[str, list[Watcher]] = defaultdict(list)
+        for watcher in watchers:
+            if watcher.page != loaded.kind.page_for(watcher.viewer):
+                made[watcher] = None  # not their page: their refresh says why
+            else:
+                by_language[watcher.language].append(watcher)
+        for language, speaking in by_language.items():
+            # Views may put words in the reader's language: each language builds its own.
+            token = i18n.current_language.set(language)
+            try:
+                made.update(self._make_in(loaded, speaking, language))
+            finally:
+                i18n.current_language.reset(token)
+        return loaded.game.seq, made
+
+    def _make_in(self, loaded: Loaded, watchers: list[Watcher], language: str) -> Made:
+        built: Built = {}
+        digests: Digests = {}
+        groups: dict[Hashable, list[Watcher]] = defaultdict(list)
+        now = self.clock.now()
+        for watcher in watchers:
+            copies = loaded.kind.projection(loaded.state, watcher.viewer, now, built).copies
+            groups[projection(loaded.kind, watcher.viewer, watcher.page, copies)].append(watcher)
+        made: Made = {}
+        for members in groups.values():
+            shown = self._render(loaded, members, language, built, digests)
+            for watcher in members:
+                made[watcher] = shown
+        return made
+
+    def _render(
+        self,
+        loaded: Loaded,
+        members: list[Watcher],
+        language: str,
+        built: Built,
+        digests: Digests,
+    ) -> Shown:
+        """One projection's part: fingerprinted, and rendered if one of its phones needs it."""
+        first = members[0]
+        context = page_context(
+            self.service, self.clock, loaded, first.viewer, first.page, built=built
+        )
+        tag = live_tag(context, digests)
+        unchanged = sum(1 for m in members if m.tag == tag)
+        self.stats["unchanged"] += unchanged
+        html_json = None
+        if unchanged < len(members):
+            shared = {**shared_context(language, f"/g/{loaded.game.id}"), **context}
+            html = self.templates.render(loaded.kind.template(first.page), shared, "live")
+            html_json = json.dumps(html)
+            self.stats["rendered"] += 1
+            self.stats["bytes"] += len(html) * (len(members) - unchanged)
+        return Shown(loaded.game.seq, tag, loaded.game.status, html_json)
+
+
+def _log_failure(task: asyncio.Future[Any]) -> None:
+    if task.cancelled():
+        return
+    error = task.exception()
+    if error is not None and not isinstance(error, ArbitreError):
+        log.error("making the live parts of a game failed", exc_info=error)

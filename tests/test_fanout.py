@@ -1,0 +1,172 @@
+"""A change's live parts are made once per projection and handed to every phone (issue 21).
+
+The promise that makes this right: a phone's pushed part is exactly what its own refresh renders
+(its viewer's projection, its own cross-site token), and phones share a render only when they
+share what they may see. Walked over every scene of every kind (each phase and end), for every
+person of the game, a second referee where the kind has referees, and two board watchers, in
+both languages. Then what it saves: a Serial Battle assault watched by 6 referees, 30 players
+and 10 boards renders the parts of the projections it touched (the defender's, the staff's, the
+organizer's), not 47.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from server.platform.dice import ScriptedRolls
+from server.platform.kinds import PUBLIC, Viewer
+from server.platform.service import GameService
+from server.web.answers import live_tag, page_context
+from server.web.fanout import Fanout, Shown, Watcher
+from server.web.templating import CSRF_MARK, KEYS_MARK, personal
+from tests.helpers import key, viewer_of
+from tests.security.scenes import SCENES, sb_game
+
+HX = {"HX-Request": "true"}
+CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
+
+
+def same(html: str) -> str:
+    """A part with its forms' idempotency keys set aside: every render makes new ones."""
+    return re.sub(r'name="idem" value="[^"]*"', 'name="idem"', html)
+
+
+def opened(client: TestClient, service: GameService, game: str, person: int | None) -> Any:
+    """A phone that opened this person's link (None: nobody's), and its cross-site token."""
+    phone = TestClient(client.app, follow_redirects=False)
+    if person is not None:
+        token = service.link_of(service.person(game, person)).token
+        assert phone.get(f"/t/{token}").status_code == 303
+    page = phone.get(f"/g/{game}/board" if person is None else f"/g/{game}")
+    found = CSRF.search(page.text)
+    assert found, page.text[:300]
+    return phone, found.group(1)
+
+
+def html_of(shown: Shown) -> str:
+    assert shown.html_json is not None
+    html = json.loads(shown.html_json)
+    assert isinstance(html, str)
+    return html
+
+
+@pytest.mark.parametrize("label", sorted(SCENES))
+def test_every_phone_is_pushed_what_its_refresh_shows(
+    client: TestClient, rolls: ScriptedRolls, label: str
+) -> None:
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    fanout: Fanout = client.app.state.fanout  # type: ignore[attr-defined]
+    scene = SCENES[label](service, rolls)
+    game = scene.game
+    kind = service.load(game).kind
+    organizer = next(p for p in service.people(game) if p.role == "organizer")
+    if kind.allows_referees:
+        org = Viewer("organizer", organizer.id, organizer.name)
+        service.register(game, org, "referee", "Seconde", idem_key=key())
+    people = [p for p in service.people(game) if not p.revoked]
+    viewers = [Viewer(p.role, p.id, p.name) for p in people] + [PUBLIC, PUBLIC]
+    phones = [opened(client, service, game, v.person_id) for v in viewers]
+    for language in ("fr", "en"):
+        watchers = [Watcher(game, v, kind.page_for(v), language, None) for v in viewers]
+        seq, made = fanout.make(game, watchers)
+        assert seq == service.seq_of(game)
+        for watcher, (phone, csrf) in zip(watchers, phones, strict=True):
+            shown = made[watcher]
+            assert shown is not None, watcher
+            html = html_of(shown)
+            assert csrf not in html and CSRF_MARK not in personal(html, csrf)
+            url = f"/g/{game}/live/{watcher.page}"
+            refresh = phone.get(url, headers={**HX, "Accept-Language": language})
+            assert refresh.status_code == 200, (watcher.viewer, refresh.text[:200])
+            assert refresh.headers["X-Live-Tag"] == shown.tag, watcher.viewer
+            assert same(personal(html, csrf)) == same(refresh.text), watcher.viewer
+            assert KEYS_MARK not in personal(html, csrf)
+        # Phones share a render only when they see the same: the two boards, the two referees.
+        by_tag: dict[str, set[int]] = {}
+        for watcher in watchers:
+            shown = made[watcher]
+            assert shown is not None
+            by_tag.setdefault(shown.tag, set()).add(id(shown))
+        assert all(len(ids) == 1 for ids in by_tag.values())
+        assert made[watchers[-1]] is made[watchers[-2]]
+        referees = [w for w in watchers if w.viewer.role == "referee"]
+        if len(referees) == 2:
+            assert made[referees[0]] is made[referees[1]]
+
+
+def test_a_page_not_the_viewer_s_is_never_made_for_them(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    """A player's stream asking for the staff's part gets a bare nudge (None), never it."""
+    fanout: Fanout = client.app.state.fanout  # type: ignore[attr-defined]
+    game, people, ids = sb_game(service, ("Léa", "Hugo"))
+    player = Viewer("player", ids["Léa"], "Léa")
+    asking = [
+        Watcher(game, player, "staff", "fr", None),
+        Watcher(game, people["referee"], "player", "fr", None),
+        Watcher(game, PUBLIC, "player", "fr", None),
+        Watcher(game, player, "../staff", "fr", None),
+    ]
+    made = fanout.make(game, asking)[1]
+    assert all(made[w] is None for w in asking)
+
+
+def test_an_assault_renders_the_projections_it_touched_not_the_phones(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    rolls.endless = True
+    fanout: Fanout = client.app.state.fanout  # type: ignore[attr-defined]
+    stats = client.app.state.live_stats  # type: ignore[attr-defined]
+    names = tuple(f"P{n}" for n in range(30))
+    game, people, ids = sb_game(service, names)
+    org = people["organizer"]
+    referees = [people["referee"]] + [
+        viewer_of(service.register(game, org, "referee", f"R{n}", idem_key=key())) for n in range(5)
+    ]
+    watchers = (
+        [Watcher(game, r, "staff", "fr", None) for r in referees]
+        + [Watcher(game, org, "staff", "fr", None)]
+        + [Watcher(game, Viewer("player", i, n), "player", "fr", None) for n, i in ids.items()]
+        + [Watcher(game, PUBLIC, "board", "fr", None) for _ in range(10)]
+    )
+    first = fanout.make(game, watchers)[1]
+    for watcher in watchers:
+        shown = first[watcher]
+        assert shown is not None
+        watcher.tag = shown.tag
+    # 30 players, the referees, the organizer, the board: 33 projections for 47 phones.
+    assert len({id(s) for s in first.values()}) == 33
+    rendered, unchanged = stats["rendered"], stats["unchanged"]
+    before = {w: alone(service, client, w) for w in watchers}
+    assault = {"type": "assault", "attacker": ids["P3"], "defenders": [ids["P7"]], "card": "bare"}
+    dice = {"damage": 4, "location": 3, "answer_damage": 2, "answer_location": 5}
+    service.perform(game, referees[2], assault, idem_key=key(), rolls=dice)
+    after = {w: alone(service, client, w) for w in watchers}
+    # What the change touched, each phone's part taken alone as its refresh would: the
+    # defender, the staff (six referees, one projection) and the organizer.
+    touched = {after[w][1] for w in watchers if after[w][0] != before[w][0]}
+    assert {w.viewer.name for w in watchers if after[w][0] != before[w][0]} >= {
+        "P7",
+        "Orga",
+        *(r.name for r in referees),
+    }
+    pushed = fanout.make(game, watchers)[1]
+    assert stats["rendered"] - rendered == len(touched) == 3
+    assert stats["unchanged"] - unchanged == sum(after[w][0] == before[w][0] for w in watchers)
+    for watcher in watchers:
+        shown = pushed[watcher]
+        assert shown is not None and shown.tag == after[watcher][0]
+        assert (shown.html_json is None) == (shown.tag == watcher.tag)
+
+
+def alone(service: GameService, client: TestClient, watcher: Watcher) -> tuple[str, Any]:
+    """A phone's part taken alone, as its refresh takes it: its fingerprint and projection."""
+    clock = client.app.state.clock  # type: ignore[attr-defined]
+    loaded = service.load(watcher.game_id)
+    context = page_context(service, clock, loaded, watcher.viewer, watcher.page)
+    return live_tag(context), context["projection"]
