@@ -19,7 +19,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Protocol
 
-
 # The changes an action's request has published, while it holds them (`Broker.holding`).
 _held: ContextVar[list[tuple[str, int, bool]] | None] = ContextVar("held_nudges", default=None)
 
