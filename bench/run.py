@@ -75,7 +75,7 @@ class Figures:
     errors: int = 0
     connected: int = 0
     retried: int = 0  # page reads sent again on a fresh connection
-    live_bytes: int = 0  # bodies of the live parts the phones received
+    live_bytes: int = 0  # what the phones received on the wire: streams and refreshes
     reconnects: int = 0  # event streams that broke and opened again
     failures: Counter[str] = field(default_factory=Counter)  # what failed, and how
     # game -> server -> seq -> when the last phone of that server had the nudge / the fresh page
@@ -170,7 +170,7 @@ async def phone(
                 figures.fail("page refresh", error)
                 return
             tag = answer.headers.get("X-Live-Tag", "")
-            figures.live_bytes += len(answer.content)
+            figures.live_bytes += answer.num_bytes_downloaded
             figures.page_ms.append((time.monotonic() - start) * 1000)
             note(figures.paged[game.id][server], target, time.time())
             have = target
@@ -192,8 +192,11 @@ async def phone(
                     headers=headers,
                     timeout=httpx.Timeout(None, connect=60),
                 ) as stream:
-                    event = ""
+                    event, counted = "", 0
                     async for line in stream.aiter_lines():
+                        # Bytes as they came (compressed), pings and nudges included.
+                        figures.live_bytes += stream.num_bytes_downloaded - counted
+                        counted = stream.num_bytes_downloaded
                         if line.startswith("event:"):
                             event = line[6:].strip()
                         elif line.startswith("data:") and event == "hello":
@@ -214,7 +217,6 @@ async def phone(
                             # The part itself, on the stream: shown on arrival (issue 21).
                             said = json.loads(line[5:])
                             tag = said["tag"]
-                            figures.live_bytes += len(line)
                             note(figures.nudged[game.id][server], said["seq"], time.time())
                             note(figures.paged[game.id][server], said["seq"], time.time())
                             wanted = max(wanted, said["seq"])

@@ -137,8 +137,20 @@ def test_a_stream_pushes_its_viewer_s_part_and_never_another_s(
         def same(html: str) -> str:  # each render gives its forms fresh idempotency keys
             return re.sub(r'name="idem" value="[^"]*"', "", html)
 
-        assert same(pushed["html"]) == same(refreshed.text)  # what his refresh shows, no more
+        # What his refresh shows, no more, once his page has put its own token in.
+        html = pushed["html"].replace(pushed["marks"]["csrf"], refreshed_csrf(hugo, game))
+        assert same(html) == same(refreshed.text)
+        assert refreshed_csrf(hugo, game) not in pushed["html"]
         # Asking the staff's part on a player's stream: nudges only, never the staff's part.
         threading.Thread(target=act_soon).start()
         other = stream_events(base, game, cookie, "part=staff&tag=old", "changed")
         assert all(e["event"] != "part" and "html" not in e for e in other)
+
+
+def refreshed_csrf(phone: TestClient, game: str) -> str:
+    """The cross-site token a phone's page holds."""
+    import re
+
+    found = re.search(r'<meta name="csrf-token" content="([^"]+)"', phone.get(f"/g/{game}").text)
+    assert found
+    return found.group(1)

@@ -5,8 +5,9 @@ game at that change, on the live threads: the game is read once; its phones are 
 projection (`answers.projection`: the same page, role and copies of parts, hence the same part)
 and language; the copies of parts are built once for all the groups, and each group's part is
 fingerprinted once and rendered once, when one of its phones holds another one. Each stream then
-takes its group's answer: "unchanged" with the fingerprint, or the part, made its phone's own on
-the way out (its cross-site token, idempotency keys of its own: `templating.personal`).
+takes its group's answer, an event made and compressed once for the group (`frames`):
+"unchanged" with the fingerprint, or the part, which holds no one's secret: each page puts its
+own cross-site token and idempotency keys where the part's marks say (`arbitre.js`).
 
 A phone so costs a look-up and a write, not a read of the game and a render: a Serial Battle
 assault renders its two players' parts, the staff's once and the board's once, whatever the
@@ -20,7 +21,6 @@ parts (the nudge reaches it through the relay).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections import defaultdict
 from collections.abc import Hashable
@@ -35,7 +35,8 @@ from server.errors import ArbitreError
 from server.platform.kinds import Built, Viewer
 from server.platform.service import GameService, Loaded
 from server.web.answers import Digests, live_tag, page_context, projection
-from server.web.templating import Templates, shared_context
+from server.web.frames import Frame
+from server.web.templating import MARKS, Templates, shared_context
 
 log = logging.getLogger("arbitre.stream")
 
@@ -54,13 +55,16 @@ class Watcher:
 
 @dataclass(frozen=True)
 class Shown:
-    """One projection's live part at a change: its fingerprint and, when one of its phones
-    needed it, its HTML as a JSON string, with marks where each phone's secrets go."""
+    """One projection's live part at a change: its fingerprint, the event that says it is
+    unchanged (`same`) and, when one of its phones needed it, the event that brings it
+    (`part`: its HTML with marks where each phone puts its own cross-site token and keys),
+    each compressed once for all the phones that get it."""
 
     seq: int
     tag: str
     status: str
-    html_json: str | None
+    same: Frame
+    part: Frame | None
 
 
 Made = dict[Watcher, Shown | None]
@@ -182,16 +186,19 @@ class Fanout:
             self.service, self.clock, loaded, first.viewer, first.page, built=built
         )
         tag = live_tag(context, digests)
+        game = loaded.game
+        # The server's time rides along, so phones keep their countdowns right.
+        nudge = {"seq": game.seq, "now": context["now_ms"], "tag": tag, "status": game.status}
         unchanged = sum(1 for m in members if m.tag == tag)
         self.stats["unchanged"] += unchanged
-        html_json = None
+        part = None
         if unchanged < len(members):
-            shared = {**shared_context(language, f"/g/{loaded.game.id}"), **context}
+            shared = {**shared_context(language, f"/g/{game.id}"), **context}
             html = self.templates.render(loaded.kind.template(first.page), shared, "live")
-            html_json = json.dumps(html)
+            part = Frame.of("part", {**nudge, "marks": MARKS, "html": html}, game.seq)
             self.stats["rendered"] += 1
-            self.stats["bytes"] += len(html) * (len(members) - unchanged)
-        return Shown(loaded.game.seq, tag, loaded.game.status, html_json)
+            self.stats["bytes"] += len(part.packed) * (len(members) - unchanged)
+        return Shown(game.seq, tag, game.status, Frame.of("changed", nudge, game.seq), part)
 
 
 def _log_failure(task: asyncio.Future[Any]) -> None:

@@ -1,10 +1,10 @@
 """The event stream of a game: at each change, the new sequence number, and for a page's stream
 the page's live part itself when it changed for this viewer (issue 21: one trip, not two).
 
-A part is this stream's viewer's own projection, exactly as their refresh renders it, made once
-for all the phones of the same projection (`server.web.fanout`) and made this phone's own on the
-way out; when what they see did not change, the nudge says so with the part's fingerprint, and
-nothing is fetched. The board's stream is shown the public's part, whoever watches. An API
+A part is this stream's viewer's own projection, exactly as their refresh renders it, made and
+compressed once for all the phones of the same projection (`server.web.fanout`,
+`server.web.frames`); when what they see did not change, the nudge says so with the part's
+fingerprint, and nothing is fetched. The stream is gzip-encoded for a client that takes it. The board's stream is shown the public's part, whoever watches. An API
 stream (bearer token) gets nudges only. A stream checks its viewer again whenever links change,
 and ends at once for a revoked link.
 """
@@ -12,7 +12,6 @@ and ends at once for a revoked link.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -24,7 +23,7 @@ from server.platform.kinds import PUBLIC, Viewer
 from server.platform.live import Broker
 from server.web.deps import ServiceDep, SettingsDep, api_viewer, page_viewer, session_links
 from server.web.fanout import Fanout, Shown, Watcher
-from server.web.templating import personal
+from server.web.frames import PING, Encoder, Frame, takes_gzip
 
 router = APIRouter(include_in_schema=False)
 
@@ -53,7 +52,6 @@ async def events(
         shown_to = PUBLIC if part == "board" else viewer
         language = i18n.current_language.get()
         watcher = Watcher(game_id, shown_to, part[:40], language, (tag or "")[:64] or None)
-    csrf = str(request.session.get("csrf", "")) if not api else ""
     current = await asyncio.to_thread(service.seq_of, game_id)
     broker: Broker = request.app.state.broker
     clock = request.app.state.clock
@@ -82,51 +80,55 @@ async def events(
     def now_ms() -> int:
         return int(clock.now().timestamp() * 1000)
 
-    async def stream() -> AsyncIterator[dict[str, str]]:
+    encoder = Encoder(takes_gzip(request.headers.get("accept-encoding", "")))
+
+    async def stream() -> AsyncIterator[bytes]:
         try:
             hello = {"seq": current, "now": now_ms()}
-            yield {"event": "hello", "id": str(current), "data": json.dumps(hello)}
+            yield encoder.write(Frame.of("hello", hello, current))
             sent = current
             while True:
                 woke = await subscription.wait(settings.sse_ping_seconds)
                 if subscription.access_changed:
                     subscription.access_changed = False
                     if not await still_allowed():
-                        yield {"event": "revoked", "data": "revoked"}
+                        yield encoder.write(Frame.of("revoked", "revoked"))
+                        yield encoder.end()
                         return
-                if woke and subscription.latest > sent:
+                if not woke:
+                    yield encoder.write(PING)  # keeps proxies and phones from closing it
+                elif subscription.latest > sent:
                     sent = subscription.latest
                     if watcher is None:
                         # The server's time rides along, so phones keep their countdowns right.
                         nudge = {"seq": sent, "now": now_ms()}
-                        yield {"event": "changed", "id": str(sent), "data": json.dumps(nudge)}
+                        yield encoder.write(Frame.of("changed", nudge, sent))
                         continue
                     shown = await fanout.shown(watcher, sent)
-                    event = pushed(watcher, shown, sent, now_ms(), csrf)
-                    sent = max(sent, int(event["id"]))  # the part may be newer
-                    yield event
+                    frame = pushed(watcher, shown, sent, now_ms())
+                    if shown is not None:
+                        sent = max(sent, shown.seq)  # the part may be newer
+                    yield encoder.write(frame)
         finally:
             broker.unsubscribe(subscription)
             if watcher is not None:
                 fanout.forget(watcher)
 
-    return EventSourceResponse(
-        stream(),
-        ping=int(settings.sse_ping_seconds),
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
+    if encoder.gzip:
+        headers["Content-Encoding"] = "gzip"
+    return EventSourceResponse(stream(), ping=0, headers=headers)
 
 
-def pushed(watcher: Watcher, shown: Shown | None, seq: int, now: int, csrf: str) -> dict[str, str]:
-    """What a page's stream says at a change: its part when it changed for its viewer, made this
-    phone's own; "changed" with the part's fingerprint when it did not (nothing to fetch); a
-    bare "changed" when it cannot be said here (the page refreshes, and learns why)."""
+def pushed(watcher: Watcher, shown: Shown | None, seq: int, now: int) -> Frame:
+    """What a page's stream says at a change: its part when it changed for its viewer; "changed"
+    with the part's fingerprint when it did not (nothing to fetch); a bare "changed" when it
+    cannot be said here (the page refreshes, and learns why). The first two are the same for
+    every phone of the projection, made and compressed once."""
     if shown is None:
-        return {"event": "changed", "id": str(seq), "data": json.dumps({"seq": seq, "now": now})}
-    nudge = {"seq": shown.seq, "now": now, "tag": shown.tag, "status": shown.status}
+        return Frame.of("changed", {"seq": seq, "now": now}, seq)
     changed = shown.tag != watcher.tag
     watcher.tag = shown.tag
-    if not changed or shown.html_json is None:
-        return {"event": "changed", "id": str(shown.seq), "data": json.dumps(nudge)}
-    data = json.dumps(nudge)[:-1] + ', "html": ' + personal(shown.html_json, csrf) + "}"
-    return {"event": "part", "id": str(shown.seq), "data": data}
+    if not changed or shown.part is None:
+        return shown.same
+    return shown.part

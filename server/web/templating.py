@@ -233,11 +233,13 @@ def key_factory(base: str | None = None) -> Callable[[], str]:
 
 
 # A live part rendered once for all the phones of one projection (`server.web.fanout`) holds
-# these marks where each phone's own cross-site token and idempotency keys go; `personal`
-# fills them in for one phone on its way out. Random at each start, letters and digits only:
-# HTML and JSON leave them as they are, and no text of a game can be one by chance.
+# these marks where each phone's own cross-site token and idempotency keys go: the page fills
+# them in when the part arrives on its stream (`arbitre.js`), so the part, the same for all,
+# is compressed once. Random at each start, letters and digits only: HTML and JSON leave them
+# as they are, and no text of a game can be one by chance.
 CSRF_MARK = "csrf" + secrets.token_hex(16)
 KEYS_MARK = "keys" + secrets.token_hex(16)
+MARKS = {"csrf": CSRF_MARK, "keys": KEYS_MARK}
 
 
 def shared_context(language: str, path: str) -> dict[str, Any]:
@@ -248,12 +250,6 @@ def shared_context(language: str, path: str) -> dict[str, Any]:
         "csrf_token": CSRF_MARK,
         "path": path,
     }
-
-
-def personal(shared: str, csrf: str) -> str:
-    """A part rendered for many phones (or its JSON), made one phone's: its session's
-    cross-site token and idempotency keys of its own."""
-    return shared.replace(CSRF_MARK, csrf).replace(KEYS_MARK, secrets.token_hex(12))
 
 
 def base_context(request: Request) -> dict[str, Any]:

@@ -182,7 +182,10 @@
     var live = heldPart();
     if (!live || data.seq <= seqOf(stream())) return;
     stream().dataset.seq = data.seq;
-    Promise.resolve(htmx.swap({ text: data.html, target: live, swap: "innerMorph" })).then(function () {
+    // The part is the same for every phone of this projection: it holds marks where this
+    // page puts its own cross-site token and a base of its own for its forms' keys.
+    var html = data.html.split(data.marks.csrf).join(csrf()).split(data.marks.keys).join(freshKey());
+    Promise.resolve(htmx.swap({ text: html, target: live, swap: "innerMorph" })).then(function () {
       live.dataset.liveTag = data.tag;
       var said = document.querySelector("#flash .flash[data-seq]");
       if (said && data.seq > parseInt(said.dataset.seq, 10)) said.classList.add("earlier");

@@ -72,6 +72,13 @@ def test_two_referees_and_a_board_get_the_change_on_their_streams_rendered_once_
         pages.append(page)
     board = browser.new_context(**PHONE).new_page()
     board.on("response", lambda r: statuses.append(r.url) if "/live/" in r.url else None)
+    encodings: list[str | None] = []
+    board.on(
+        "response",
+        lambda r: (
+            encodings.append(r.headers.get("content-encoding")) if "/events" in r.url else None
+        ),
+    )
     board.goto(f"{live_server.url}/g/{game}/board")
     for page in [*pages, board]:
         expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
@@ -85,6 +92,7 @@ def test_two_referees_and_a_board_get_the_change_on_their_streams_rendered_once_
         expect(page.locator("#stream")).to_have_attribute("data-seq", str(seq))
         expect(page.locator("#live")).to_contain_text("Hugo")
     assert statuses == []  # all of it on the streams
+    assert encodings == ["gzip"]  # compressed, as a page is
     assert stats["rendered"] - rendered == 2  # the staff's part and the board's
     tokens = [p.locator("#live input[name=csrf_token]").first.get_attribute("value") for p in pages]
     metas = [p.locator("meta[name=csrf-token]").get_attribute("content") for p in pages]
