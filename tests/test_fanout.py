@@ -24,7 +24,6 @@ from server.platform.kinds import PUBLIC, Viewer
 from server.platform.service import GameService
 from server.web.answers import live_tag, page_context
 from server.web.fanout import Fanout, Shown, Watcher
-from server.web.templating import CSRF_MARK, KEYS_MARK, MARKS
 from tests.helpers import key, viewer_of
 from tests.security.scenes import SCENES, sb_game
 
@@ -49,20 +48,19 @@ def opened(client: TestClient, service: GameService, game: str, person: int | No
     return phone, found.group(1)
 
 
-def html_of(shown: Shown) -> str:
-    """The HTML a "part" event brings, marks and all."""
+def part_of(shown: Shown) -> dict[str, Any]:
+    """What a "part" event brings: the HTML and its marks."""
     assert shown.part is not None
     data = json.loads(shown.part.raw.decode().split("data: ", 1)[1])
-    assert data["marks"] == MARKS and data["tag"] == shown.tag
-    html = data["html"]
-    assert isinstance(html, str)
-    return html
+    assert data["tag"] == shown.tag and isinstance(data["html"], str)
+    return dict(data)
 
 
-def filled(html: str, csrf: str) -> str:
+def filled(part: dict[str, Any], csrf: str) -> str:
     """What a page does with a part that arrives on its stream (`arbitre.js`): its own token
     and a base of its own for its forms' keys where the marks are."""
-    return html.replace(CSRF_MARK, csrf).replace(KEYS_MARK, secrets.token_hex(16))
+    html = str(part["html"]).replace(part["marks"]["csrf"], csrf)
+    return html.replace(part["marks"]["keys"], secrets.token_hex(16))
 
 
 @pytest.mark.parametrize("label", sorted(SCENES))
@@ -88,13 +86,13 @@ def test_every_phone_is_pushed_what_its_refresh_shows(
         for watcher, (phone, csrf) in zip(watchers, phones, strict=True):
             shown = made[watcher]
             assert shown is not None, watcher
-            html = html_of(shown)
-            assert csrf not in html  # nobody's token is in a part made for many
+            part = part_of(shown)
+            assert csrf not in part["html"]  # nobody's token is in a part made for many
             url = f"/g/{game}/live/{watcher.page}"
             refresh = phone.get(url, headers={**HX, "Accept-Language": language})
             assert refresh.status_code == 200, (watcher.viewer, refresh.text[:200])
             assert refresh.headers["X-Live-Tag"] == shown.tag, watcher.viewer
-            assert same(filled(html, csrf)) == same(refresh.text), watcher.viewer
+            assert same(filled(part, csrf)) == same(refresh.text), watcher.viewer
         # Phones share a render only when they see the same: the two boards, the two referees.
         by_tag: dict[str, set[int]] = {}
         for watcher in watchers:
@@ -179,3 +177,35 @@ def alone(service: GameService, client: TestClient, watcher: Watcher) -> tuple[s
     loaded = service.load(watcher.game_id)
     context = page_context(service, clock, loaded, watcher.viewer, watcher.page)
     return live_tag(context), context["projection"]
+
+
+def test_a_part_s_marks_are_its_render_s_own_and_stand_only_where_secrets_go(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    """The page puts its token where the marks are: a mark that a name could hold would put a
+    referee's token in that name. The marks are drawn for each render, after every name in it
+    was written, and stand only in the forms' token and key fields."""
+    rolls.endless = True
+    fanout: Fanout = client.app.state.fanout  # type: ignore[attr-defined]
+    game, people, ids = sb_game(service, ("Léa", "Hugo"))
+    staff = [Watcher(game, people["referee"], "staff", "fr", None)]
+    seen = []
+    for points in (30, 20):
+        service.perform(
+            game,
+            people["referee"],
+            {"type": "correct", "player": ids["Léa"], "pv": points, "reason": "b"},
+            idem_key=key(),
+        )
+        shown = fanout.make(game, staff)[1][staff[0]]
+        assert shown is not None
+        part = part_of(shown)
+        html, marks = part["html"], part["marks"]
+        tokens = re.findall(r'name="csrf_token" value="([^"]*)"', html)
+        keys = re.findall(r'name="idem" value="([^"]*)"', html)
+        assert tokens and set(tokens) == {marks["csrf"]}
+        assert keys and all(k.startswith(marks["keys"] + "-") for k in keys)
+        assert html.count(marks["csrf"]) == len(tokens)
+        assert html.count(marks["keys"]) == len(keys)
+        seen.append(marks)
+    assert seen[0]["csrf"] != seen[1]["csrf"] and seen[0]["keys"] != seen[1]["keys"]

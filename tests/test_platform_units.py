@@ -142,3 +142,30 @@ def test_imported_data_holds_no_invisible_character(char: str) -> None:
     with pytest.raises(InvalidInput, match="invisible"):
         read_json(json.dumps([{"title": f"Coup{char}"}]), "deck")
     assert read_json(json.dumps({"text": "ligne\nsuivante\tet tab"}), "deck")
+
+
+def test_a_subscription_wakes_on_a_nudge_and_times_out_for_a_ping() -> None:
+    """A stream waits for its game's next change, or for the time to ping (False)."""
+    import asyncio
+    import time
+
+    from server.platform.live import Broker
+
+    async def run() -> None:
+        broker = Broker()
+        broker.bind(asyncio.get_running_loop())
+        sub = broker.subscribe("g", 3)
+        start = time.monotonic()
+        assert await sub.wait(0.05) is False  # nothing: the ping's turn
+        assert time.monotonic() - start >= 0.04
+        broker.publish("g", 4)  # before it waits: it does not wait
+        assert await sub.wait(10) is True and sub.latest == 4
+        broker.publish("g", 4)  # a number it has wakes nobody
+        assert await sub.wait(0.02) is False
+        later = asyncio.get_running_loop().call_later(0.02, broker.publish, "g", 5)
+        assert await sub.wait(10) is True and sub.latest == 5
+        later.cancel()
+        broker.catch_up("g", 6)
+        assert await sub.wait(10) is True and sub.access_changed
+
+    asyncio.run(run())

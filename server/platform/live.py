@@ -30,13 +30,25 @@ class Subscription:
     access_changed: bool = False
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
+    _nudged: bool = False
+
+    def nudge(self) -> None:
+        self._nudged = True
+        self.wake.set()
+
     async def wait(self, timeout: float) -> bool:
-        try:
-            await asyncio.wait_for(self.wake.wait(), timeout)
-        except TimeoutError:
-            return False
+        """Until a nudge (True) or `timeout` seconds (False). A timer rather than `wait_for`,
+        whose task and timeout exception, at every change and ping of thousands of phones,
+        were most of a stream's garbage."""
+        if not self._nudged:
+            timer = asyncio.get_running_loop().call_later(timeout, self.wake.set)
+            try:
+                await self.wake.wait()
+            finally:
+                timer.cancel()
         self.wake.clear()
-        return True
+        nudged, self._nudged = self._nudged, False
+        return nudged
 
 
 class Relay(Protocol):
@@ -121,7 +133,7 @@ class Broker:
         for sub in self._subs.get(game_id, ()):
             if seq > sub.latest:
                 sub.latest, sub.access_changed = seq, True
-                sub.wake.set()
+                sub.nudge()
                 woken += 1
         return woken
 
@@ -132,6 +144,6 @@ class Broker:
                 continue
             sub.latest = max(sub.latest, seq)
             sub.access_changed = sub.access_changed or access_changed
-            sub.wake.set()
+            sub.nudge()
             woken += 1
         return woken

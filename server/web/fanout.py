@@ -36,7 +36,7 @@ from server.platform.kinds import Built, Viewer
 from server.platform.service import GameService, Loaded
 from server.web.answers import Digests, live_tag, page_context, projection
 from server.web.frames import Frame
-from server.web.templating import MARKS, Templates, shared_context
+from server.web.templating import Marks, Templates, shared_context
 
 log = logging.getLogger("arbitre.stream")
 
@@ -193,9 +193,11 @@ class Fanout:
         self.stats["unchanged"] += unchanged
         part = None
         if unchanged < len(members):
-            shared = {**shared_context(language, f"/g/{game.id}"), **context}
+            marks = Marks.fresh()
+            shared = {**shared_context(language, f"/g/{game.id}", marks), **context}
             html = self.templates.render(loaded.kind.template(first.page), shared, "live")
-            part = Frame.of("part", {**nudge, "marks": MARKS, "html": html}, game.seq)
+            data = {**nudge, "marks": {"csrf": marks.csrf, "keys": marks.keys}, "html": html}
+            part = Frame.of("part", data, game.seq)
             self.stats["rendered"] += 1
             self.stats["bytes"] += len(part.packed) * (len(members) - unchanged)
         return Shown(game.seq, tag, game.status, Frame.of("changed", nudge, game.seq), part)

@@ -8,6 +8,7 @@ import secrets
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -232,24 +233,31 @@ def key_factory(base: str | None = None) -> Callable[[], str]:
     return lambda: f"{base}-{next(counter)}"
 
 
-# A live part rendered once for all the phones of one projection (`server.web.fanout`) holds
-# these marks where each phone's own cross-site token and idempotency keys go: the page fills
-# them in when the part arrives on its stream (`arbitre.js`), so the part, the same for all,
-# is compressed once. Random at each start, letters and digits only: HTML and JSON leave them
-# as they are, and no text of a game can be one by chance.
-CSRF_MARK = "csrf" + secrets.token_hex(16)
-KEYS_MARK = "keys" + secrets.token_hex(16)
-MARKS = {"csrf": CSRF_MARK, "keys": KEYS_MARK}
-
-
-def shared_context(language: str, path: str) -> dict[str, Any]:
-    """`base_context` for a part shown to many phones: marks instead of anyone's secrets."""
+def shared_context(language: str, path: str, marks: Marks) -> dict[str, Any]:
+    """`base_context` for a part shown to many phones (`server.web.fanout`): marks where each
+    phone's own cross-site token and idempotency keys go, which the page fills in when the part
+    arrives on its stream (`arbitre.js`), so that the part, the same for all, is compressed
+    once."""
     return {
-        "new_key": key_factory(KEYS_MARK),
+        "new_key": key_factory(marks.keys),
         "lang": language,
-        "csrf_token": CSRF_MARK,
+        "csrf_token": marks.csrf,
         "path": path,
     }
+
+
+@dataclass(frozen=True)
+class Marks:
+    """The marks of one render of a shared part: letters and digits (HTML and JSON leave them
+    as they are), drawn for this render alone, so that no text of a game, written before the
+    render, can hold them and have a phone's token put in its place."""
+
+    csrf: str
+    keys: str
+
+    @classmethod
+    def fresh(cls) -> Marks:
+        return cls("csrf" + secrets.token_hex(16), "keys" + secrets.token_hex(16))
 
 
 def base_context(request: Request) -> dict[str, Any]:
