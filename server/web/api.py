@@ -15,7 +15,7 @@ from server.errors import NotAllowed, NotSignedIn
 from server.i18n import N_
 from server.platform.kinds import KINDS, Viewer
 from server.platform.service import GameService, Performed, Registered
-from server.web.deps import ApiViewerDep, ClockDep, PersonId, ServiceDep
+from server.web.deps import ApiCallerDep, ClockDep, PersonId, ServiceDep
 
 
 class ErrorOut(BaseModel):
@@ -174,9 +174,10 @@ def create_game(body: GameIn, idem: IdemKey, request: Request, service: ServiceD
 @router.get("/games/{game_id}", response_model=StateOut)
 @router.get("/games/{game_id}/state", response_model=StateOut)
 def read_state(
-    game_id: str, viewer: ApiViewerDep, service: ServiceDep, clock: ClockDep
+    game_id: str, caller: ApiCallerDep, service: ServiceDep, clock: ClockDep
 ) -> StateOut:
     """The game as the caller may see it; without a token, the public board."""
+    viewer = caller.viewer(service)
     loaded = service.load(game_id)
     game = loaded.game
     return StateOut(
@@ -188,8 +189,9 @@ def read_state(
 
 @router.get("/games/{game_id}/people", response_model=list[LinkOut])
 def list_people(
-    game_id: str, request: Request, viewer: ApiViewerDep, service: ServiceDep
+    game_id: str, request: Request, caller: ApiCallerDep, service: ServiceDep
 ) -> list[LinkOut]:
+    viewer = caller.viewer(service)
     if not signed_in(viewer).is_organizer:
         raise NotAllowed(N_("Only the organizer manages links."))
     return [
@@ -204,9 +206,10 @@ def register_person(
     body: PersonIn,
     idem: IdemKey,
     request: Request,
-    viewer: ApiViewerDep,
+    caller: ApiCallerDep,
     service: ServiceDep,
 ) -> LinkOut:
+    viewer = caller.viewer(service)
     registered = service.register(game_id, signed_in(viewer), body.role, body.name, idem_key=idem)
     return link_out(request, service, registered)
 
@@ -217,9 +220,10 @@ def reissue_link(
     person_id: PersonId,
     idem: IdemKey,
     request: Request,
-    viewer: ApiViewerDep,
+    caller: ApiCallerDep,
     service: ServiceDep,
 ) -> LinkOut:
+    viewer = caller.viewer(service)
     registered = service.reissue(game_id, signed_in(viewer), person_id, idem_key=idem)
     return link_out(request, service, registered)
 
@@ -230,17 +234,19 @@ def revoke_link(
     person_id: PersonId,
     idem: IdemKey,
     request: Request,
-    viewer: ApiViewerDep,
+    caller: ApiCallerDep,
     service: ServiceDep,
 ) -> LinkOut:
+    viewer = caller.viewer(service)
     registered = service.revoke(game_id, signed_in(viewer), person_id, idem_key=idem)
     return link_out(request, service, registered)
 
 
 @router.post("/games/{game_id}/commands", response_model=PerformedOut)
 def send_command(
-    game_id: str, body: CommandIn, idem: IdemKey, viewer: ApiViewerDep, service: ServiceDep
+    game_id: str, body: CommandIn, idem: IdemKey, caller: ApiCallerDep, service: ServiceDep
 ) -> PerformedOut:
+    viewer = caller.viewer(service)
     performed = service.perform(
         game_id,
         signed_in(viewer),
@@ -254,8 +260,9 @@ def send_command(
 
 @router.post("/games/{game_id}/undo", response_model=PerformedOut)
 def undo(
-    game_id: str, body: UndoIn, idem: IdemKey, viewer: ApiViewerDep, service: ServiceDep
+    game_id: str, body: UndoIn, idem: IdemKey, caller: ApiCallerDep, service: ServiceDep
 ) -> PerformedOut:
+    viewer = caller.viewer(service)
     performed = service.undo(game_id, signed_in(viewer), idem_key=idem, target_seq=body.target_seq)
     return performed_out(performed)
 
@@ -263,11 +270,12 @@ def undo(
 @router.get("/games/{game_id}/log", response_model=LogOut)
 def read_log(
     game_id: str,
-    viewer: ApiViewerDep,
+    caller: ApiCallerDep,
     service: ServiceDep,
     after: Annotated[int, Query(ge=0, le=2_147_483_647)] = 0,
 ) -> LogOut:
     """The log as the caller may read it (all of it for referees)."""
+    viewer = caller.viewer(service)
     return LogOut(events=service.log(game_id, viewer, after=after))
 
 

@@ -6,6 +6,7 @@ hand that part alone to the pool."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Path, Request
@@ -85,19 +86,42 @@ def session_viewer(request: Request, game_id: str, service: GameService) -> View
     return viewer
 
 
-async def api_viewer(request: Request, game_id: str, service: ServiceDep) -> Viewer:
-    """Who calls the API: a bearer token of this game, else the public."""
+@dataclass(frozen=True)
+class ApiCaller:
+    """Who calls the API, before the look-up: the game asked and the bearer token sent, if any.
+    A route looks the token up on the worker thread it runs on anyway (`viewer`): one trip to
+    the thread pool for an action, not two."""
+
+    game_id: str
+    token: str | None
+
+    def viewer(self, service: GameService) -> Viewer:
+        """A bearer token of this game, else the public (reads the database)."""
+        if self.token is None:
+            return PUBLIC
+        person = service.person_by_token(self.token)
+        if person.game_id != self.game_id:
+            return PUBLIC
+        return Viewer(person.role, person.id, person.name)
+
+
+async def api_caller(request: Request, game_id: str) -> ApiCaller:
     header = request.headers.get("authorization", "")
     if not header:
-        return PUBLIC
+        return ApiCaller(game_id, None)
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise NotSignedIn(N_("Send your link's token as “Authorization: Bearer <token>”."))
-    person = await run_in_threadpool(service.person_by_token, token.strip())
-    if person.game_id != game_id:
+    return ApiCaller(game_id, token.strip())
+
+
+async def api_viewer(request: Request, game_id: str, service: ServiceDep) -> Viewer:
+    """Who calls the API: a bearer token of this game, else the public."""
+    caller = await api_caller(request, game_id)
+    if caller.token is None:
         return PUBLIC
-    return Viewer(person.role, person.id, person.name)
+    return await run_in_threadpool(caller.viewer, service)
 
 
 PageViewerDep = Annotated[Viewer, Depends(page_viewer)]
-ApiViewerDep = Annotated[Viewer, Depends(api_viewer)]
+ApiCallerDep = Annotated[ApiCaller, Depends(api_caller)]

@@ -393,28 +393,25 @@ def board_live(
 async def act(
     game_id: str,
     request: Request,
-    viewer: PageViewerDep,
     service: ServiceDep,
     templates: TemplatesDep,
     clock: ClockDep,
 ) -> Response:
     form = await request.form()
-    # The rules, the commit and the render run on a worker thread: every phone's request goes on
-    # being served while the database writes (issue 21).
-    return await run_in_threadpool(
-        act_now, game_id, request, viewer, service, templates, clock, form
-    )
+    # Who acts, the rules, the commit and the render: one trip to a worker thread, while every
+    # phone's request goes on being served (issue 21).
+    return await run_in_threadpool(act_now, game_id, request, service, templates, clock, form)
 
 
 def act_now(
     game_id: str,
     request: Request,
-    viewer: Viewer,
     service: GameService,
     templates: Templates,
     clock: Any,
     form: FormData,
 ) -> Response:
+    viewer = session_viewer(request, game_id, service)
     loaded = service.load(game_id)
     page = loaded.kind.page_for(viewer)
     values = {k: v for k, v in form.items() if isinstance(v, str)}
