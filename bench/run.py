@@ -2,9 +2,11 @@
 
 The games are the mix of `bench.games`: Serial Battle (6 referees), Roi / Chevalier / Bourreau
 (the game master) and Killpower Ball matches (two coaches), each with 32 phones that keep a page
-live as a browser does: the page is loaded once, the event stream held open, and the page's live
-part fetched again after each nudge (one fetch at a time per phone; nudges that come meanwhile
-coalesce into the next fetch). Actors read their own view and act after a think time. The same
+live as a browser does: the page is loaded once, the event stream held open (gzip, as a browser
+takes it); a part that arrives on the stream is shown, a nudge that says it is unchanged leaves
+the page as it is, and any other nudge has the page fetch its live part again (one fetch at a
+time per phone; nudges that come meanwhile coalesce into the next fetch). Actors read their own
+view and act after a think time. The same
 run measures the floor: a trivial HTML page of the same app (`/offline`), asked for all along.
 The actors and the floor run in a process of their own, as the referees' phones are not the
 players': a latency is the server's and the network's, not the phones' process being busy.
@@ -14,8 +16,9 @@ live-update latency p50/p95 from the commit (by the log's clock) to the moment t
 the game has the nudge, and to the moment it has its refreshed page; errors (answers 500, requests
 that failed twice, streams that never opened); streams that broke and opened again, and reads sent
 again on a fresh connection, as a browser does both; late changes (some phone had not refreshed for them when the run ended,
-3 s after the last action); server memory; per change, the live parts rendered again, those the
-server found unchanged for their phone (a 204, no render), and the kilobytes the phones received.
+3 s after the last action); server memory; per change, the live parts rendered again, the phones
+the server found unchanged (told so on their stream, or a 204), the kilobytes the phones received
+on the wire (compressed, pings and nudges included) and the servers' processor time.
 
 With PostgreSQL (`--database-url`, an account that may create databases) and `--processes 2`,
 two server processes serve the same games: each game's phones and actors are spread over both,
@@ -145,8 +148,9 @@ async def phone(
     figures: Figures,
     until: float,
 ) -> None:
-    """A phone's page: the stream open, and the live part fetched again after each nudge. A
-    stream that breaks opens again, as a browser's EventSource does, after half a second."""
+    """A phone's page: the stream open, its part taken from it or fetched again after a nudge
+    that does not bring it. A stream that breaks opens again, as a browser's EventSource does,
+    after half a second."""
     try:
         headers, live_url, stream_url, wanted = await open_page(client, game, token, figures)
     except (httpx.HTTPError, StopIteration, AssertionError) as error:

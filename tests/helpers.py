@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 import socket
 import threading
 import time
 import uuid
 from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +17,13 @@ from typing import Any
 from server.models import Game
 from server.platform.kinds import Viewer
 from server.platform.service import GameService, Registered
+
+
+def run_async(coroutine: Any) -> Any:
+    """asyncio.run in a thread of its own: Playwright's sync API may hold this thread's loop
+    (the browser tests run first in the same process)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def key() -> str:

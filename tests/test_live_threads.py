@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from server.config import Settings
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import tally_game
+from tests.helpers import run_async, tally_game
 
 
 def test_an_action_is_answered_while_every_live_thread_is_busy(
@@ -178,7 +178,7 @@ def test_the_sender_is_answered_before_the_game_s_phones_are_nudged(
         seen.append(("timer", watching.latest))
         broker.unsubscribe(watching)
 
-    asyncio.run(act())
+    run_async(act())
     found = dict(seen)
     assert found["status"] == 200
     assert found["answered"] == found["before"]  # not yet nudged when the answer went out

@@ -9,7 +9,6 @@ import asyncio
 import random
 import uuid
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,15 +24,10 @@ from server.platform.dice import secret_roll
 from server.platform.idempotency import idem_key
 from server.platform.live import Broker
 from server.platform.service import GameService
+from tests.helpers import run_async
 from tests.server_process import SECRET, Server
 
 GAMES, REFEREES, PLAYERS = 3, 6, 12
-
-
-def run_async(coroutine: Any) -> Any:
-    """asyncio.run in a thread of its own: Playwright's sync API may hold this thread's loop."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture

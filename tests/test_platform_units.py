@@ -19,6 +19,7 @@ from server.platform.access import (
 from server.platform.clock import FakeClock
 from server.platform.dice import CommandDice, ReplayDice, ReplayDiverged, ScriptedRolls
 from server.platform.timers import Timer
+from tests.helpers import run_async
 
 
 def test_links_are_derived_from_secret_person_version_and_nonce() -> None:
@@ -168,4 +169,4 @@ def test_a_subscription_wakes_on_a_nudge_and_times_out_for_a_ping() -> None:
         broker.catch_up("g", 6)
         assert await sub.wait(10) is True and sub.access_changed
 
-    asyncio.run(run())
+    run_async(run())

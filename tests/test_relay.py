@@ -9,7 +9,6 @@ import asyncio
 import json
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
@@ -22,16 +21,10 @@ from server.platform.live import Broker
 from server.platform.relay import PostgresRelay, libpq_url
 from server.platform.service import GameService
 from tests.conftest import ON_POSTGRES
-from tests.helpers import key, tally_game
+from tests.helpers import key, run_async, tally_game
 from tests.server_process import Server
 
 needs_postgres = pytest.mark.skipif(not ON_POSTGRES, reason="LISTEN/NOTIFY is PostgreSQL's")
-
-
-def run_async(coroutine: Any) -> Any:
-    """asyncio.run in a thread of its own: Playwright's sync API may hold this thread's loop."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
 
 
 # ---------------------------------------------------------------- the broker and the notes
