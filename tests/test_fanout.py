@@ -23,7 +23,7 @@ from server.platform.dice import ScriptedRolls
 from server.platform.kinds import PUBLIC, Viewer
 from server.platform.service import GameService
 from server.web.answers import live_tag, page_context
-from server.web.fanout import Fanout, Shown, Watcher
+from server.web.fanout import REVOKED, Fanout, Shown, Watcher
 from tests.helpers import key, viewer_of
 from tests.security.scenes import SCENES, sb_game
 
@@ -209,3 +209,33 @@ def test_a_part_s_marks_are_its_render_s_own_and_stand_only_where_secrets_go(
         assert html.count(marks["keys"]) == len(keys)
         seen.append(marks)
     assert seen[0]["csrf"] != seen[1]["csrf"] and seen[0]["keys"] != seen[1]["keys"]
+
+
+@pytest.mark.parametrize("change", ["revoke", "reissue"])
+def test_a_dead_link_is_shown_no_part_whatever_it_hears_of_first(
+    client: TestClient, service: GameService, rolls: ScriptedRolls, change: str
+) -> None:
+    """A change made after a link is revoked or re-issued can reach its stream before the
+    revocation's own nudge (which waits for the organizer's answer): the job reads the links
+    after the game, and tells that stream it is over instead of showing it the change."""
+    rolls.endless = True
+    fanout: Fanout = client.app.state.fanout  # type: ignore[attr-defined]
+    game, people, ids = sb_game(service, ("Léa", "Hugo"))
+    org = people["organizer"]
+    spy = service.register(game, org, "referee", "Espion", idem_key=key())
+    version = spy.person.version
+    spy_watch = Watcher(game, viewer_of(spy), "staff", "fr", None, version)
+    lea = Viewer("player", ids["Léa"], "Léa")
+    lea_watch = Watcher(game, lea, "player", "fr", None, service.person(game, ids["Léa"]).version)
+    board = Watcher(game, PUBLIC, "board", "fr", None)
+    made = fanout.make(game, [spy_watch, lea_watch, board])[1]
+    assert all(isinstance(made[w], Shown) for w in (spy_watch, lea_watch, board))
+    getattr(service, change)(game, org, spy.person.id, idem_key=key())
+    secret = {"type": "correct", "player": ids["Léa"], "pv": 7, "reason": "secret"}
+    service.perform(game, people["referee"], secret, idem_key=key())
+    made = fanout.make(game, [spy_watch, lea_watch, board])[1]
+    assert made[spy_watch] is REVOKED
+    assert isinstance(made[lea_watch], Shown) and isinstance(made[board], Shown)
+    # A watcher holding a version its person never had is no better off.
+    forged = Watcher(game, lea, "player", "fr", None, lea_watch.link + 1)  # type: ignore[operator]
+    assert fanout.make(game, [forged])[1][forged] is REVOKED

@@ -354,6 +354,42 @@ def test_a_revoked_link_ends_its_open_event_stream(client: TestClient) -> None:
     assert lea_phone.get(f"/g/{game_id}/events").status_code == 404  # and it cannot reopen
 
 
+@pytest.mark.parametrize("via", ["page", "api"])
+def test_a_link_revoked_while_its_stream_opens_ends_it(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, via: str
+) -> None:
+    """The race an outside attack won: the link revoked after the stream's check and before it
+    listens. The stream listens first, so the revocation reaches it; it never shows a change
+    made after."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    game_id = create_via_form(client)
+    register_via_form(client, game_id, "referee", "Espion")
+    organizer, spy = service.people(game_id)
+    token = service.link_of(spy).token
+    org = viewer_of(Registered(organizer, service.link_of(organizer)))
+    opening = service.seq_of
+
+    def revoked_meanwhile(game: str) -> int:
+        monkeypatch.setattr(service, "seq_of", opening)
+        service.revoke(game_id, org, spy.id, idem_key=key())  # type: ignore[arg-type]
+        return opening(game)
+
+    monkeypatch.setattr(service, "seq_of", revoked_meanwhile)
+    if via == "page":
+        spy_phone = phone(client)
+        spy_phone.get(f"/t/{token}")
+        sent = {"cookies": {"arbitre": spy_phone.cookies["arbitre"]}, "params": {"part": "staff"}}
+    else:
+        sent = {"headers": {"Authorization": f"Bearer {token}"}}
+    with serve(client.app) as base:
+        lines: list[str] = []
+        with httpx.stream("GET", f"{base}/g/{game_id}/events", timeout=10, **sent) as sse:
+            assert sse.status_code == 200
+            lines.extend(sse.iter_lines())  # the server closes the stream: the loop ends
+    assert "event: hello" in lines and "event: revoked" in lines
+    assert not any(line.startswith("event: part") for line in lines)
+
+
 def test_every_form_of_a_page_has_its_own_idempotency_key(
     client: TestClient, rolls: ScriptedRolls
 ) -> None:

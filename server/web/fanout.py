@@ -43,14 +43,16 @@ log = logging.getLogger("arbitre.stream")
 
 @dataclass(eq=False)
 class Watcher:
-    """A page's stream: who watches which page of which game, in which language, and the
-    fingerprint of the part their page holds (as far as this stream knows)."""
+    """A page's stream: who watches which page of which game, in which language, with which
+    version of their link (None: the public's part, shown to anyone), and the fingerprint of the
+    part their page holds (as far as this stream knows)."""
 
     game_id: str
     viewer: Viewer
     page: str
     language: str
     tag: str | None
+    link: int | None = None
 
 
 @dataclass(frozen=True)
@@ -67,7 +69,13 @@ class Shown:
     part: Frame | None
 
 
-Made = dict[Watcher, Shown | None]
+class Revoked:
+    """What a watcher is given once their link no longer opens the game: no part, the end."""
+
+
+REVOKED = Revoked()
+
+Made = dict[Watcher, Shown | Revoked | None]
 
 
 @dataclass
@@ -111,9 +119,12 @@ class Fanout:
     def watching(self, game_id: str) -> int:
         return len(self._watchers.get(game_id, ()))
 
-    async def shown(self, watcher: Watcher, seq: int) -> Shown | None:
-        """This watcher's part at change `seq` or a later one; None when it cannot be said here
-        (the page is not theirs, the game is gone, the job failed): their refresh says it."""
+    async def shown(self, watcher: Watcher, seq: int) -> Shown | Revoked | None:
+        """This watcher's part at change `seq` or a later one; REVOKED when their link was revoked
+        or re-issued (checked at every change, after the game is read: a change made after the
+        revocation never reaches them, whatever the order their stream learns of the two); None
+        when it cannot be said here (the page is not theirs, the game is gone, the job failed):
+        their refresh says it."""
         job = self._jobs.get(watcher.game_id)
         if job is None or job.seq < seq:
             watchers = self._watchers.get(watcher.game_id, set()) | {watcher}
@@ -141,10 +152,20 @@ class Fanout:
         """The job itself (on a live thread): the game read once, each projection's part made
         once, each watcher given theirs."""
         loaded = self.service.load(game_id)
+        # Read after the game: a link revoked before this state was written is seen revoked.
+        held = self.service.links_held(
+            game_id,
+            {w.viewer.person_id for w in watchers if w.link is not None and w.viewer.person_id},
+        )
         made: Made = {}
         by_language: dict[str, list[Watcher]] = defaultdict(list)
         for watcher in watchers:
-            if watcher.page != loaded.kind.page_for(watcher.viewer):
+            person_id = watcher.viewer.person_id
+            if watcher.link is not None and (
+                person_id is None or held.get(person_id) != watcher.link
+            ):
+                made[watcher] = REVOKED
+            elif watcher.page != loaded.kind.page_for(watcher.viewer):
                 made[watcher] = None  # not their page: their refresh says why
             else:
                 by_language[watcher.language].append(watcher)

@@ -6,7 +6,9 @@ compressed once for all the phones of the same projection (`server.web.fanout`,
 `server.web.frames`); when what they see did not change, the nudge says so with the part's
 fingerprint, and nothing is fetched. The stream is gzip-encoded for a client that takes it. The board's stream is shown the public's part, whoever watches. An API
 stream (bearer token) gets nudges only. A stream checks its viewer again whenever links change,
-and ends at once for a revoked link.
+and ends at once for a revoked link;
+a page's stream is also ended by the first change it is told of once its link is revoked or
+re-issued, whichever it hears of first.
 """
 
 from __future__ import annotations
@@ -19,13 +21,23 @@ from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse
 
 from server import i18n
+from server.errors import ArbitreError
 from server.platform.kinds import PUBLIC, Viewer
 from server.platform.live import Broker
-from server.web.deps import ServiceDep, SettingsDep, api_viewer, page_viewer, session_links
-from server.web.fanout import Fanout, Shown, Watcher
+from server.web.deps import (
+    ServiceDep,
+    SettingsDep,
+    api_caller,
+    api_viewer,
+    page_viewer,
+    session_links,
+)
+from server.web.fanout import Fanout, Revoked, Shown, Watcher
 from server.web.frames import PING, Encoder, Frame, takes_gzip
 
 router = APIRouter(include_in_schema=False)
+
+REVOKED_FRAME = Frame.of("revoked", "revoked")  # the last event of a stream whose link died
 
 
 async def stream_viewer(request: Request, game_id: str, service: Any) -> Viewer:
@@ -43,39 +55,45 @@ async def events(
     part: str | None = None,
     tag: str | None = None,
 ) -> EventSourceResponse:
-    viewer = await stream_viewer(request, game_id, service)
-    api = bool(request.headers.get("authorization"))
-    fanout: Fanout = request.app.state.fanout
-    watcher = None
-    if part is not None and not api and part != "people":
-        # The board is everyone's: whoever watches it is shown the public's part.
-        shown_to = PUBLIC if part == "board" else viewer
-        language = i18n.current_language.get()
-        watcher = Watcher(game_id, shown_to, part[:40], language, (tag or "")[:64] or None)
-    current = await asyncio.to_thread(service.seq_of, game_id)
     broker: Broker = request.app.state.broker
     clock = request.app.state.clock
-    subscription = broker.subscribe(game_id, current)
-    if watcher is not None:
+    # Subscribed before the credentials are checked: a link revoked before the check fails it,
+    # one revoked after reaches this subscription (and the stream checks again).
+    subscription = broker.subscribe(game_id, 0)
+    try:
+        viewer = await stream_viewer(request, game_id, service)
+        current = await asyncio.to_thread(service.seq_of, game_id)
+    except BaseException:
+        broker.unsubscribe(subscription)
+        raise
+    subscription.latest = max(subscription.latest, current)
+    caller = await api_caller(request, game_id)
+    # The version of the link this browser was let in with (its session says it, as checked a
+    # moment ago): a link re-issued since is not taken for this one.
+    held_link = session_links(request).get(game_id) if caller.token is None else None
+    link = int(held_link[1]) if held_link and viewer.person_id is not None else None
+
+    fanout: Fanout = request.app.state.fanout
+    watcher = None
+    if part is not None and caller.token is None and part != "people":
+        language = i18n.current_language.get()
+        if part == "board":  # everyone's: whoever watches it is shown the public's part
+            watcher = Watcher(game_id, PUBLIC, part, language, (tag or "")[:64] or None)
+        else:
+            watcher = Watcher(game_id, viewer, part[:40], language, (tag or "")[:64] or None, link)
         fanout.watch(watcher)
 
-    # The version of the link this browser was let in with (its session says it, as checked a
-    # moment ago): a link re-issued in between is not taken for this one.
-    held_link = session_links(request).get(game_id) if not api else None
-    opened_version = (
-        int(held_link[1])
-        if held_link is not None and viewer.person_id is not None
-        else (await asyncio.to_thread(service.person, game_id, viewer.person_id)).version
-        if viewer.person_id is not None
-        else 0
-    )
-
-    async def still_allowed() -> bool:
-        """Revoked or re-issued since the stream opened: the old link is dead here too."""
+    def opens() -> bool:
+        """Whether what let this stream in still opens the game as the same person (a worker
+        thread: it reads the database)."""
         if viewer.person_id is None:
             return True
-        person = await asyncio.to_thread(service.person, game_id, viewer.person_id)
-        return not person.revoked and person.version == opened_version
+        if caller.token is not None:
+            try:
+                return caller.viewer(service).person_id == viewer.person_id
+            except ArbitreError:
+                return False
+        return link is not None and service.viewer(game_id, viewer.person_id, link) is not None
 
     def now_ms() -> int:
         return int(clock.now().timestamp() * 1000)
@@ -91,9 +109,8 @@ async def events(
                 woke = await subscription.wait(settings.sse_ping_seconds)
                 if subscription.access_changed:
                     subscription.access_changed = False
-                    if not await still_allowed():
-                        yield encoder.write(Frame.of("revoked", "revoked"))
-                        yield encoder.end()
+                    if not await asyncio.to_thread(opens):
+                        yield encoder.write(REVOKED_FRAME) + encoder.end()
                         return
                 if not woke:
                     yield encoder.write(PING)  # keeps proxies and phones from closing it
@@ -105,6 +122,9 @@ async def events(
                         yield encoder.write(Frame.of("changed", nudge, sent))
                         continue
                     shown = await fanout.shown(watcher, sent)
+                    if isinstance(shown, Revoked):
+                        yield encoder.write(REVOKED_FRAME) + encoder.end()
+                        return
                     frame = pushed(watcher, shown, sent, now_ms())
                     if shown is not None:
                         sent = max(sent, shown.seq)  # the part may be newer
@@ -120,12 +140,12 @@ async def events(
     return EventSourceResponse(stream(), ping=0, headers=headers)
 
 
-def pushed(watcher: Watcher, shown: Shown | None, seq: int, now: int) -> Frame:
+def pushed(watcher: Watcher, shown: Shown | Revoked | None, seq: int, now: int) -> Frame:
     """What a page's stream says at a change: its part when it changed for its viewer; "changed"
     with the part's fingerprint when it did not (nothing to fetch); a bare "changed" when it
     cannot be said here (the page refreshes, and learns why). The first two are the same for
     every phone of the projection, made and compressed once."""
-    if shown is None:
+    if not isinstance(shown, Shown):
         return Frame.of("changed", {"seq": seq, "now": now}, seq)
     changed = shown.tag != watcher.tag
     watcher.tag = shown.tag

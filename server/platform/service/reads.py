@@ -85,6 +85,19 @@ class Reads(Store):
             return None
         return Viewer(person.role, person.id, person.name)
 
+    def links_held(self, game_id: str, person_ids: set[int]) -> dict[int, int]:
+        """The version of the link each of these people holds, for those whose link still opens
+        the game (a revoked one is left out): who may still be shown their part."""
+        if not person_ids:
+            return {}
+        query = select(Person.id, Person.version).where(
+            Person.game_id == game_id,
+            col(Person.id).in_(person_ids),
+            col(Person.revoked).is_(False),
+        )
+        with self.db.read() as s:
+            return {person_id: version for person_id, version in s.exec(query) if person_id}
+
     def people(self, game_id: str) -> list[Person]:
         with self.db.read() as s:
             return list(
