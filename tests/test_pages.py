@@ -246,6 +246,23 @@ def test_language_switch_is_remembered(client: TestClient) -> None:
     assert evil.headers["location"] == "/"
 
 
+def test_a_link_s_language_stays_for_what_the_page_asks_next(client: TestClient) -> None:
+    """A board opened at ?lang=en in a French browser: its live part, its stream's parts and
+    its forms come in English too, not only the first load."""
+    game_id = create_via_form(client)
+    visitor = phone(client)
+    visitor.headers["Accept-Language"] = "fr-FR,fr;q=0.9"
+    first = visitor.get(f"/g/{game_id}/board?lang=en")
+    assert '<html lang="en">' in first.text
+    assert "lang=en" in first.headers["set-cookie"]
+    later = visitor.get(f"/g/{game_id}/board")
+    assert '<html lang="en">' in later.text
+    again = visitor.get(f"/g/{game_id}/board?lang=en")
+    assert "set-cookie" not in again.headers  # already chosen: nothing to say
+    assert '<html lang="fr">' in visitor.get(f"/g/{game_id}/board?lang=fr").text
+    assert '<html lang="fr">' in visitor.get(f"/g/{game_id}/board").text
+
+
 def test_error_pages_speak_the_users_language(client: TestClient) -> None:
     french = client.get("/g/nope/board")
     assert french.status_code == 404 and "Cette partie n’existe pas." in french.text

@@ -49,6 +49,7 @@ from server.web.forms import (
     int_field,
     new_key,
 )
+from server.web.security import language_cookie
 from server.web.templating import Kept, Templates, bundle, html_response, is_htmx
 
 router = APIRouter(include_in_schema=False)
@@ -223,7 +224,7 @@ def switch_language(
 ) -> Response:
     response = RedirectResponse(safe_next(next), status_code=303)
     if lang in i18n.LANGUAGES:
-        response.set_cookie("lang", lang, max_age=60 * 60 * 24 * 365, httponly=True, samesite="lax")
+        response.raw_headers.append(language_cookie(lang))
     return response
 
 

@@ -11,6 +11,7 @@ from collections.abc import MutableMapping
 from typing import Any
 
 from starlette.requests import Request
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from server import i18n
@@ -88,8 +89,12 @@ class RequestLocale:
             request.headers.get("accept-language"),
             self.default_language,
         )
-        if request.query_params.get("lang") in i18n.LANGUAGES:
-            language = request.query_params["lang"]
+        asked = request.query_params.get("lang")
+        if asked in i18n.LANGUAGES and asked != request.cookies.get("lang"):
+            # A link with ?lang= (a board for visitors): the choice stays for what the page asks
+            # next (its live part, its stream, its forms), as the language switch's does.
+            language = asked
+            send = remembering_language(send, asked)
         token = i18n.current_language.set(language)
         session: MutableMapping[str, Any] | None = scope.get("session")
         if (
@@ -102,6 +107,25 @@ class RequestLocale:
             await self.app(scope, receive, send)
         finally:
             i18n.current_language.reset(token)
+
+
+def language_cookie(language: str) -> tuple[bytes, bytes]:
+    """The header that keeps a chosen language for a year (the switch and ?lang= alike)."""
+    carrier = Response()
+    carrier.set_cookie("lang", language, max_age=60 * 60 * 24 * 365, httponly=True, samesite="lax")
+    return carrier.raw_headers[-1]
+
+
+def remembering_language(send: Send, language: str) -> Send:
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {
+                **message,
+                "headers": [*message.get("headers", []), language_cookie(language)],
+            }
+        await send(message)
+
+    return sending
 
 
 async def csrf_protected(request: Request) -> None:

@@ -35,15 +35,31 @@
   function liveRegions() { return document.querySelectorAll("[data-live]"); }
   function seqOf(el) { return parseInt(el && el.dataset.seq || "0", 10); }
 
+  function typing(el) {
+    return el.contains(document.activeElement) && document.activeElement.matches("input:not([type=hidden]), textarea, select");
+  }
   function refreshLive() {
     liveRegions().forEach(function (el) {
-      if (el.contains(document.activeElement) && document.activeElement.matches("input:not([type=hidden]), textarea, select")) {
+      if (typing(el)) {
         el.dataset.stale = "1"; // the user is typing: refresh when they leave the field
         return;
       }
       htmx.trigger(el, "refresh");
     });
   }
+
+  // ---- a live part that changes under the user's hands keeps what is theirs: a row they
+  // unfolded stays open (the server's part knows nothing of it), and a form whose tap is on its
+  // way stays as it was sent (its button disabled, its key), until its own answer comes.
+  var keepingOpen = 0; // swaps of a live part (pushed or refreshed) under way
+  htmx.registerExtension("arbitre", {
+    htmx_before_morph_node: function (elt) {
+      if (elt.classList && elt.classList.contains("htmx-request")) return false;
+    },
+    htmx_before_morph_attr: function (elt, detail) {
+      if (keepingOpen && elt.tagName === "DETAILS" && detail.attrName === "open" && detail.newValue === null) return false;
+    }
+  });
 
   // ---- connection banner
   function banner(state) {
@@ -97,6 +113,9 @@
     }
     var seq = ctx && ctx.response && ctx.response.headers.get("X-Game-Seq");
     var s = stream();
+    // An answer that took its time, while the stream brought a later change: it is swapped in
+    // (its sentence, its refusal), then the later change is fetched again.
+    if (seq && s && ctx.request.method === "POST" && parseInt(seq, 10) < seqOf(s)) ctx.late = true;
     if (seq && s && parseInt(seq, 10) > seqOf(s)) s.dataset.seq = seq;
     var source = ctx && ctx.sourceElement;
     // The sentence of this phone's last action, once the game has moved on: said as earlier news.
@@ -105,6 +124,7 @@
       said.classList.add("earlier");
     }
     if (ctx && ctx.response && ctx.request.method === "GET" && source && source.hasAttribute && source.hasAttribute("data-live")) {
+      if (!ctx.keepingOpen) { ctx.keepingOpen = true; keepingOpen++; }
       var tag = ctx.response.headers.get("X-Live-Tag");
       if (tag) source.dataset.liveTag = tag; else delete source.dataset.liveTag;
       // Unchanged: the screen is the game's at this number; its forms say so.
@@ -134,9 +154,28 @@
     (box || el).scrollIntoView({block: "start"});
     el.focus({preventScroll: true});
   }
+  // A tap sent again when the network came back, and refused (the game moved on meanwhile): the
+  // refusal is said where the next change of the live part cannot take it away (once the
+  // answer, which brings its own news region, is in).
+  function refusedLater(text) {
+    var flash = document.getElementById("flash");
+    var conn = document.querySelector("#conn [data-conn-text]");
+    if (!flash || !conn) return;
+    var answer = new DOMParser().parseFromString(text || "", "text/html");
+    var why = answer.querySelector(".form-error, .field-error, .dice-prompt label");
+    var note = document.createElement("p");
+    note.className = "flash refused";
+    note.setAttribute("role", "alert");
+    note.textContent = conn.dataset.refused + (why ? " " + why.textContent.trim() : "");
+    flash.replaceChildren(note);
+    reveal(note, flash);
+  }
   document.addEventListener("htmx:finally:request", function (evt) {
     var ctx = evt.detail && evt.detail.ctx;
+    if (ctx && ctx.keepingOpen) { ctx.keepingOpen = false; keepingOpen--; }
+    if (ctx && ctx.late) { ctx.late = false; liveRegions().forEach(function (el) { delete el.dataset.liveTag; }); refreshLive(); }
     if (!ctx || !ctx.request || ctx.request.method !== "POST" || !ctx.response) return;
+    if (ctx.replay && ctx.response.status >= 400) { refusedLater(ctx.text); return; }
     var problem = document.querySelector(".form-error, .dice-prompt, .field-error");
     if (problem) { reveal(problem); return; }
     if (ctx.response.status >= 300) return;
@@ -181,11 +220,18 @@
     }
     var live = heldPart();
     if (!live || data.seq <= seqOf(stream())) return;
+    if (typing(live)) {
+      live.dataset.stale = "1"; // the user is typing: their refresh comes when they leave the field
+      return;
+    }
     stream().dataset.seq = data.seq;
     // The part is the same for every phone of this projection: it holds marks where this
     // page puts its own cross-site token and a base of its own for its forms' keys.
     var html = data.html.split(data.marks.csrf).join(csrf()).split(data.marks.keys).join(freshKey());
-    Promise.resolve(htmx.swap({ text: html, target: live, swap: "innerMorph" })).then(function () {
+    keepingOpen++;
+    Promise.resolve(htmx.swap({ text: html, target: live, swap: "innerMorph" })).finally(function () {
+      keepingOpen--;
+    }).then(function () {
       live.dataset.liveTag = data.tag;
       var said = document.querySelector("#flash .flash[data-seq]");
       if (said && data.seq > parseInt(said.dataset.seq, 10)) said.classList.add("earlier");
