@@ -170,3 +170,28 @@ def test_a_subscription_wakes_on_a_nudge_and_times_out_for_a_ping() -> None:
         assert await sub.wait(10) is True and sub.access_changed
 
     run_async(run())
+
+
+def test_live_work_gives_way_while_an_action_is_answered() -> None:
+    """Issue 21: the live parts of earlier changes wait (a bounded while) for the actions being
+    answered, instead of taking the processor share of the referee waiting for theirs."""
+    import threading
+    import time
+
+    from server.platform.live import Broker
+
+    broker = Broker()
+    start = time.monotonic()
+    broker.give_way(5)  # nobody acting: no wait
+    assert time.monotonic() - start < 0.5
+    done: list[float] = []
+    with broker.holding():
+        start = time.monotonic()
+        broker.give_way(0.05)  # bounded: a long action does not stop the live parts
+        assert time.monotonic() - start >= 0.04
+        worker = threading.Thread(target=lambda: (broker.give_way(5), done.append(1)))
+        worker.start()
+        time.sleep(0.1)
+        assert not done  # waiting while the action is answered
+    worker.join(2)
+    assert done  # and on its way as soon as it is

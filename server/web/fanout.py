@@ -40,6 +40,9 @@ from server.web.templating import Marks, Templates, shared_context
 
 log = logging.getLogger("arbitre.stream")
 
+# How long a piece of a job waits at most for the actions being answered (`Broker.give_way`).
+GIVE_WAY = 0.05
+
 
 @dataclass(eq=False)
 class Watcher:
@@ -151,6 +154,7 @@ class Fanout:
     def make(self, game_id: str, watchers: list[Watcher]) -> tuple[int, Made]:
         """The job itself (on a live thread): the game read once, each projection's part made
         once, each watcher given theirs."""
+        self.service.broker.give_way(GIVE_WAY)
         loaded = self.service.load(game_id)
         # Read after the game: a link revoked before this state was written is seen revoked.
         held = self.service.links_held(
@@ -188,6 +192,7 @@ class Fanout:
             groups[projection(loaded.kind, watcher.viewer, watcher.page, copies)].append(watcher)
         made: Made = {}
         for members in groups.values():
+            self.service.broker.give_way(GIVE_WAY)
             shown = self._render(loaded, members, language, built, digests)
             for watcher in members:
                 made[watcher] = shown
