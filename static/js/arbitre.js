@@ -54,7 +54,8 @@
   var keepingOpen = 0; // swaps of a live part (pushed or refreshed) under way
   htmx.registerExtension("arbitre", {
     htmx_before_morph_node: function (elt) {
-      if (elt.classList && elt.classList.contains("htmx-request")) return false;
+      // (Not in the form's own answer, which replaces it.)
+      if (keepingOpen && elt.classList && elt.classList.contains("htmx-request")) return false;
     },
     htmx_before_morph_attr: function (elt, detail) {
       if (keepingOpen && elt.tagName === "DETAILS" && detail.attrName === "open" && detail.newValue === null) return false;
