@@ -4,11 +4,11 @@ the page's live part itself when it changed for this viewer (issue 21: one trip,
 A part is this stream's viewer's own projection, exactly as their refresh renders it, made and
 compressed once for all the phones of the same projection (`server.web.fanout`,
 `server.web.frames`); when what they see did not change, the nudge says so with the part's
-fingerprint, and nothing is fetched. The stream is gzip-encoded for a client that takes it. The board's stream is shown the public's part, whoever watches. An API
-stream (bearer token) gets nudges only. A stream checks its viewer again whenever links change,
-and ends at once for a revoked link;
-a page's stream is also ended by the first change it is told of once its link is revoked or
-re-issued, whichever it hears of first.
+fingerprint, and nothing is fetched. The stream is gzip-encoded for a client that takes it. The
+board's stream is shown the public's part, whoever watches. An API stream (bearer token) gets
+nudges only. A stream listens before its credentials are checked, checks them again whenever
+links change, and ends at once for a revoked or re-issued link; a page's stream also ends at the
+first change it is told of once its link is dead, whichever of the two it hears of first.
 """
 
 from __future__ import annotations
