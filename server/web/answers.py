@@ -80,7 +80,7 @@ def projection(
     ask whether they are staff, the organizer), the copies of parts their view is made of (the
     kind's declared scopes) and, on a personal page that shows the viewer's own journal, the
     viewer themself. Viewers with the same projection see the same live part, rendered once for
-    them all (`tests/test_projections.py` renders every scene's viewers to hold it)."""
+    them all (`tests/test_fanout.py` renders every scene's viewers to hold it)."""
     own_log = bool(kind.page_log) and not viewer.is_staff and viewer.role != "public"
     return (page, viewer.role, copies, viewer.person_id if own_log else None)
 

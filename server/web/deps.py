@@ -115,13 +115,5 @@ async def api_caller(request: Request, game_id: str) -> ApiCaller:
     return ApiCaller(game_id, token.strip())
 
 
-async def api_viewer(request: Request, game_id: str, service: ServiceDep) -> Viewer:
-    """Who calls the API: a bearer token of this game, else the public."""
-    caller = await api_caller(request, game_id)
-    if caller.token is None:
-        return PUBLIC
-    return await run_in_threadpool(caller.viewer, service)
-
-
 PageViewerDep = Annotated[Viewer, Depends(page_viewer)]
 ApiCallerDep = Annotated[ApiCaller, Depends(api_caller)]

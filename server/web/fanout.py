@@ -119,9 +119,6 @@ class Fanout:
             del self._watchers[watcher.game_id]
             self._jobs.pop(watcher.game_id, None)
 
-    def watching(self, game_id: str) -> int:
-        return len(self._watchers.get(game_id, ()))
-
     async def shown(self, watcher: Watcher, seq: int) -> Shown | Revoked | None:
         """This watcher's part at change `seq` or a later one; REVOKED when their link was revoked
         or re-issued (checked at every change, after the game is read: a change made after the
@@ -138,9 +135,9 @@ class Fanout:
         try:
             # Shielded: a phone that leaves does not cancel the others' parts.
             made_at, made = await asyncio.shield(job.task)
-        except ArbitreError:
-            return None
-        except Exception:  # logged once by the job; the phones fall back on their refresh
+        except (
+            Exception
+        ):  # the game is gone, or the job failed (logged once): their refresh says it
             return None
         job.seq = max(job.seq, made_at)
         return made.get(watcher)

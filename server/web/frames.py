@@ -75,8 +75,7 @@ class Encoder:
     def write(self, frame: Frame) -> bytes:
         if not self.gzip:
             return frame.raw
-        head = b"" if self._started else GZIP_HEADER
-        self._started = True
+        head = self._head()
         self._crc = zlib.crc32(frame.raw, self._crc)
         self._size += len(frame.raw)
         return head + frame.packed
@@ -85,10 +84,15 @@ class Encoder:
         """What closes the stream cleanly: the last block and the member's trailer."""
         if not self.gzip:
             return b""
-        head = b"" if self._started else GZIP_HEADER
-        self._started = True
         trailer = struct.pack("<II", self._crc & 0xFFFFFFFF, self._size & 0xFFFFFFFF)
-        return head + LAST_BLOCK + trailer
+        return self._head() + LAST_BLOCK + trailer
+
+    def _head(self) -> bytes:
+        """The member's header, before the first bytes of the stream."""
+        if self._started:
+            return b""
+        self._started = True
+        return GZIP_HEADER
 
 
 def takes_gzip(accept_encoding: str) -> bool:

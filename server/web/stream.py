@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from typing import Any
 
 from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse
@@ -24,26 +23,13 @@ from server import i18n
 from server.errors import ArbitreError
 from server.platform.kinds import PUBLIC, Viewer
 from server.platform.live import Broker
-from server.web.deps import (
-    ServiceDep,
-    SettingsDep,
-    api_caller,
-    api_viewer,
-    page_viewer,
-    session_links,
-)
+from server.web.deps import ServiceDep, SettingsDep, api_caller, session_links, session_viewer
 from server.web.fanout import Fanout, Revoked, Shown, Watcher
 from server.web.frames import PING, Encoder, Frame, takes_gzip
 
 router = APIRouter(include_in_schema=False)
 
 REVOKED_FRAME = Frame.of("revoked", "revoked")  # the last event of a stream whose link died
-
-
-async def stream_viewer(request: Request, game_id: str, service: Any) -> Viewer:
-    if request.headers.get("authorization"):
-        return await api_viewer(request, game_id, service)
-    return await page_viewer(request, game_id, service)
 
 
 @router.get("/g/{game_id}/events")
@@ -57,17 +43,26 @@ async def events(
 ) -> EventSourceResponse:
     broker: Broker = request.app.state.broker
     clock = request.app.state.clock
+    caller = await api_caller(request, game_id)
+
+    def opening() -> tuple[Viewer, int]:
+        """Who watches (a bearer token, else this browser's link), and from which change: one
+        trip to a worker thread."""
+        if caller.token is not None:
+            viewer = caller.viewer(service)
+        else:
+            viewer = session_viewer(request, game_id, service)
+        return viewer, service.seq_of(game_id)
+
     # Subscribed before the credentials are checked: a link revoked before the check fails it,
     # one revoked after reaches this subscription (and the stream checks again).
     subscription = broker.subscribe(game_id, 0)
     try:
-        viewer = await stream_viewer(request, game_id, service)
-        current = await asyncio.to_thread(service.seq_of, game_id)
+        viewer, current = await asyncio.to_thread(opening)
     except BaseException:
         broker.unsubscribe(subscription)
         raise
     subscription.latest = max(subscription.latest, current)
-    caller = await api_caller(request, game_id)
     # The version of the link this browser was let in with (its session says it, as checked a
     # moment ago): a link re-issued since is not taken for this one.
     held_link = session_links(request).get(game_id) if caller.token is None else None
