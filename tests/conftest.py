@@ -1,21 +1,29 @@
-"""Fixtures: a real database per test (SQLite file, or PostgreSQL when DATABASE_URL says so),
-a fake clock, scripted dice, the app, and a browser at a phone's viewport."""
+"""Fixtures and builders every test may use: a real database per test (SQLite file, or PostgreSQL
+when DATABASE_URL says so), a fake clock, scripted dice, the app, phones on it (`Phone`, `phone`,
+`Phones`), any kind's table of people (`table`), and a browser at a phone's viewport."""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import os
+import re
 import shutil
 import socket
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.routing import Mount
 
 from server.app import create_app
 from server.config import Settings
@@ -24,9 +32,9 @@ from server.migrate import upgrade
 from server.models import Game
 from server.platform.clock import FakeClock
 from server.platform.dice import ScriptedRolls
-from server.platform.kinds import register
+from server.platform.kinds import Viewer, register
 from server.platform.live import Broker
-from server.platform.service import GameService
+from server.platform.service import GameService, Registered
 from tests.kinds.tally import TALLY
 
 register(TALLY)
@@ -127,6 +135,27 @@ def client(app: Any) -> Iterator[TestClient]:
     with TestClient(app, base_url="http://testserver", follow_redirects=False) as c:
         yield c
     assert_states_untouched(app.state.service)
+
+
+class Phone(TestClient):
+    """Another browser on the app `client` serves: the same running app and event loop (a test
+    client of its own would start an event loop for each request, twice the cost of a page)."""
+
+    def __init__(self, client: TestClient, *, follow_redirects: bool = True) -> None:
+        super().__init__(client.app, follow_redirects=follow_redirects)
+        self.portal = client.portal
+
+
+# A page's tokens: its session's cross-site token and its forms' idempotency keys.
+PAGE_TOKENS = re.compile(
+    r'(name="csrf-token" content=|name="csrf_token" value=|name="idem" value=)"[^"]*"'
+)
+
+
+def fingerprint(html: str) -> str:
+    """What a page shows, without the tokens drawn for its request: two pages of the same
+    fingerprint look and read the same."""
+    return hashlib.sha1(PAGE_TOKENS.sub(r'\1""', html).encode()).hexdigest()
 
 
 def assert_states_untouched(service: GameService) -> None:
@@ -238,3 +267,245 @@ def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]
 @pytest.fixture(scope="session")
 def base_url(live_server: LiveServer) -> str:
     return live_server.url
+
+
+def run_async(coroutine: Any) -> Any:
+    """asyncio.run in a thread of its own: Playwright's sync API may hold this thread's loop
+    (the browser tests run first in the same process)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def key() -> str:
+    return uuid.uuid4().hex
+
+
+def viewer_of(registered: Registered) -> Viewer:
+    person = registered.person
+    return Viewer(person.role, person.id, person.name)
+
+
+@dataclass
+class Table:
+    """A game and the people at its table: its organizer and everyone registered, by name, each
+    with their viewer and their link (`phone` opens a test client as that person)."""
+
+    game: Game
+    organizer: Registered
+    people: dict[str, Registered] = field(default_factory=dict)
+
+    @property
+    def org(self) -> Viewer:
+        return viewer_of(self.organizer)
+
+    def viewer(self, name: str) -> Viewer:
+        return viewer_of(self.people[name])
+
+    def token(self, name: str | None = None) -> str:
+        return (self.people[name] if name else self.organizer).link.token
+
+
+def table(
+    service: GameService,
+    kind: str,
+    people: Sequence[tuple[str, str]] = (),
+    *,
+    settings: Mapping[str, Any] | None = None,
+    dice: str = "server",
+    name: str = "Partie test",
+) -> Table:
+    """Any kind's game, its organizer ("Orga") and `people` as (role, name), registered in order."""
+    game, organizer = service.create_game(
+        kind, name, "Orga", settings=dict(settings or {}), dice=dice, idem_key=key()
+    )
+    seated = Table(game, organizer)
+    for role, person in people:
+        seated.people[person] = service.register(game.id, seated.org, role, person, idem_key=key())
+    return seated
+
+
+def phone(client: Any, token: str) -> Any:
+    """A test client signed in by a person's link, as their phone would be after the QR code."""
+    client.cookies.clear()
+    answer = client.get(f"/t/{token}", follow_redirects=True)
+    assert answer.status_code == 200, answer.text[:300]
+    return client
+
+
+def tally_game(
+    service: GameService, players: tuple[str, ...] = ("Léa", "Hugo")
+) -> tuple[Game, Viewer, Viewer, list[Viewer]]:
+    """A tally game with its organizer, a referee and players."""
+    seated = table(service, "tally", [("referee", "Arbitre 1")] + [("player", p) for p in players])
+    return (
+        seated.game,
+        seated.org,
+        seated.viewer("Arbitre 1"),
+        [seated.viewer(p) for p in players],
+    )
+
+
+@contextmanager
+def serve(app: Any) -> Iterator[str]:
+    """The app on a real server on loopback, for what a test client cannot do (streams)."""
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+def csrf_of(html: str) -> str:
+    match = re.search(r'name="csrf-token" content="([^"]*)"', html) or re.search(
+        r'name="csrf_token" value="([^"]+)"', html
+    )
+    assert match, "no CSRF token on the page"
+    return match.group(1)
+
+
+def form_fields(html: str, action: str) -> dict[str, Any]:
+    """The hidden fields of the first form posting to `action`."""
+    start = html.index(f'action="{action}"')
+    end = html.index("</form>", start)
+    return dict(re.findall(r'type="hidden" name="([^"]+)" value="([^"]*)"', html[start:end]))
+
+
+class Phones:
+    """One phone per person of a game, for the leak hunts of the games with secrets: every answer
+    a person's phone can ask a game for (the pages, the live parts, the API's state, a refusal as
+    a fragment and as JSON), and the journal with its exports. `refusal`: a command not theirs to
+    send now, as a form and as JSON (its refusal is searched too)."""
+
+    def __init__(
+        self,
+        client: TestClient,
+        service: GameService,
+        game: str,
+        refusal: tuple[dict[str, str], dict[str, Any]],
+    ) -> None:
+        self.client, self.service, self.game = client, service, game
+        self.refusal = refusal
+        self.phones: dict[str, TestClient] = {"public": Phone(client, follow_redirects=False)}
+        self.tokens: dict[str, str] = {}
+
+    def open(self, name: str, viewer: Viewer) -> None:
+        phone = Phone(self.client, follow_redirects=False)
+        record = self.service.person(self.game, viewer.person_id)  # type: ignore[arg-type]
+        self.tokens[name] = self.service.link_of(record).token
+        assert phone.get(f"/t/{self.tokens[name]}").status_code == 303
+        self.phones[name] = phone
+
+    def _headers(self, name: str, english: bool) -> tuple[dict[str, str], dict[str, str]]:
+        headers = {"Accept-Language": "en" if english else "fr"}
+        token = self.tokens.get(name)
+        return headers, {**headers, "Authorization": f"Bearer {token}"} if token else headers
+
+    def answers(self, name: str, english: bool) -> list[str]:
+        """Everything but the journal, in one language."""
+        g, phone = self.game, self.phones[name]
+        headers, bearer = self._headers(name, english)
+        hx = {**headers, "HX-Request": "true"}
+        form, command = self.refusal
+        return [
+            phone.get(f"/g/{g}", headers=headers).text,
+            phone.get(f"/g/{g}/board", headers=headers).text,
+            phone.get(f"/g/{g}/people", headers=headers).text,
+            phone.get(f"/g/{g}/live/board", headers=hx).text,
+            phone.get(f"/g/{g}/live/player", headers=hx).text,
+            phone.get(f"/g/{g}/live/staff", headers=hx).text,
+            phone.get(f"/api/v1/games/{g}/state", headers=bearer).text,
+            phone.post(f"/g/{g}/act", data={**form, "idem": key()}, headers=hx).text,
+            phone.post(
+                f"/api/v1/games/{g}/commands",
+                json={"command": command},
+                headers={**bearer, "Idempotency-Key": key()},
+            ).text,
+        ]
+
+    def journal(self, name: str, english: bool, after: int = 0) -> list[str]:
+        """The journal page, its two exports and the API's log, from after action `after`."""
+        g, phone = self.game, self.phones[name]
+        headers, bearer = self._headers(name, english)
+        since = f"?after={after}" if after else ""
+        return [
+            phone.get(f"/g/{g}/log{since}", headers=headers).text,
+            phone.get(f"/g/{g}/log.json{since}", headers=headers).text,
+            phone.get(f"/g/{g}/log.csv{since}", headers=headers).text,
+            phone.get(f"/api/v1/games/{g}/log{since}", headers=bearer).text,
+        ]
+
+
+class Hunt:
+    """The leak hunts' search. After a step, everything a viewer can ask for, in the step's
+    language (French and English by turns), is searched for what they may not know. The journal
+    is not walked again from its start: each language's journal is searched from the first action
+    it has not searched with the same forbidden words, so every entry is searched once in each
+    language; a viewer whose forbidden words change has their whole journal searched again, and
+    `finish` searches every journal whole, in both languages. `public`: what is left out of the
+    search, a public list that names every secret (a box's list to pick from)."""
+
+    def __init__(self, phones: Phones, public: re.Pattern[str] | None = None) -> None:
+        self.phones, self.public = phones, public
+        self.searched: dict[tuple[str, bool], tuple[str, int]] = {}  # -> (words, last action)
+        self.checked = 0
+
+    def search(self, name: str, forbidden: re.Pattern[str] | None, step: int) -> None:
+        if forbidden is None:
+            return
+        english = step % 2 == 1
+        seq = self.phones.service.seq_of(self.phones.game)
+        words, done = self.searched.get((name, english), ("", 0))
+        after = done if words == forbidden.pattern else 0
+        texts = self.phones.answers(name, english)
+        if after == 0 or after < seq:
+            texts += self.phones.journal(name, english, after)
+        self.searched[name, english] = (forbidden.pattern, seq)
+        self._assert_hidden(name, forbidden, texts, f"step {step}")
+
+    def finish(self, forbidden: Mapping[str, re.Pattern[str] | None]) -> None:
+        for name, words in forbidden.items():
+            if words is not None:
+                for english in (False, True):
+                    texts = self.phones.answers(name, english)
+                    texts += self.phones.journal(name, english)
+                    self._assert_hidden(name, words, texts, "the end")
+
+    def _assert_hidden(
+        self, name: str, forbidden: re.Pattern[str], texts: list[str], when: str
+    ) -> None:
+        for text in texts:
+            if self.public is not None:
+                text = self.public.sub("", text)
+            found = forbidden.search(text)
+            assert found is None, (
+                f"{name} saw {found.group(0)!r} at {when}: "
+                f"…{text[max(0, found.start() - 150) : found.end() + 60]}…"
+            )
+            self.checked += 1
+
+
+def all_routes(routes: Any, prefix: str = "") -> set[tuple[str, str]]:
+    """(method, path) of every route, through included routers; static mounts left out."""
+    found: set[tuple[str, str]] = set()
+    for route in routes:
+        if isinstance(route, Mount):
+            continue
+        original = getattr(route, "original_router", None)
+        if original is not None:
+            found |= all_routes(original.routes, prefix + route.include_context.prefix)
+            continue
+        for method in (getattr(route, "methods", None) or {"GET"}) - {"HEAD"}:
+            found.add((method, prefix + route.path))
+    return found

@@ -7,7 +7,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from server.platform.dice import ScriptedRolls
-from tests.helpers import key
+from tests.conftest import key
 
 
 def post(

@@ -12,7 +12,7 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 
 from server.platform.service import GameService
-from tests.helpers import key, viewer_of
+from tests.conftest import key, viewer_of
 
 
 @pytest.fixture

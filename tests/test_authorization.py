@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from starlette.routing import Mount
 
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
-from tests.helpers import csrf_of, key, tally_game
+from tests.conftest import Phone, all_routes, csrf_of, key, tally_game
 
 ROLES = ("org", "ref", "lea", "hugo", "ref_b", "stranger")
 ALL = set(ROLES)
@@ -45,7 +44,7 @@ def world(client: TestClient, service: GameService, rolls: ScriptedRolls) -> Wor
     viewers = {"org": org, "ref": ref, "lea": lea, "hugo": hugo, "ref_b": ref_b}
     tokens, pages = {}, {}
     for role in ROLES:
-        phone = TestClient(client.app, base_url="http://testserver", follow_redirects=False)
+        phone = Phone(client, follow_redirects=False)
         if role in viewers:
             person = app_service.person(
                 game.id if role != "ref_b" else other.id,
@@ -294,26 +293,11 @@ def test_a_referee_of_another_game_cannot_touch_this_one(world: World, client: T
     assert service.load(world.game).game.seq == before
 
 
-def all_routes(routes: Any, prefix: str = "") -> set[tuple[str, str]]:
-    """(method, path) of every route, through included routers; static mounts left out."""
-    found: set[tuple[str, str]] = set()
-    for route in routes:
-        if isinstance(route, Mount):
-            continue
-        original = getattr(route, "original_router", None)
-        if original is not None:
-            found |= all_routes(original.routes, prefix + route.include_context.prefix)
-            continue
-        for method in (getattr(route, "methods", None) or {"GET"}) - {"HEAD"}:
-            found.add((method, prefix + route.path))
-    return found
-
-
 def test_every_route_is_in_the_matrix(client: TestClient) -> None:
-    from tests.battlefight.test_pages import BF_MATRIX
-    from tests.killpower.test_pages import KPB_MATRIX
-    from tests.serial_battle.test_pages import SB_MATRIX
-    from tests.trust_me.test_pages import TM_MATRIX
+    from tests.battlefight.conftest import BF_MATRIX
+    from tests.killpower.conftest import KPB_MATRIX
+    from tests.serial_battle.conftest import SB_MATRIX
+    from tests.trust_me.conftest import TM_MATRIX
 
     matrices = PAGE_MATRIX + API_MATRIX + SB_MATRIX + KPB_MATRIX + BF_MATRIX + TM_MATRIX
     covered = {(m, r) for m, r, *_ in matrices} | set(EXEMPT)

@@ -19,7 +19,7 @@ from server.platform.clock import FakeClock
 from server.platform.dice import ScriptedRolls
 from server.platform.live import Broker
 from server.platform.service import GameService
-from tests.helpers import key, tally_game
+from tests.conftest import key, tally_game
 
 SECRET = "s" * 48
 

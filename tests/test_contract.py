@@ -22,8 +22,8 @@ from server.games.demo import DEMOS
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import KINDS
 from server.platform.service import GameService
-from tests.helpers import key
-from tests.killpower.test_match import Match
+from tests.conftest import Phone, key
+from tests.killpower.conftest import Match
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_KINDS = sorted(k for k, kind in KINDS.items() if type(kind).__module__.startswith("server."))
@@ -57,7 +57,7 @@ def test_every_person_s_page_and_live_part_render(
     game_id, tokens = demo_people(kind)(service, rolls)
     roles = set()
     for token in tokens:
-        phone = TestClient(client.app, follow_redirects=True)
+        phone = Phone(client, follow_redirects=True)
         for language in ("fr", "en"):
             page = phone.get(f"/t/{token}", headers={"Accept-Language": language})
             assert page.status_code == 200, page.text[:400]
@@ -69,7 +69,7 @@ def test_every_person_s_page_and_live_part_render(
             )
             assert live.status_code == 200 and live.text.strip(), live.text[:400]
         roles.add(service.person_by_token(token).role)
-    board = TestClient(client.app).get(f"/g/{game_id}/board")
+    board = Phone(client).get(f"/g/{game_id}/board")
     assert board.status_code == 200
     # The demo seats someone of every role the kind has (beyond the organizer).
     assert set(KINDS[kind].roles) <= roles
@@ -87,7 +87,7 @@ def test_a_fresh_game_renders_for_its_organizer(client: TestClient, kind: str) -
     """Just created, before anything is set up: the organizer's page and the board."""
     home = client.get("/")
     assert home.status_code == 200
-    from tests.helpers import csrf_of
+    from tests.conftest import csrf_of
 
     answer = client.post(
         "/games",

@@ -24,8 +24,8 @@ from server.platform.kinds import PUBLIC, Viewer
 from server.platform.service import GameService
 from server.web.answers import live_tag, page_context
 from server.web.fanout import REVOKED, Fanout, Shown, Watcher
-from tests.helpers import key, viewer_of
-from tests.security.scenes import SCENES, sb_game
+from tests.conftest import Phone, key, viewer_of
+from tests.security.conftest import SCENES, sb_game
 
 HX = {"HX-Request": "true"}
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
@@ -38,7 +38,7 @@ def same(html: str) -> str:
 
 def opened(client: TestClient, service: GameService, game: str, person: int | None) -> Any:
     """A phone that opened this person's link (None: nobody's), and its cross-site token."""
-    phone = TestClient(client.app, follow_redirects=False)
+    phone = Phone(client, follow_redirects=False)
     if person is not None:
         token = service.link_of(service.person(game, person)).token
         assert phone.get(f"/t/{token}").status_code == 303

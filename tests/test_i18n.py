@@ -104,6 +104,6 @@ def test_the_journal_says_each_die_in_words(kind: str, purpose: str, french: str
 
 
 def _two_players() -> Any:
-    from tests.serial_battle.helpers import game
+    from tests.serial_battle.conftest import game
 
     return game("Léa", "Hugo")

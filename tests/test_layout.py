@@ -140,3 +140,27 @@ def test_every_handler_has_the_one_signature(key: str) -> None:
 @pytest.mark.parametrize("path", sorted(SERVER.glob("games/**/kind.py")), ids=str)
 def test_a_kind_only_wires_and_stays_short(path: Path) -> None:
     assert len(path.read_text(encoding="utf-8").splitlines()) < 200
+
+
+TESTS = ROOT / "tests"
+
+
+def test_no_test_module_imports_another() -> None:
+    """Builders live in conftest files (and `tests/server_process.py`, which the benchmarks share):
+    a test module imports none of `tests/**/test_*.py`, at its top or inside a function."""
+    found = []
+    for path in sorted(TESTS.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or "", *(f"{node.module}.{a.name}" for a in node.names)]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            found += [
+                f"{path.relative_to(ROOT)}: {name}"
+                for name in names
+                if name.startswith("tests.") and name.rpartition(".")[2].startswith("test_")
+            ]
+    assert found == []

@@ -11,14 +11,14 @@ from fastapi.testclient import TestClient
 
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import key
-from tests.security.scenes import sb_game
+from tests.conftest import Phone, key
+from tests.security.conftest import sb_game
 
 PLAYERS = ("Léa", "Hugo", "Ines", "Zoé")
 
 
 def phone(client: TestClient, service: GameService, game: str, person: int) -> TestClient:
-    fresh = TestClient(client.app, follow_redirects=False)
+    fresh = Phone(client, follow_redirects=False)
     token = service.link_of(service.person(game, person)).token
     assert fresh.get(f"/t/{token}").status_code == 303
     return fresh
@@ -106,7 +106,7 @@ def test_a_stream_pushes_its_viewer_s_part_and_never_another_s(
     import threading
     import time
 
-    from tests.helpers import serve
+    from tests.conftest import serve
 
     rolls.endless = True
     game, people, ids = sb_game(service, PLAYERS)

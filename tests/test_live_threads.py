@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from server.config import Settings
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import run_async, tally_game
+from tests.conftest import run_async, tally_game
 
 
 def test_an_action_is_answered_while_every_live_thread_is_busy(
@@ -75,7 +75,7 @@ def test_a_page_action_runs_off_the_event_loop(
 ) -> None:
     """A referee's tap is written on a worker thread (issue 21): while its commit is held, the
     server answers other requests. Were it on the event loop, the second request would wait."""
-    from tests.helpers import csrf_of
+    from tests.conftest import csrf_of
 
     game, _org, referee, (lea, _hugo) = tally_game(service)
     token = service.link_of(service.person(game.id, referee.person_id)).token  # type: ignore[arg-type]

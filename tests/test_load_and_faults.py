@@ -24,7 +24,7 @@ from server.platform.dice import secret_roll
 from server.platform.idempotency import idem_key
 from server.platform.live import Broker
 from server.platform.service import GameService
-from tests.helpers import run_async
+from tests.conftest import run_async
 from tests.server_process import SECRET, Server
 
 GAMES, REFEREES, PLAYERS = 3, 6, 12

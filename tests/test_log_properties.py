@@ -19,8 +19,7 @@ from server.platform.clock import FakeClock
 from server.platform.dice import ScriptedRolls
 from server.platform.live import Broker
 from server.platform.service import GameService
-from tests.conftest import SECRET
-from tests.helpers import key, tally_game
+from tests.conftest import SECRET, key, tally_game
 
 PLAYER = st.integers(min_value=0, max_value=2)
 STEP = st.one_of(

@@ -25,8 +25,8 @@ from server.platform.dice import ScriptedRolls
 from server.platform.kinds import SYSTEM, Viewer
 from server.platform.live import Broker
 from server.platform.service import GameService
-from tests.helpers import form_fields, key, phone, table, viewer_of
-from tests.security.scenes import SCENES
+from tests.conftest import form_fields, key, phone, table, viewer_of
+from tests.security.conftest import SCENES
 
 OTHER_SECRET = "another-server-another-secret"
 NUMBER = re.compile(r"(?<=player:)\d+")  # a person's number in a die's purpose

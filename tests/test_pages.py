@@ -12,12 +12,12 @@ from fastapi.testclient import TestClient
 
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService, Registered
-from tests.helpers import csrf_of, form_fields, key, serve, viewer_of
+from tests.conftest import Phone, csrf_of, form_fields, key, serve, viewer_of
 
 
 def phone(client: TestClient) -> TestClient:
     """Another phone: same app, its own cookies."""
-    return TestClient(client.app, base_url="http://testserver", follow_redirects=False)
+    return Phone(client, follow_redirects=False)
 
 
 def create_via_form(client: TestClient, name: str = "Forêt de Fontainebleau") -> str:
@@ -417,7 +417,7 @@ def test_every_form_of_a_page_has_its_own_idempotency_key(
     for _ in range(2):  # two renders of the same page
         rolls.push(*[1] * 200)  # the deal
         game, organizer = DEMOS["serial_battle"](service, key())
-        phone = TestClient(client.app, base_url="http://testserver", follow_redirects=False)
+        phone = Phone(client, follow_redirects=False)
         assert phone.get(f"/t/{service.link_of(organizer.person).token}").status_code == 303
         page = phone.get(f"/g/{game.id}").text
         found = re.findall(r'name="idem" value="([^"]+)"', page)

@@ -19,7 +19,7 @@ from server.platform.access import (
 from server.platform.clock import FakeClock
 from server.platform.dice import CommandDice, ReplayDice, ReplayDiverged, ScriptedRolls
 from server.platform.timers import Timer
-from tests.helpers import run_async
+from tests.conftest import run_async
 
 
 def test_links_are_derived_from_secret_person_version_and_nonce() -> None:

@@ -20,8 +20,7 @@ from server.config import get_settings
 from server.platform.live import Broker
 from server.platform.relay import PostgresRelay, libpq_url
 from server.platform.service import GameService
-from tests.conftest import ON_POSTGRES
-from tests.helpers import key, run_async, tally_game
+from tests.conftest import ON_POSTGRES, key, run_async, tally_game
 from tests.server_process import Server
 
 needs_postgres = pytest.mark.skipif(not ON_POSTGRES, reason="LISTEN/NOTIFY is PostgreSQL's")

@@ -12,7 +12,7 @@ from server.platform.clock import FakeClock
 from server.platform.dice import ScriptedRolls
 from server.platform.idempotency import AlreadyCreated, IdempotencyMismatch, session_caller
 from server.platform.service import GameService
-from tests.helpers import key, tally_game, viewer_of
+from tests.conftest import key, tally_game, viewer_of
 
 
 def test_create_game_gives_an_organizer_with_a_working_link(service: GameService) -> None:
@@ -109,7 +109,7 @@ def test_dice_entered_by_hand_are_marked_so(service: GameService) -> None:
 
 def test_physical_dice_games_refuse_an_action_without_the_die(service: GameService) -> None:
     game, organizer = service.create_game("tally", "x", "y", dice="physical", idem_key=key())
-    from tests.helpers import viewer_of
+    from tests.conftest import viewer_of
 
     org = viewer_of(organizer)
     lea = viewer_of(service.register(game.id, org, "player", "Léa", idem_key=key()))

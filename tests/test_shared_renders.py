@@ -14,8 +14,8 @@ from server.games.demo import DEMOS
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
 from server.web.templating import Kept, SharedRenders
-from tests.helpers import key, tally_game
-from tests.killpower.test_match import Match
+from tests.conftest import Phone, key, tally_game
+from tests.killpower.conftest import Match
 
 HX = {"HX-Request": "true"}
 
@@ -45,9 +45,9 @@ def test_a_board_live_part_is_the_same_for_every_phone(
     client: TestClient, service: GameService, rolls: ScriptedRolls, kind: str
 ) -> None:
     game_id, token = GAMES[kind](service, rolls)
-    staff = TestClient(client.app, follow_redirects=False)
+    staff = Phone(client, follow_redirects=False)
     assert staff.get(f"/t/{token}").status_code == 303
-    stranger = TestClient(client.app)
+    stranger = Phone(client)
     for language in ("en", "fr"):
         headers = {**HX, "Accept-Language": language}
         # The board asked by htmx is rendered anew for each request, with the request's own
@@ -72,7 +72,7 @@ def test_a_change_is_on_the_board_at_once(client: TestClient, service: GameServi
     game, org, _referee, _players = tally_game(service)
     url = f"/g/{game.id}/live/board"
     before = client.get(url, headers=HX)
-    watcher = TestClient(client.app)
+    watcher = Phone(client)
     assert watcher.get(url, headers=HX).text == before.text
     service.register(game.id, org, "player", "Zoé", idem_key=key())
     after = watcher.get(url, headers=HX)

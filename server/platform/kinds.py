@@ -282,7 +282,7 @@ class GameKind(ABC, Generic[S]):
         aside: the platform knows them): a command naming anything else is refused."""
         return {}
 
-    def subjects(self, state: S, command: Any) -> list[int] | None:
+    def subjects(self, state: S, command: Any, actor: Viewer) -> list[int] | None:
         """The people a command concerns (for the stale-screen check); None: the whole game."""
         return None
 

@@ -17,7 +17,7 @@ from urllib.parse import urlencode, urlsplit
 
 import anyio
 import segno
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, QueryParams
@@ -766,6 +766,10 @@ def qr_slips(
 
 # ---------------------------------------------------------------------- the log
 
+# The journal and its exports from after an action's number (`?after=N`), as the API's log: what a
+# phone that has read up to N is missing.
+After = Annotated[int, Query(ge=0, le=2_147_483_647)]
+
 
 @router.get("/g/{game_id}/log")
 def log_page(
@@ -774,9 +778,10 @@ def log_page(
     viewer: PageViewerDep,
     service: ServiceDep,
     templates: TemplatesDep,
+    after: After = 0,
 ) -> Response:
     loaded = service.load(game_id)
-    events = service.log(game_id, viewer)
+    events = service.log(game_id, viewer, after=after)
     for e in events:  # the page says each die in words; the exports keep the purposes
         for r in e.get("rolls", []):
             r["label"] = (
@@ -787,16 +792,24 @@ def log_page(
     return templates.response(
         request,
         "platform/log.html",
-        {"game": loaded.game, "kind": loaded.kind, "viewer": viewer, "events": events},
+        {
+            "game": loaded.game,
+            "kind": loaded.kind,
+            "viewer": viewer,
+            "events": events,
+            "after": after,
+        },
     )
 
 
 @router.get("/g/{game_id}/log.json")
-def log_json(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Response:
+def log_json(
+    game_id: str, viewer: PageViewerDep, service: ServiceDep, after: After = 0
+) -> Response:
     loaded = service.load(game_id)
     body = {
         "game": {"id": game_id, "kind": loaded.game.kind, "name": loaded.game.name},
-        "events": service.log(game_id, viewer),
+        "events": service.log(game_id, viewer, after=after),
     }
     return download(
         json.dumps(body, ensure_ascii=False, indent=1),
@@ -818,8 +831,10 @@ def game_file(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Respo
 
 
 @router.get("/g/{game_id}/log.csv")
-def log_csv(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Response:
-    events = service.log(game_id, viewer)
+def log_csv(
+    game_id: str, viewer: PageViewerDep, service: ServiceDep, after: After = 0
+) -> Response:
+    events = service.log(game_id, viewer, after=after)
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["seq", "at", "type", "actor", "role", "summary", "rolls", "undone", "command"])

@@ -11,7 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from server.platform.dice import ScriptedRolls
-from tests.helpers import key
+from tests.conftest import key
 
 TYPES = ("attaque", "défense", "déplacement", "concentration", "rhétorique")
 # Every card hits from anywhere for 7: three blows end a player (2.5, 4.4.1, 4.4.6 with N = 0).

@@ -10,16 +10,8 @@ from fastapi.testclient import TestClient
 
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import csrf_of, key, table
-
-ROLES = ("org", "lea", "public", "stranger")
-EVERYONE = set(ROLES)
-
-# (method, route, concrete path, form, who may)
-BF_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
-    ("GET", "/g/{game_id}/battlefight/cards.json", "/g/{g}/battlefight/cards.json", None, EVERYONE),
-    ("GET", "/g/{game_id}/battlefight/cards.csv", "/g/{g}/battlefight/cards.csv", None, EVERYONE),
-]
+from tests.battlefight.conftest import BF_MATRIX, ROLES
+from tests.conftest import Phone, csrf_of, key, table
 
 
 @pytest.fixture
@@ -35,7 +27,7 @@ def battlefight(client: TestClient, service: GameService, rolls: ScriptedRolls) 
     tokens = {"org": t.token(), "lea": t.token("Léa"), "stranger": other.token("Zed")}
     phones = {}
     for role in ROLES:
-        phone = TestClient(client.app, follow_redirects=False)
+        phone = Phone(client, follow_redirects=False)
         if role in tokens:
             assert phone.get(f"/t/{tokens[role]}").status_code == 303
         phone.headers["X-CSRF-Token"] = csrf_of(phone.get("/").text)
@@ -84,7 +76,7 @@ def test_a_deck_chosen_on_the_phone(battlefight: dict[str, Any]) -> None:
     deck = service.load(t.game.id).state.player(t.viewer("Léa").person_id).deck
     assert deck.count("bouclier") == 4 and "parade" not in deck
     # Three of a type: the form comes back with the message and what was typed.
-    hugo = TestClient(phone.app, follow_redirects=False)
+    hugo = Phone(phone, follow_redirects=False)
     assert hugo.get(f"/t/{t.token('Hugo')}").status_code == 303
     hugo.headers["X-CSRF-Token"] = csrf_of(hugo.get("/").text)
     wrong = {**chosen, "count_parade": "3"}
@@ -109,7 +101,7 @@ def test_a_draw_offer_is_said_to_each_side(
     service.perform(t.game.id, t.viewer("Léa"), {"type": "draw"}, idem_key=key())
     pages = {}
     for name in ("Léa", "Hugo"):
-        phone = TestClient(client.app, follow_redirects=False)
+        phone = Phone(client, follow_redirects=False)
         assert phone.get(f"/t/{t.token(name)}").status_code == 303
         pages[name] = phone.get(f"/g/{t.game.id}").text
     assert (

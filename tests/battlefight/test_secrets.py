@@ -1,8 +1,9 @@
 """No hand and no pile reaches anyone but its player (1.3.1, 1.3.2): whole games are played from
 the players' phones with random legal answers; after every step, every page, htmx fragment, API
 answer, journal export and refused command that each other viewer can ask for (the organizer, the
-other players, the public board, in French or in English) is searched for the cards of a deck
-that were never face up. Each player's deck is made of cards only they hold, so a title seen
+other players, the public board, in French or in English by turns; the journal from the first
+action not yet searched, all of it at the end: `tests.conftest.Hunt`) is searched for the cards
+of a deck that were never face up. Each player's deck is made of cards only they hold, so a title seen
 elsewhere tells where it came from."""
 
 from __future__ import annotations
@@ -21,8 +22,7 @@ from server.games.battlefight.state import BFState
 from server.platform.data_import import slug
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
-from tests.helpers import key, serve, viewer_of
-from tests.phones import Phones
+from tests.conftest import Hunt, Phone, Phones, key, serve, viewer_of
 
 NAMES = ("Lea", "Hugo", "Ines")
 STEPS = {  # varied enough to draw, discard, stay Stable, move and hurt
@@ -86,29 +86,24 @@ def play(client: TestClient, seed: int) -> int:
         service.perform(game.id, person, {"type": "deck", "cards": deck}, idem_key=key())
     service.perform(game.id, org, {"type": "start"}, idem_key=key())
     seen: set[str] = set()
-    checked = 0
+    hunt = Hunt(phones)
+    viewers = [*phones.phones]
     for step in range(40):
         state: BFState = service.load(game.id).state  # type: ignore[assignment]
         if state.phase != "playing":
             break
         face_up(state, seen)
-        for name in [*phones.phones, "public"]:
-            forbidden = hidden_from(name, seen)
-            if forbidden is None:
-                continue
-            for text in phones.answers(name, english=step % 2 == 1):
-                found = forbidden.search(text)
-                assert found is None, (
-                    f"{name} saw {found.group(0)} at step {step}: …{text[max(0, found.start() - 150) : found.end() + 60]}…"
-                )
-                checked += 1
+        for name in viewers:
+            hunt.search(name, hidden_from(name, seen), step)
         pending = state.table.pending  # type: ignore[union-attr]
         assert pending is not None
         values = rng.sample(pending.options, pending.count)
         service.perform(
             game.id, players[pending.player], {"type": "choose", "values": values}, idem_key=key()
         )
-    return checked
+    face_up(service.load(game.id).state, seen)  # type: ignore[arg-type]
+    hunt.finish({name: hidden_from(name, seen) for name in viewers})
+    return hunt.checked
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -127,9 +122,10 @@ def test_the_event_stream_carries_only_numbers(client: TestClient) -> None:
     ]
     for person in people:
         service.perform(game.id, person, {"type": "boosters"}, idem_key=key())
-    phone = TestClient(client.app, base_url="http://testserver", follow_redirects=False)
+    phone = Phone(client, follow_redirects=False)
     phone.get(f"/t/{service.link_of(service.person(game.id, people[0].person_id)).token}")  # type: ignore[arg-type]
     lines: list[str] = []
+    listening = threading.Event()
     with serve(client.app) as base:
         last = service.seq_of(game.id) + 3
 
@@ -142,13 +138,13 @@ def test_the_event_stream_carries_only_numbers(client: TestClient) -> None:
             ) as sse:
                 for line in sse.iter_lines():
                     lines.append(line)
+                    listening.set()
                     if line.startswith("data: ") and json.loads(line[6:])["seq"] >= last:
                         return
 
         listener = threading.Thread(target=listen)
         listener.start()
-        while not lines:
-            pass
+        assert listening.wait(10)  # the stream's hello: it listens
         service.perform(game.id, org, {"type": "start"}, idem_key=key())
         for _ in range(2):
             state: Any = service.load(game.id).state

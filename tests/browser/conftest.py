@@ -1,13 +1,56 @@
-"""Browser helpers: accessibility checks with axe-core (vendored in tests/assets) and screenshots."""
+"""Browser helpers: a phone's viewport, accessibility checks with axe-core (vendored in
+tests/assets), screenshots, and a self-refereed match between two coaches."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import Page, Request, expect
+
+from server.games.killpower.demo import wizard
+from server.platform.service import GameService, Registered
+from tests.conftest import key, viewer_of
 
 AXE = (Path(__file__).parent.parent / "assets" / "axe.min.js").read_text()
+# A browser test waits for a state the page reaches, never for a fixed time: `expect` waits up to
+# this long for it, which a loaded machine may need (a state reached earlier ends the wait).
+STATE_TIMEOUT = 20.0
+expect.set_options(timeout=STATE_TIMEOUT * 1000)
+
+
+def wait_until(page: Page, condition: Callable[[], bool], what: str) -> None:
+    """Waits for a state the test sees from Python (a request made, a note the page wrote), as
+    `expect` does for the page's own: Playwright's events are handled meanwhile."""
+    deadline = time.monotonic() + STATE_TIMEOUT
+    while not condition():
+        assert time.monotonic() < deadline, f"still waiting for {what}"
+        page.wait_for_timeout(20)
+
+
+class Requests:
+    """The requests a page made to addresses containing `part`, and how each ended."""
+
+    def __init__(self, page: Page, part: str) -> None:
+        self.started: list[Request] = []
+        self.ended: list[Request] = []
+        self.failed: list[Request] = []
+        page.on("request", lambda r: self.started.append(r) if part in r.url else None)
+        page.on("requestfinished", lambda r: self.ended.append(r) if part in r.url else None)
+        page.on("requestfailed", lambda r: self._failed(r) if part in r.url else None)
+
+    def _failed(self, request: Request) -> None:
+        self.ended.append(request)
+        self.failed.append(request)
+
+    def settled(self) -> bool:
+        """Every request made has ended (answered or failed)."""
+        return len(self.ended) == len(self.started)
+
+
 SHOTS = Path(__file__).parent.parent.parent / "test-results" / "screens"
 
 
@@ -37,5 +80,39 @@ def shot(page: Any, name: str) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _browser_marker(request: pytest.FixtureRequest) -> None:
+def _browser_marker(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Marks the test, and closes the phones it opened: a page left open goes on ticking its
+    countdowns and holding its stream, slowing every test after it."""
     request.node.add_marker(pytest.mark.browser)
+    yield
+    if "browser" in request.fixturenames:
+        for context in request.getfixturevalue("browser").contexts:
+            context.close()
+
+
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "fr-FR",
+}
+
+
+def two_coach_match(
+    service: GameService, *, board: bool = False
+) -> tuple[str, dict[str, Registered], str]:
+    """A league (Alix's Nabos, Basile's Titanos) and a self-refereed match opened between them:
+    the league's id, the coaches, the match's id."""
+    game, owner = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
+    org = viewer_of(owner)
+    coaches = {
+        name: service.register(game.id, org, "coach", name, idem_key=key())
+        for name in ("Alix", "Basile")
+    }
+    for name, team in (("Alix", "Nabos"), ("Basile", "Titanos")):
+        service.perform(game.id, viewer_of(coaches[name]), wizard(team), idem_key=key())
+    teams = {t.name: t.id for t in service.load(game.id).state.teams.values()}
+    request = {"team_a": teams["Nabos"], "team_b": teams["Titanos"], "mode": "self", "board": board}
+    match_id = service.open_linked(game.id, viewer_of(coaches["Alix"]), request, idem_key=key())
+    return game.id, coaches, match_id

@@ -9,9 +9,8 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from server.platform.service import GameService
-from tests.browser.conftest import assert_accessible, shot
-from tests.browser.test_platform_flow import PHONE
-from tests.helpers import key, viewer_of
+from tests.browser.conftest import PHONE, assert_accessible, shot
+from tests.conftest import key, viewer_of
 
 
 def test_two_players_play_from_their_phones(browser: Browser, live_server: Any) -> None:

@@ -7,12 +7,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Request
+from playwright.sync_api import Browser, Request, expect
 
 from server.games.demo import DEMOS
 from server.platform.service import GameService
-from tests.browser.test_platform_flow import PHONE
-from tests.helpers import key
+from tests.browser.conftest import PHONE, Requests, wait_until
+from tests.conftest import key
 
 FIRST_LOAD_BYTES = 40 * 1024  # compressed, htmx included
 FIRST_LOAD_REQUESTS = 4
@@ -46,10 +46,15 @@ def test_first_load_of_a_staff_page_fits_the_budget(
     context = browser.new_context(**PHONE)  # an empty cache: a first load
     context.add_cookies(cookies)  # type: ignore[arg-type]
     page = context.new_page()
-    seen: list[Request] = []
-    page.on("requestfinished", lambda request: seen.append(request))
+    asked = Requests(page, "")
     page.goto(f"{live_server.url}/g/{game.id}", wait_until="load")
-    page.wait_for_timeout(500)
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")  # its script ran
+
+    def loading() -> list[Request]:
+        return [r for r in asked.started if not any(part in r.url for part in LONG_LIVED)]
+
+    wait_until(page, lambda: all(r in asked.ended for r in loading()), "the page's requests")
+    seen = [r for r in asked.ended if r not in asked.failed]
     loaded = [r for r in seen if not any(part in r.url for part in LONG_LIVED)]
     sizes = {r.url.split("?")[0].removeprefix(live_server.url): body_size(r) for r in loaded}
     total = sum(sizes.values())
@@ -66,7 +71,7 @@ def test_first_load_of_a_staff_page_fits_the_budget(
 def test_an_htmx_action_answer_fits_the_budget(live_server: Any) -> None:
     import httpx
 
-    from tests.helpers import csrf_of
+    from tests.conftest import csrf_of
 
     service: GameService = live_server.app.state.service
     game, organizer = DEMOS["serial_battle"](service, key())

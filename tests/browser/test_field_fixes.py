@@ -11,9 +11,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from server.games.killpower.demo import wizard
 from server.platform.service import GameService
-from tests.browser.conftest import assert_accessible, shot
-from tests.browser.test_platform_flow import PHONE
-from tests.helpers import key, viewer_of
+from tests.browser.conftest import PHONE, assert_accessible, shot
+from tests.conftest import key, viewer_of
 
 # Records each try to buzz, and whether the phone had been touched (a browser refuses before).
 BUZZES = """window.buzzes = [];
@@ -87,8 +86,8 @@ def test_a_serial_battle_from_setup_to_its_winner_on_phones_opened_before_the_st
             idem_key=key(),
         )
     chips = console.locator("#assault-chips")
-    expect(chips.get_by_role("link", name="Léa")).to_be_visible(timeout=8000)
-    expect(hugo.locator("#my-pv")).to_have_text("36", timeout=8000)
+    expect(chips.get_by_role("link", name="Léa")).to_be_visible()
+    expect(hugo.locator("#my-pv")).to_have_text("36")
     live(console)
     live(hugo)
 
@@ -113,7 +112,7 @@ def test_a_serial_battle_from_setup_to_its_winner_on_phones_opened_before_the_st
     live_server.clock.advance(600)
     for page in (console, hugo):
         news = page.locator(".shrink-news")
-        expect(news).to_have_text(re.compile("Nord"), timeout=8000)
+        expect(news).to_have_text(re.compile("Nord"))
         expect(news).to_be_in_viewport()
     expect(console.locator(".countdown")).to_be_in_viewport()
     assert console.evaluate("window.buzzes.length") >= 1
@@ -139,7 +138,7 @@ def test_a_serial_battle_from_setup_to_its_winner_on_phones_opened_before_the_st
     pick(console, "Léa", "Zoé")
     console.get_by_role("button", name="Lancer les dés").tap()
     for page in (console, hugo):
-        expect(page.get_by_role("heading", name="Léa gagne !")).to_be_visible(timeout=8000)
+        expect(page.get_by_role("heading", name="Léa gagne !")).to_be_visible()
     expect(console.locator("#assault *")).to_have_count(0)
     expect(console.get_by_role("button", name="Lancer les dés")).to_have_count(0)
     assert_accessible(console)
@@ -207,10 +206,10 @@ def test_a_coach_sees_the_waiting_match_first_and_is_warned_before_an_expulsion(
     basile.goto(f"{live_server.url}/g/{league.id}/killpower/matches/{match_id}")
     live(basile)
     alix.get_by_role("button", name="Donner la composition").tap()
-    expect(basile.get_by_text("Nabos · prêt")).to_be_visible(timeout=5000)
+    expect(basile.get_by_text("Nabos · prêt")).to_be_visible()
     basile.get_by_role("button", name="Donner la composition").tap()
     for page in (alix, basile):
-        expect(page.locator("[data-turn]")).to_have_text("Tour 20", timeout=5000)
+        expect(page.locator("[data-turn]")).to_have_text("Tour 20")
 
     state = service.load(match_id).state
     mover = alix if state.hand == "B" else basile

@@ -14,9 +14,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserType, expect
 
 from server.platform.service import GameService
-from tests.browser.test_platform_flow import PHONE
-from tests.conftest import chromium_path
-from tests.helpers import key, tally_game
+from tests.browser.conftest import PHONE, Requests, wait_until
+from tests.conftest import chromium_path, key, tally_game
 
 FIELD = "arbitre.field"
 
@@ -52,13 +51,14 @@ def test_the_field_works_without_a_secure_context(field_browser: Browser, live_s
     assert page.evaluate("'serviceWorker' in navigator") is False
     service.perform(game.id, referee, {"type": "roll", "player": lea.person_id}, idem_key=key())
     seq = service.seq_of(game.id)
-    page.wait_for_function(f"parseInt(document.getElementById('stream').dataset.seq, 10) >= {seq}")
+    expect(page.locator("#stream")).to_have_attribute("data-seq", str(seq))
     # The referee's console: the silent video starts on the first tap.
     console = context.new_page()
     console.goto(f"{base}/t/{service.link_of(service.person(game.id, referee.person_id)).token}")  # type: ignore[arg-type]
-    console.wait_for_function("window.NoSleep !== undefined")
+    # (The page's policy forbids wait_for_function's eval: `evaluate` is asked until true.)
+    wait_until(console, lambda: console.evaluate("window.NoSleep !== undefined"), "NoSleep")
     console.locator("main").click()
-    console.wait_for_function("document.body.dataset.awake === 'video'")
+    wait_until(console, lambda: console.evaluate("document.body.dataset.awake") == "video", "video")
     context.close()
 
 
@@ -71,7 +71,8 @@ def test_on_a_secure_address_nothing_changes(browser: Browser, live_server: Any)
     )  # type: ignore[arg-type]
     assert page.evaluate("window.isSecureContext") is True
     expect(page.locator("#insecure-hint")).to_be_hidden()
-    page.wait_for_function("navigator.serviceWorker.getRegistration().then(r => !!r)")
+    registered = "navigator.serviceWorker.getRegistration().then(r => !!r)"
+    wait_until(page, lambda: page.evaluate(registered), "the service worker")
     assert page.evaluate("document.getElementById('nosleep-js')") is None
 
 
@@ -79,7 +80,7 @@ def test_a_tap_made_offline_on_the_field_is_sent_once(
     field_browser: Browser, live_server: Any
 ) -> None:
     """On the insecure name too, a tap made while the hotspot is gone is sent once it is back."""
-    from tests.helpers import viewer_of
+    from tests.conftest import viewer_of
 
     service: GameService = live_server.app.state.service
     game, organizer = service.create_game("tally", "Champ", "Camille", idem_key=key())
@@ -92,13 +93,14 @@ def test_a_tap_made_offline_on_the_field_is_sent_once(
     page.goto(f"http://{FIELD}:{port}/t/{service.link_of(organizer.person).token}")
     expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
     before = service.load(game.id).game.seq
+    taps = Requests(page, "/act")
     context.set_offline(True)
     page.get_by_role("button", name="Dé pour Léa").tap()
     expect(page.locator("#conn")).to_contain_text("Action en attente")
     assert service.load(game.id).game.seq == before
     context.set_offline(False)
-    expect(page.locator("#flash")).to_contain_text("Léa scores", timeout=10000)
-    page.wait_for_timeout(1000)
+    expect(page.locator("#flash")).to_contain_text("Léa scores")
+    wait_until(page, taps.settled, "every sending of the tap to end")
     rolls = [
         e
         for e in service.log(game.id, viewer_of(organizer))

@@ -8,10 +8,9 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from server.games.killpower.demo import wizard
-from server.platform.service import GameService, Registered
-from tests.browser.conftest import assert_accessible, shot
-from tests.browser.test_platform_flow import PHONE
-from tests.helpers import key, viewer_of
+from server.platform.service import GameService
+from tests.browser.conftest import PHONE, assert_accessible, shot, two_coach_match
+from tests.conftest import key, viewer_of
 
 SPECIALIZATIONS = [
     "Archer (+1 HAB)",
@@ -82,30 +81,11 @@ def test_a_coach_creates_a_team_and_the_ranking_shows_a_match(
 
     # The ranking page follows by itself: Nabos first with 3 points.
     first = board.locator("tbody tr").first
-    expect(first).to_contain_text("Nabos", timeout=5000)
+    expect(first).to_contain_text("Nabos")
     expect(first.locator("td").nth(1)).to_have_text("3")
     expect(board.get_by_text("Nabos 3 – 1 Titanos")).to_be_visible()
     assert_accessible(board)
     shot(board, "kpb-board")
-
-
-def two_coach_match(
-    service: GameService, *, board: bool = False
-) -> tuple[str, dict[str, Registered], str]:
-    """A league (Alix's Nabos, Basile's Titanos) and a self-refereed match opened between them:
-    the league's id, the coaches, the match's id."""
-    game, owner = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
-    org = viewer_of(owner)
-    coaches = {
-        name: service.register(game.id, org, "coach", name, idem_key=key())
-        for name in ("Alix", "Basile")
-    }
-    for name, team in (("Alix", "Nabos"), ("Basile", "Titanos")):
-        service.perform(game.id, viewer_of(coaches[name]), wizard(team), idem_key=key())
-    teams = {t.name: t.id for t in service.load(game.id).state.teams.values()}
-    request = {"team_a": teams["Nabos"], "team_b": teams["Titanos"], "mode": "self", "board": board}
-    match_id = service.open_linked(game.id, viewer_of(coaches["Alix"]), request, idem_key=key())
-    return game.id, coaches, match_id
 
 
 def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_server: Any) -> None:
@@ -123,10 +103,10 @@ def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_serv
     alix, basile = phones["Alix"], phones["Basile"]
     assert_accessible(alix)
     alix.get_by_role("button", name="Donner la composition").tap()
-    expect(basile.get_by_text("Nabos · prêt")).to_be_visible(timeout=5000)
+    expect(basile.get_by_text("Nabos · prêt")).to_be_visible()
     basile.get_by_role("button", name="Donner la composition").tap()
     for page in (alix, basile):
-        expect(page.locator("[data-turn]")).to_have_text("Tour 20", timeout=5000)
+        expect(page.locator("[data-turn]")).to_have_text("Tour 20")
     side_of = {"A": alix, "B": basile}
     own_team = {"A": "Nabos", "B": "Titanos"}
     for turn in (20, 19, 18):
@@ -134,7 +114,7 @@ def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_serv
         for phase in (1, 2):
             side = state.hand if phase == 1 else ("B" if state.hand == "A" else "A")
             mover, watcher = side_of[side], side_of["B" if side == "A" else "A"]
-            expect(mover.get_by_text("Votre phase de déplacement")).to_be_visible(timeout=5000)
+            expect(mover.get_by_text("Votre phase de déplacement")).to_be_visible()
             if mover.get_by_role("button", name="Donner le ballon").count():
                 mover.get_by_role("button", name="Donner le ballon").tap()
                 expect(mover.locator(".chip.ball").first).to_have_text("ballon")
@@ -142,19 +122,19 @@ def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_serv
                 mover.get_by_role("button", name="Entrer").first.tap()
                 # The other phone sees the gladiator on the field, live.
                 team = watcher.locator(f"section:has(h2:has-text('{own_team[side]}'))").last
-                expect(team.get_by_text("sur le terrain").first).to_be_visible(timeout=5000)
+                expect(team.get_by_text("sur le terrain").first).to_be_visible()
             mover.get_by_role("button", name="Fin de la phase de déplacement").tap()
             state = service.load(match_id).state
         for page in (alix, basile):
-            expect(page.locator(".killpower-now")).to_contain_text("phase 3", timeout=5000)
+            expect(page.locator(".killpower-now")).to_contain_text("phase 3")
         if turn == 20:
             assert_accessible(alix)
             shot(alix, "kpb-match")
         for page in (alix, basile):  # both have a gladiator on the field: both let it pass
             button = page.get_by_role("button", name="Nos autres gladiateurs ne font rien")
-            expect(button).to_be_visible(timeout=5000)
+            expect(button).to_be_visible()
             button.tap()
-            expect(button).to_be_hidden(timeout=5000)
+            expect(button).to_be_hidden()
         for page in (alix, basile):
-            expect(page.locator("[data-turn]")).to_have_text(f"Tour {turn - 1}", timeout=5000)
+            expect(page.locator("[data-turn]")).to_have_text(f"Tour {turn - 1}")
     assert service.load(match_id).state.turn == 17

@@ -9,9 +9,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from server.platform.service import GameService
-from tests.browser.conftest import assert_accessible, shot
-from tests.browser.test_killpower import two_coach_match
-from tests.browser.test_platform_flow import PHONE
+from tests.browser.conftest import PHONE, assert_accessible, shot, two_coach_match
 
 
 def test_two_coaches_move_by_tapping_and_the_board_page_follows(
@@ -27,11 +25,11 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
         phones[name] = page
     alix, basile = phones["Alix"], phones["Basile"]
     alix.get_by_role("button", name="Donner la composition").tap()
-    expect(basile.get_by_text("Nabos · prêt")).to_be_visible(timeout=5000)
+    expect(basile.get_by_text("Nabos · prêt")).to_be_visible()
     basile.get_by_role("button", name="Donner la composition").tap()
     screen = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     screen.goto(f"{live_server.url}/g/{match_id}/board")
-    expect(screen.locator(".kp-field")).to_be_visible(timeout=5000)
+    expect(screen.locator(".kp-field")).to_be_visible()
 
     state = service.load(match_id).state
     side_of = {"A": alix, "B": basile}
@@ -39,9 +37,9 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     watcher = side_of["B" if state.hand == "A" else "A"]
     entry_row = "A" if state.hand == "A" else "O"
     column = 5 if state.hand == "A" else 22
-    expect(mover.get_by_text("Votre phase de déplacement")).to_be_visible(timeout=5000)
+    expect(mover.get_by_text("Votre phase de déplacement")).to_be_visible()
     mover.get_by_role("button", name="Donner le ballon").tap()
-    expect(mover.locator(".kp-move")).to_be_visible(timeout=5000)
+    expect(mover.locator(".kp-move")).to_be_visible()
     # A gladiator of the side-line zone chosen: the squares it may reach light up; a tap on one
     # fills the form; one more tap moves it.
     who = mover.locator("#move-who")
@@ -55,10 +53,10 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     expect(mover.locator("#move-to")).to_have_value(f"{entry_row}{column}")
     mover.get_by_role("button", name="Déplacer").tap()
     square = f"{entry_row}{column}"
-    expect(mover.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1, timeout=5000)
+    expect(mover.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1)
     # The other coach and the big screen see it, live.
-    expect(watcher.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1, timeout=5000)
-    expect(screen.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1, timeout=5000)
+    expect(watcher.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1)
+    expect(screen.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1)
     # The piece on the board, tapped, lights where it may still go (DEP 5 - 1 spent).
     mover.locator(f'.kp-piece[data-square="{square}"]').tap()
     lit = mover.locator(".kp-square.lit")
@@ -67,7 +65,7 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     mover.locator(f'.kp-square[data-square="{step}{column + 1}"]').tap()
     mover.get_by_role("button", name="Déplacer").tap()
     moved = f"{step}{column + 1}"
-    expect(screen.locator(f'.kp-piece[data-square="{moved}"]')).to_have_count(1, timeout=5000)
+    expect(screen.locator(f'.kp-piece[data-square="{moved}"]')).to_have_count(1)
     assert service.load(match_id).state.at  # kept by the server
     shot(mover, "kpb-board")
     shot(screen, "kpb-board-wide")

@@ -12,9 +12,9 @@ from typing import Any
 from playwright.sync_api import Browser, Route, expect
 
 from server.platform.service import GameService
-from tests.browser.test_platform_flow import PHONE
-from tests.helpers import key, viewer_of
-from tests.security.scenes import sb_game
+from tests.browser.conftest import PHONE, wait_until
+from tests.conftest import key, viewer_of
+from tests.security.conftest import sb_game
 
 
 def test_a_row_opened_and_a_field_being_typed_survive_other_referees_actions(
@@ -44,7 +44,7 @@ def test_a_row_opened_and_a_field_being_typed_survive_other_referees_actions(
     field.fill("7")
     again = {"type": "correct", "player": ids["Ines"], "pv": 9, "reason": "b"}
     service.perform(game, people["referee"], again, idem_key=key())
-    page.wait_for_timeout(600)
+    expect(page.locator("#live")).to_have_attribute("data-stale", "1")  # arrived, held
     assert page.evaluate("document.activeElement.closest('details') !== null")
     expect(field).to_have_value("7")
     expect(lea).to_have_attribute("open", "")
@@ -78,11 +78,7 @@ def test_an_answer_that_comes_after_a_later_change_does_not_leave_the_older_scre
 
     page.route("**/act", hold_the_answer)
     page.get_by_role("button", name="Dé pour Léa").tap()
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(50)
-    assert held
+    wait_until(page, lambda: bool(held), "the tap, held on its way")
     service.perform(
         game, gm, {"type": "score", "player": lea.person_id, "points": 10}, idem_key=key()
     )
@@ -112,8 +108,10 @@ def test_a_tap_refused_when_the_network_came_back_says_so_and_stays_said(
     expect(refused).to_contain_text("Votre action envoyée au retour du réseau a été refusée")
     expect(refused).to_contain_text("Léa")
     # Later changes of the live part do not take it away.
+    live = page.locator("#live")
+    tag = live.get_attribute("data-live-tag")
     service.perform(game, gm, {"type": "timer.start", "seconds": 60}, idem_key=key())
     expect(page.locator("#stream")).to_have_attribute("data-seq", str(service.seq_of(game)))
-    page.wait_for_timeout(500)
+    expect(live).not_to_have_attribute("data-live-tag", tag or "")  # the new part is in
     expect(refused).to_be_visible()
     expect(page.locator("#conn")).to_be_hidden()

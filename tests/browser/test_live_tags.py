@@ -10,9 +10,9 @@ from typing import Any
 from playwright.sync_api import Browser, expect
 
 from server.platform.service import GameService
-from tests.browser.test_platform_flow import PHONE
-from tests.helpers import key
-from tests.security.scenes import sb_game
+from tests.browser.conftest import PHONE, wait_until
+from tests.conftest import key
+from tests.security.conftest import sb_game
 
 
 def test_an_untouched_phone_fetches_nothing_and_a_change_arrives_on_its_stream(
@@ -38,10 +38,10 @@ def test_an_untouched_phone_fetches_nothing_and_a_change_arrives_on_its_stream(
     }
     service.perform(game, people["referee"], assault, idem_key=key())
     seq = service.seq_of(game)
-    page.wait_for_function(f"parseInt(document.getElementById('stream').dataset.seq, 10) >= {seq}")
-    page.wait_for_function(
-        f"[...document.querySelectorAll('#live input[name=seq]')].every(i => i.value == '{seq}')"
-    )
+    expect(page.locator("#stream")).to_have_attribute("data-seq", str(seq))
+    # (The page's policy forbids wait_for_function's eval: `evaluate` is asked until true.)
+    numbers = "[...document.querySelectorAll('#live input[name=seq]')].map(i => i.value)"
+    wait_until(page, lambda: set(page.evaluate(numbers)) <= {str(seq)}, "the forms' number")
     assert statuses == []  # nothing fetched
     assert stats["rendered"] == rendered  # nothing rendered for her
     assert page.locator("#live").get_attribute("data-live-tag") == tag

@@ -7,15 +7,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.browser.conftest import assert_accessible, shot
-
-PHONE: dict[str, Any] = {
-    "viewport": {"width": 390, "height": 844},
-    "device_scale_factor": 2,
-    "is_mobile": True,
-    "has_touch": True,
-    "locale": "fr-FR",
-}
+from tests.browser.conftest import PHONE, Requests, assert_accessible, shot, wait_until
 
 
 def link_of(page: Page, name: str) -> str:
@@ -69,7 +61,7 @@ def test_create_invite_and_see_a_referee_action_live(
     assert_accessible(referee_phone)
     shot(referee_phone, "console")
     # The player's page changes by itself, without a reload.
-    expect(points).not_to_have_text("0", timeout=5000)
+    expect(points).not_to_have_text("0")
     shot(player_phone, "player")
 
     player_phone.get_by_role("button", name="English").tap()
@@ -89,7 +81,7 @@ def test_a_tap_made_offline_is_sent_once_when_the_network_returns(
     browser: Browser, live_server: Any
 ) -> None:
     from server.platform.service import GameService
-    from tests.helpers import key, viewer_of
+    from tests.conftest import key, viewer_of
 
     service: GameService = live_server.app.state.service
     game, organizer = service.create_game("tally", "Hors ligne", "Camille", idem_key=key())
@@ -102,18 +94,20 @@ def test_a_tap_made_offline_is_sent_once_when_the_network_returns(
     expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
     before = service.load(game.id).game.seq
 
+    taps = Requests(page, "/act")
     context.set_offline(True)
     page.get_by_role("button", name="Dé pour Léa").tap()
     banner = page.locator("#conn")
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("Action en attente")
-    page.wait_for_timeout(3500)  # one retry while still offline: nothing reaches the server
+    # One retry while still offline: nothing reaches the server.
+    wait_until(page, lambda: len(taps.failed) >= 2, "a retry made offline")
     assert service.load(game.id).game.seq == before
 
     context.set_offline(False)
-    expect(page.locator("#flash")).to_contain_text("Léa scores", timeout=10000)
-    expect(banner).to_be_hidden(timeout=10000)
-    page.wait_for_timeout(1000)
+    expect(page.locator("#flash")).to_contain_text("Léa scores")
+    expect(banner).to_be_hidden()
+    wait_until(page, taps.settled, "every sending of the tap to end")
     events = service.log(game.id, viewer_of(organizer))
     rolls = [
         e for e in events if e["type"] == "command" and e["command"]["player"] == lea.person_id
@@ -128,7 +122,7 @@ def test_an_answer_lost_on_the_way_back_is_retried_and_applied_once(
     from playwright.sync_api import Route
 
     from server.platform.service import GameService
-    from tests.helpers import key, viewer_of
+    from tests.conftest import key, viewer_of
 
     service: GameService = live_server.app.state.service
     game, organizer = service.create_game("tally", "Réseau", "Camille", idem_key=key())
@@ -150,9 +144,9 @@ def test_an_answer_lost_on_the_way_back_is_retried_and_applied_once(
 
     page.route("**/act", drop_the_first_answer)
     page.get_by_role("button", name="Dé pour Léa").tap()
-    expect(page.locator("#flash")).to_contain_text("Léa scores", timeout=10000)
+    expect(page.locator("#flash")).to_contain_text("Léa scores")
     assert dropped and service.load(game.id).game.seq == before + 1
-    expect(page.locator("#conn")).to_be_hidden(timeout=10000)
+    expect(page.locator("#conn")).to_be_hidden()
     rolls = [
         e
         for e in service.log(game.id, gm)
@@ -165,7 +159,7 @@ def test_a_page_that_was_offline_catches_up_with_what_it_missed(
     browser: Browser, live_server: Any
 ) -> None:
     from server.platform.service import GameService
-    from tests.helpers import key, viewer_of
+    from tests.conftest import key, viewer_of
 
     service: GameService = live_server.app.state.service
     game, organizer = service.create_game("tally", "Tunnel", "Camille", idem_key=key())
@@ -179,7 +173,7 @@ def test_a_page_that_was_offline_catches_up_with_what_it_missed(
     expect(points).to_have_text("0")
 
     context.set_offline(True)
-    expect(page.locator("#conn")).to_be_visible(timeout=15000)  # the phone says it is cut off
+    expect(page.locator("#conn")).to_be_visible()  # the phone says it is cut off
     total = 0
     for die in (3, 5, 6):  # the referee goes on while the player is in a tunnel
         service.perform(
@@ -191,8 +185,7 @@ def test_a_page_that_was_offline_catches_up_with_what_it_missed(
         total += die
     # (Chromium's offline emulation keeps a stream already open, which now brings the part
     # itself: what the page shows while "offline" is not asserted, only that it catches up.)
-    page.wait_for_timeout(500)
 
     context.set_offline(False)
-    expect(points).to_have_text(str(total), timeout=15000)  # without a reload
-    expect(page.locator("#conn")).to_be_hidden(timeout=10000)
+    expect(points).to_have_text(str(total))  # without a reload
+    expect(page.locator("#conn")).to_be_hidden()

@@ -8,9 +8,8 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from server.platform.service import GameService
-from tests.browser.conftest import assert_accessible, shot
-from tests.browser.test_platform_flow import PHONE
-from tests.helpers import key, viewer_of
+from tests.browser.conftest import PHONE, assert_accessible, shot, wait_until
+from tests.conftest import key, viewer_of
 
 
 class Taps:
@@ -107,7 +106,7 @@ def test_an_assault_the_live_defender_and_the_shrinking_zone(
         expect(page.locator(".sectors li.closed")).to_have_count(0)
     live_server.clock.advance(600)
     for page in (console, hugo, board):
-        expect(page.locator(".sectors li.closed")).to_have_text(["Nord fermé"], timeout=8000)
+        expect(page.locator(".sectors li.closed")).to_have_text(["Nord fermé"])
     expect(board.locator("#alive-count")).to_have_text("3")
     assert_accessible(board)
     shot(board, "sb-board")
@@ -144,21 +143,24 @@ def test_the_zone_alert_buzzes_once_the_phone_was_touched(
         document.addEventListener("hello", (evt) => {
           window.serverOffset = JSON.parse(evt.detail.data).now - Date.now();
           window.aMinuteLeft();
-        });"""
+        });
+        // The page tells the test when its countdown passed the alert (asked, it would be touched).
+        new MutationObserver(() => {
+          if (document.querySelector(".countdown.soon")) window.alertPassed();
+        }).observe(document, {attributes: true, subtree: true, attributeFilter: ["class"]});"""
     )
+    passed: list[bool] = []
+    context.expose_function("alertPassed", lambda: passed.append(True))
     page = context.new_page()
     errors: list[str] = []
     page.on("console", lambda note: errors.append(note.text) if note.type == "error" else None)
     page.goto(f"{live_server.url}/t/{lea.link.token}")
-    page.wait_for_timeout(1500)  # the hello, then ticks of the countdown; nothing asked meanwhile
-    expect(page.locator(".countdown")).to_have_class("countdown soon")
+    wait_until(page, lambda: bool(passed), "the tick that passed the alert")  # nothing asked
     assert page.evaluate("window.buzzes") == [] and errors == []
 
     page.locator("h1").first.tap()  # the phone in hand
     page.evaluate("window.aMinuteLeft()")
-    for _ in range(50):  # the next ticks (the page's policy forbids wait_for_function's eval)
-        if page.evaluate("window.buzzes.length"):
-            break
-        page.wait_for_timeout(100)
+    # The next ticks (the page's policy forbids wait_for_function's eval).
+    wait_until(page, lambda: bool(page.evaluate("window.buzzes.length")), "the buzz")
     assert page.evaluate("window.buzzes") == [[[300], True]] and errors == []
     context.close()

@@ -11,9 +11,8 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from server.platform.service import GameService
-from tests.browser.conftest import assert_accessible, shot
-from tests.browser.test_platform_flow import PHONE
-from tests.trust_me.game import dealt
+from tests.browser.conftest import PHONE, assert_accessible, shot
+from tests.trust_me.conftest import dealt
 
 
 def test_a_fight_and_a_move_from_the_phones(browser: Browser, live_server: Any) -> None:

@@ -12,7 +12,7 @@ from server.games.killpower import match_rules as mr
 from server.games.killpower.board import distance, name, parse
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.killpower.test_match import Match
+from tests.killpower.conftest import Match
 
 
 @pytest.mark.parametrize(

@@ -8,92 +8,11 @@ from typing import Any
 import pytest
 
 from server.errors import ArbitreError, NotAllowed, RuleError
-from server.games.killpower.league import LeagueState, public, sheet
+from server.games.killpower.league import public, sheet
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import PUBLIC, Viewer
 from server.platform.service import GameService
-from tests.helpers import key, viewer_of
-
-SPECS = ["archer", "defender", "warrior", "mentor", "shooter", "warrior", "defender"]
-
-
-def team_command(name: str, equipment: list[str], coach: int | None = None) -> dict[str, Any]:
-    command: dict[str, Any] = {
-        "type": "team",
-        "name": name,
-        "gladiators": [
-            {
-                "name": f"{name[:3]}{i}",
-                "number": i,
-                "specialization": SPECS[i - 1],
-                "equipment": equipment[i - 1],
-            }
-            for i in range(1, 8)
-        ],
-    }
-    if coach is not None:
-        command["coach"] = coach
-    return command
-
-
-class League:
-    def __init__(
-        self,
-        service: GameService,
-        rolls: ScriptedRolls,
-        mode: str = "championship",
-        dice: str = "server",
-    ):
-        self.service, self.rolls = service, rolls
-        game, owner = service.create_game(
-            "killpower_league",
-            "Ligue du jeudi",
-            "Camille",
-            idem_key=key(),
-            settings={"mode": mode},
-            dice=dice,
-        )
-        self.id, self.owner = game.id, viewer_of(owner)
-        self.coaches: dict[str, Viewer] = {}
-
-    def coach(self, name: str) -> Viewer:
-        registered = self.service.register(self.id, self.owner, "coach", name, idem_key=key())
-        self.coaches[name] = viewer_of(registered)
-        return self.coaches[name]
-
-    def act(self, actor: Viewer, command: dict[str, Any], *dice: int) -> str:
-        self.rolls.push(*dice)
-        return self.service.perform(self.id, actor, command, idem_key=key()).summary.render()
-
-    @property
-    def state(self) -> LeagueState:
-        return self.service.load(self.id).state  # type: ignore[no-any-return]
-
-    def team(self, name: str) -> Any:
-        return next(t for t in self.state.teams.values() if t.name == name)
-
-    def ids(self, name: str) -> list[int]:
-        return [g.id for g in self.team(name).gladiators]
-
-    def match(self, a: str, b: str, score: tuple[int, int], *dice: int, **extra: Any) -> str:
-        command = {
-            "type": "match",
-            "team_a": self.team(a).id,
-            "team_b": self.team(b).id,
-            "played_a": self.ids(a),
-            "played_b": self.ids(b),
-            "score_a": score[0],
-            "score_b": score[1],
-            **extra,
-        }
-        return self.act(self.owner, command, *dice)
-
-    def table(self) -> list[tuple[str, int, int, int, int, int, int]]:
-        view = public(self.state)
-        return [
-            (r["name"], r["ranking"], r["played"], r["won"], r["lost"], r["drawn"], r["abandoned"])
-            for r in view["table"]
-        ]
+from tests.killpower.conftest import League, team_command
 
 
 def test_a_championship_of_four_teams_over_six_matches(

@@ -4,149 +4,17 @@ values or power cards before the rules reveal them."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from server.errors import ArbitreError, NotAllowed, RuleError
-from server.games.killpower.match import KILLPOWER_MATCH, MatchState
+from server.errors import NotAllowed, RuleError
+from server.games.killpower.match import MatchState
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
-from tests.helpers import key
-from tests.killpower.test_league import League, team_command
-
-NABOS = ["powers", "armour", "gloves", "gloves", "gloves", "gloves", "gloves"]
-TITANOS = ["powers", "gloves", "gloves", "gloves", "gloves", "gloves", "gloves"]
-
-
-class Match:
-    """A league of two teams and a match between them, played by the two coaches."""
-
-    def __init__(
-        self,
-        service: GameService,
-        rolls: ScriptedRolls,
-        mode: str = "self",
-        dice: str = "server",
-        board: bool = False,
-    ) -> None:
-        self.service, self.rolls = service, rolls
-        self.league = League(service, rolls, dice=dice)
-        nadia, tomas = self.league.coach("Nadia"), self.league.coach("Tomas")
-        # Nabos no. 1 draws Sommeil (5) and Fantôme (1), no. 2 rolls armour 6 + 3; Titanos no. 1
-        # draws Peur (6) and Fantôme (1).
-        self.league.act(nadia, team_command("Nabos", NABOS), 5, 1, 6)  # armour: the d10 6 / 2
-        self.league.act(tomas, team_command("Titanos", TITANOS), 6, 1)
-        self.ids = {
-            "A": self.league.ids("Nabos"),
-            "B": self.league.ids("Titanos"),
-        }
-        self.id = service.open_linked(
-            self.league.id,
-            nadia,
-            {
-                "team_a": self.league.team("Nabos").id,
-                "team_b": self.league.team("Titanos").id,
-                "mode": mode,
-                "board": board,
-            },
-            idem_key=key(),
-        )
-        live = self.league.state.live[0]
-        self.coach = {
-            "A": Viewer("coach", live.coaches[0], "Nadia (Nabos)"),
-            "B": Viewer("coach", live.coaches[1], "Tomas (Titanos)"),
-        }
-        self.organizer = Viewer("organizer", live.organizer, "Nadia")
-        self.seen: dict[str, list[str]] = {"A": [], "B": []}
-
-    def g(self, side: str, number: int) -> int:
-        return self.ids[side][number - 1]
-
-    def act(self, side: str, command: dict[str, Any], *dice: int) -> str:
-        self.rolls.push(*dice)
-        summary = self.service.perform(
-            self.id, self.coach[side], command, idem_key=key()
-        ).summary.render()
-        self.check_secrets()
-        return summary
-
-    def fails(self, side: str, command: dict[str, Any], error: type[ArbitreError]) -> str:
-        before = self.service.load(self.id).game.seq
-        with pytest.raises(error) as caught:
-            self.service.perform(self.id, self.coach[side], command, idem_key=key())
-        assert self.service.load(self.id).game.seq == before  # nothing changed
-        return caught.value.message
-
-    @property
-    def state(self) -> MatchState:
-        return self.service.load(self.id).state  # type: ignore[no-any-return]
-
-    def view(self, side: str) -> dict[str, Any]:
-        return KILLPOWER_MATCH.view(self.state, self.coach[side], self.service.clock.now())
-
-    def fighter(self, side: str, number: int) -> Any:
-        return self.state.fighter(self.g(side, number))
-
-    def check_secrets(self) -> None:
-        """What each coach can read: their view and their log. The other side's RAP values and
-        card names never appear; their fighters carry no RAP, characteristics or powers."""
-        state = self.state
-        for me, them, hidden in (
-            ("A", "B", ["Peur", '"peur"']),
-            ("B", "A", ["Sommeil", '"sommeil"']),
-        ):
-            view = self.view(me)
-            for f in view["teams"][them]["fighters"]:
-                assert "rap" not in f and "powers" not in f and "characteristics" not in f
-            assert "roster" not in view["teams"][them] and "bluff" not in view["teams"][them]
-            for entry in view["order"]:
-                if entry["side"] == them:
-                    assert entry["rap"] is None
-            log = self.service.log(self.id, self.coach[me])
-            # A die entered by hand shows to both, its value hidden when secret: its purpose
-            # ("RAP of ...") may show, never a value.
-            shown = [
-                {**e, "rolls": [r for r in e.get("rolls", []) if r["value"] is not None]}
-                for e in log
-            ]
-            text = json.dumps([view, shown], ensure_ascii=False)
-            for word in hidden:
-                assert word not in text, text[max(0, text.find(word) - 300) : text.find(word) + 100]
-            theirs = [g["name"] for g in state.team(them).roster.gladiators]
-            mine = [g["name"] for g in state.team(me).roster.gladiators]
-            for name in theirs:
-                assert f"RAP of {name}" not in text and f"RAP de {name}" not in text
-            assert all("command" not in e for e in log)
-            # The dice show, but never the value of the other side's RAP.
-            for roll in (r for e in log for r in e.get("rolls", [])):
-                assert (
-                    not roll["purpose"].startswith("RAP of")
-                    or roll["value"] is None
-                    or any(roll["purpose"] == f"RAP of {name}" for name in mine)
-                ), roll
-
-    def end_phase(self, side: str | None = None) -> None:
-        """Phases 1 and 2: the moving coach ends; phase 3: both coaches let the rest pass."""
-        state = self.state
-        if state.phase in (1, 2):
-            self.act(state.moving, {"type": "end_phase"})
-        else:
-            for s in (side,) if side else ("A", "B"):
-                if self.state.phase == 3 and self.state.turn == state.turn:
-                    self.act(s, {"type": "end_phase"})
-
-    def quiet_turn(self) -> None:
-        turn = self.state.turn
-        while self.state.turn == turn and self.state.stage == "running":
-            self.end_phase()
-
-
-@pytest.fixture
-def match(service: GameService, rolls: ScriptedRolls) -> Match:
-    return Match(service, rolls)
+from tests.conftest import key
+from tests.killpower.conftest import League, Match, team_command
 
 
 def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
@@ -457,3 +325,26 @@ def test_a_tournament_draw_goes_to_free_throws(service: GameService, rolls: Scri
     record = league.state.matches[-1]
     assert record.free_throws == ([0, 12], [2, 11])
     assert league.state.champion == league.team("Viking").id
+
+
+def test_both_coaches_let_phase_3_pass_from_the_same_screen(
+    match: Match, service: GameService
+) -> None:
+    """Two phones in phase 3 show the same screen; each coach says "the gladiators left do nothing"
+    at the same moment. The first does not make the second's screen stale (the platform's
+    stale-screen check): it concerns only its own side."""
+    A, B = "A", "B"
+    match.act(A, {"type": "lineup", "gladiators": match.ids[A][:2], "bluff": 1}, 10, 8)
+    match.act(B, {"type": "lineup", "gladiators": match.ids[B][:2], "bluff": 1}, 9, 7)
+    match.act(B, {"type": "give_ball", "gladiator": match.g(B, 1)})
+    match.act(B, {"type": "enter", "gladiator": match.g(B, 1)})
+    match.act(B, {"type": "end_phase"})
+    match.act(A, {"type": "enter", "gladiator": match.g(A, 1)})
+    match.act(A, {"type": "end_phase"})
+    assert (match.state.turn, match.state.phase) == (20, 3)
+    screen = service.seq_of(match.id)
+    for side in (A, B):  # both from the screen of sequence `screen`
+        service.perform(
+            match.id, match.coach[side], {"type": "end_phase"}, idem_key=key(), seen_seq=screen
+        )
+    assert (match.state.turn, match.state.phase) == (19, 1)

@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import key
-from tests.killpower.test_pages import HTMX, killpower  # noqa: F401  (the league fixture)
+from tests.conftest import Phone, key
+from tests.killpower.conftest import HTMX, killpower  # noqa: F401  (the league fixture)
 
 
 @pytest.fixture
@@ -146,12 +146,12 @@ def test_physical_dice_are_asked_for_on_the_page_one_at_a_time(
 ) -> None:
     """With physical dice, the page asks the coach for each die their action needs (their own
     side's only) and sends the same action again with it."""
-    from tests.killpower.test_match import Match
+    from tests.killpower.conftest import Match
 
     rolls.endless = True
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
     match = Match(service, rolls, dice="physical")
-    phone = TestClient(client.app, follow_redirects=False)
+    phone = Phone(client, follow_redirects=False)
     person = service.person(match.id, match.coach["A"].person_id)  # type: ignore[arg-type]
     phone.get(f"/t/{service.link_of(person).token}")
     csrf = re.search(r'name="csrf-token" content="([^"]+)"', phone.get(f"/g/{match.id}").text)

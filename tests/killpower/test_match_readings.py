@@ -13,9 +13,8 @@ from server.errors import ArbitreError, RuleError
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
-from tests.helpers import key
-from tests.killpower.test_league import League, team_command
-from tests.killpower.test_match import Match
+from tests.conftest import key
+from tests.killpower.conftest import League, Match, team_command
 
 A, B = "A", "B"
 

@@ -12,96 +12,8 @@ from fastapi.testclient import TestClient
 from server.errors import ArbitreError
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import csrf_of, key, viewer_of
-
-ROLES = ("org", "ref", "alix", "basile", "other_coach", "stranger")
-STAFF = {"org", "ref"}
-COACHES = {"alix", "basile"}
-
-# (method, route, concrete path, form, who may)
-KPB_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
-    ("GET", "/g/{game_id}/killpower/deck", "/g/{g}/killpower/deck", None, STAFF | COACHES),
-    (
-        "GET",
-        "/g/{game_id}/killpower/deck.json",
-        "/g/{g}/killpower/deck.json",
-        None,
-        STAFF | COACHES,
-    ),
-    ("POST", "/g/{game_id}/killpower/deck", "/g/{g}/killpower/deck", {"sample": "1"}, {"org"}),
-    (
-        "GET",
-        "/g/{game_id}/killpower/team/{team_id}",
-        "/g/{g}/killpower/team/{nabos}",
-        None,
-        STAFF | {"alix"},
-    ),
-    ("GET", "/g/{game_id}/invitation/qr.svg", "/g/{g}/invitation/qr.svg", None, {"org"}),
-    ("POST", "/g/{game_id}/invitation/{action}", "/g/{g}/invitation/open", {}, {"org"}),
-]
-HTMX = {"HX-Request": "true"}  # the answer a phone's htmx gets (without it: a redirect)
-
-
-def wizard_form(name: str, powers: int = 0) -> dict[str, str]:
-    """The wizard as a phone sends it: the first `powers` gladiators take two power cards."""
-    form = {"type": "team", "name": name}
-    for i in range(1, 8):
-        form |= {
-            f"name_{i}": f"{name[:3]} {i}",
-            f"number_{i}": str(i),
-            f"specialization_{i}": "warrior",
-            f"equipment_{i}": "powers" if i <= powers else "gloves",
-        }
-    return form
-
-
-@pytest.fixture
-def killpower(client: TestClient, rolls: ScriptedRolls) -> dict[str, Any]:
-    service: GameService = client.app.state.service  # type: ignore[attr-defined]
-    game, organizer = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
-    org = viewer_of(organizer)
-    people = {
-        "org": org,
-        "ref": viewer_of(service.register(game.id, org, "referee", "Réf", idem_key=key())),
-        "alix": viewer_of(service.register(game.id, org, "coach", "Alix", idem_key=key())),
-        "basile": viewer_of(service.register(game.id, org, "coach", "Basile", idem_key=key())),
-    }
-    other, other_org = service.create_game("killpower_league", "Autre", "X", idem_key=key())
-    people["other_coach"] = viewer_of(
-        service.register(other.id, viewer_of(other_org), "coach", "Zed", idem_key=key())
-    )
-    phones = {}
-    for role in ROLES:
-        phone = TestClient(client.app, base_url="http://testserver", follow_redirects=False)
-        if role in people:
-            game_id = other.id if role == "other_coach" else game.id
-            person = service.person(game_id, people[role].person_id)  # type: ignore[arg-type]
-            assert phone.get(f"/t/{service.link_of(person).token}").status_code == 303
-        phone.headers["X-CSRF-Token"] = csrf_of(phone.get("/").text)
-        phones[role] = phone
-    # Alix builds Nabos on her phone with the wizard, five gladiators with two power cards each
-    # (a team draws from its own pack of the 12 sample cards, without putting any back).
-    rolls.push(*[1] * 10)
-    answer = phones["alix"].post(
-        f"/g/{game.id}/act", data={**wizard_form("Nabos", powers=5), "idem": key()}, headers=HTMX
-    )
-    assert answer.status_code == 200, answer.text
-    assert "Nabos" in answer.text
-    answer = phones["basile"].post(
-        f"/g/{game.id}/act", data={**wizard_form("Titanos"), "idem": key()}, headers=HTMX
-    )
-    assert answer.status_code == 200
-    service.set_invitation(game.id, org, open_it=True)
-    state = service.load(game.id).state
-    teams = {t.name: t for t in state.teams.values()}
-    return {
-        "game": game.id,
-        "people": people,
-        "phones": phones,
-        "service": service,
-        "teams": teams,
-        "rolls": rolls,
-    }
+from tests.conftest import Phone, csrf_of, key, viewer_of
+from tests.killpower.conftest import HTMX, KPB_MATRIX, ROLES, wizard_form
 
 
 @pytest.mark.parametrize("entry", KPB_MATRIX, ids=lambda e: f"{e[0]} {e[2]}")
@@ -241,7 +153,7 @@ def test_a_tournament_from_the_owners_phone(client: TestClient, rolls: ScriptedR
                 }
             )
         service.perform(game.id, person, command, idem_key=key())
-    phone = TestClient(client.app, base_url="http://testserver", follow_redirects=False)
+    phone = Phone(client, follow_redirects=False)
     assert phone.get(f"/t/{service.link_of(owner.person).token}").status_code == 303
     phone.headers["X-CSRF-Token"] = csrf_of(phone.get("/").text)
     page = phone.get(f"/g/{game.id}").text
@@ -260,7 +172,7 @@ def test_a_tournament_from_the_owners_phone(client: TestClient, rolls: ScriptedR
     assert answer.status_code == 200 and "Tableau tiré" in answer.text
     page = phone.get(f"/g/{game.id}").text
     assert "Enregistrer un match terminé" in page and "Lancers francs après une égalité" in page
-    board = TestClient(client.app, base_url="http://testserver").get(f"/g/{game.id}/board").text
+    board = Phone(client).get(f"/g/{game.id}/board").text
     assert "Tableau" in board and "Nabos" in board and "Titanos" in board
 
 
@@ -319,7 +231,7 @@ def test_games_without_an_open_role_have_no_invitation(client: TestClient) -> No
 def test_the_owner_chooses_the_mode_on_a_new_league(client: TestClient) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
     game, owner = service.create_game("killpower_league", "Coupe", "Camille", idem_key=key())
-    phone = TestClient(client.app, base_url="http://testserver", follow_redirects=False)
+    phone = Phone(client, follow_redirects=False)
     assert phone.get(f"/t/{service.link_of(owner.person).token}").status_code == 303
     phone.headers["X-CSRF-Token"] = csrf_of(phone.get("/").text)
     page = phone.get(f"/g/{game.id}").text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import key, viewer_of
+from tests.conftest import key, viewer_of
 
 
 def test_a_whole_game_round_by_round(service: GameService, rolls: ScriptedRolls) -> None:

@@ -17,8 +17,8 @@ from server.i18n import Msg
 from server.models import Event
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import csrf_of, key
-from tests.killpower.test_match import Match
+from tests.conftest import Phone, csrf_of, key
+from tests.killpower.conftest import Match
 
 LANGUAGES = ("fr", "en")
 
@@ -30,7 +30,7 @@ class Coaches:
         for side in "AB":
             person = self.service.person(match.id, match.coach[side].person_id)  # type: ignore[arg-type]
             self.tokens[side] = self.service.link_of(person).token
-            phone = TestClient(client.app, follow_redirects=False)
+            phone = Phone(client, follow_redirects=False)
             assert phone.get(f"/t/{self.tokens[side]}").status_code == 303
             phone.headers["X-CSRF-Token"] = csrf_of(phone.get(f"/g/{match.id}").text)
             self.phones[side] = phone
@@ -132,7 +132,7 @@ def test_no_answer_carries_the_other_sides_secrets(
 
 def rcb_hidden(service: GameService, game: str, viewer: Any) -> list[str]:
     """The roles this viewer of a Roi / Chevalier / Bourreau game may not know, as words."""
-    from tests.rcb.test_secrets import WORDS
+    from tests.rcb.conftest import WORDS
 
     state: Any = service.load(game).state
     mine = state.fighters.get(str(viewer.person_id))
@@ -173,8 +173,7 @@ def test_every_command_answers_every_role_without_a_secret(
     answer names a role of the other team, or another team's power card."""
     import re
 
-    from tests.security.scenes import SCENES
-    from tests.security.test_references import commands_of
+    from tests.security.conftest import SCENES, commands_of
 
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
     scene = SCENES[label](service, rolls)

@@ -17,7 +17,7 @@ from server.config import Settings
 from server.errors import InvalidInput
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import csrf_of, key, tally_game, viewer_of
+from tests.conftest import Phone, csrf_of, key, tally_game, viewer_of
 from tests.server_process import Server
 
 
@@ -87,7 +87,7 @@ def test_csv_exports_hold_no_formula(client: TestClient) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
     game, org, _ref, _ = tally_game(service, ('=HYPERLINK("http://x")', "+Hugo", "@Zoé", "-1"))
     token = service.link_of(service.person(game.id, org.person_id)).token  # type: ignore[arg-type]
-    phone = TestClient(client.app, follow_redirects=False)
+    phone = Phone(client, follow_redirects=False)
     phone.get(f"/t/{token}")
     text = phone.get(f"/g/{game.id}/log.csv").text
     for line in text.splitlines()[1:]:
@@ -129,7 +129,7 @@ def test_deep_json_is_refused_with_a_message(client: TestClient, body: str) -> N
 def test_a_deep_deck_upload_is_refused_on_its_page(client: TestClient) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
     game, owner = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
-    phone = TestClient(client.app, follow_redirects=False)
+    phone = Phone(client, follow_redirects=False)
     phone.get(f"/t/{owner.link.token}")
     csrf = csrf_of(phone.get(f"/g/{game.id}/killpower/deck").text)
     answer = phone.post(

@@ -9,8 +9,8 @@ from fastapi.testclient import TestClient
 
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.security.scenes import SCENES
-from tests.test_authorization import all_routes
+from tests.conftest import Phone, all_routes
+from tests.security.conftest import SCENES
 
 
 def test_every_page_route_that_changes_something_asks_for_the_token(
@@ -19,7 +19,7 @@ def test_every_page_route_that_changes_something_asks_for_the_token(
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
     scene = SCENES["serial_battle:running"](service, rolls)
     organizer = service.person(scene.game, scene.people["organizer"].person_id)  # type: ignore[arg-type]
-    phone = TestClient(client.app, follow_redirects=False)
+    phone = Phone(client, follow_redirects=False)
     assert phone.get(f"/t/{service.link_of(organizer).token}").status_code == 303
     before = service.load(scene.game).game.seq
     values = {

@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from server.errors import ArbitreError
 from server.platform.dice import BadRoll, MissingRoll, ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import key, tally_game
-from tests.killpower.test_match import Match
+from tests.conftest import key, tally_game
+from tests.killpower.conftest import Match
 
 
 def raps(match: Match, side: str, n: int) -> dict[str, int]:

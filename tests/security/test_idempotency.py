@@ -18,9 +18,8 @@ from sqlmodel import select
 from server.models import Event
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import csrf_of, key, tally_game, viewer_of
-from tests.killpower.test_league import team_command
-from tests.killpower.test_match import Match
+from tests.conftest import Phone, csrf_of, key, tally_game, viewer_of
+from tests.killpower.conftest import Match, team_command
 
 
 def api(client: TestClient, path: str, body: dict[str, Any], token: str | None, idem: str) -> Any:
@@ -54,8 +53,8 @@ def test_a_browser_retry_of_a_creation_is_the_same_game_and_nobody_elses(
         assert done.status_code == 303, done.text
         return str(done.headers["location"])
 
-    camille = TestClient(client.app, follow_redirects=False)
-    mallory = TestClient(client.app, follow_redirects=False)
+    camille = Phone(client, follow_redirects=False)
+    mallory = Phone(client, follow_redirects=False)
     first = create(camille, "double-tap-1")
     assert create(camille, "double-tap-1") == first  # the same browser: the same game
     theirs = create(mallory, "double-tap-1")
@@ -76,7 +75,7 @@ def test_joining_with_someone_elses_key_never_gives_their_seat(
         csrf = csrf_of(phone.get(url).text)
         return phone.post(url, data={"name": name, "idem": idem, "csrf_token": csrf})
 
-    alix, mallory = (TestClient(client.app, follow_redirects=False) for _ in range(2))
+    alix, mallory = (Phone(client, follow_redirects=False) for _ in range(2))
     assert join(alix, "Alix", "join-key-1").status_code == 303
     assert join(alix, "Alix", "join-key-1").status_code == 303  # her retry: her seat again
     taken = join(mallory, "Alix", "join-key-1")

@@ -12,26 +12,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, get_args
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 from server.games.killpower.powers import sample_deck
 from server.platform.dice import ScriptedRolls
-from server.platform.kinds import KINDS, Viewer
+from server.platform.kinds import Viewer
 from server.platform.service import GameService
-from tests.helpers import key
-from tests.killpower.test_league import League, team_command
-from tests.security.scenes import (
+from tests.conftest import key
+from tests.killpower.conftest import League, team_command
+from tests.security.conftest import (
     bf_game,
+    commands_of,
     lined_up,
     match_phase3,
     rcb_game,
     rcb_pair,
     sb_game,
 )
-from tests.trust_me.game import NAMES, dealt
+from tests.trust_me.conftest import NAMES, dealt
 
 
 @dataclass
@@ -633,16 +634,6 @@ NOT_REFERENCES = {
 }
 
 
-def commands_of(kind_key: str) -> dict[str, Any]:
-    """Each command type of a kind and its model."""
-    union = get_args(KINDS[kind_key].commands._type)[0]  # Annotated[Union[...], discriminator]
-    found = {}
-    for model in get_args(union):
-        for literal in get_args(model.model_fields["type"].annotation):
-            found[literal] = model
-    return found
-
-
 CASES = [(k, c) for k, kind in KIND_CASES.items() for c in sorted(kind.cases)]
 
 
@@ -731,7 +722,7 @@ def test_a_live_match_is_recorded_by_its_game_alone(
 ) -> None:
     """The league's owner recorded a made-up result in the name of a match still played on the
     live sheet; the true result was then refused. Only the match itself may name it."""
-    from tests.killpower.test_match import Match
+    from tests.killpower.conftest import Match
 
     rolls.endless = True
     service: GameService = client.app.state.service  # type: ignore[attr-defined]

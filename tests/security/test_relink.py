@@ -9,8 +9,8 @@ import pytest
 
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import key
-from tests.security.scenes import SCENES
+from tests.conftest import key
+from tests.security.conftest import SCENES
 
 
 @pytest.mark.parametrize("label", sorted(SCENES))

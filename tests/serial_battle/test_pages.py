@@ -10,33 +10,8 @@ from fastapi.testclient import TestClient
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
-from tests.helpers import csrf_of, form_fields, key, viewer_of
-
-ROLES = ("org", "ref", "lea", "hugo", "ref_b", "stranger")
-STAFF = {"org", "ref"}
-ALL = set(ROLES)
-
-# (method, route, concrete path, form, who may)
-SB_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
-    ("GET", "/g/{game_id}/serial_battle/deck", "/g/{g}/serial_battle/deck", None, STAFF),
-    ("GET", "/g/{game_id}/serial_battle/deck.json", "/g/{g}/serial_battle/deck.json", None, STAFF),
-    ("GET", "/g/{game_id}/serial_battle/deck.csv", "/g/{g}/serial_battle/deck.csv", None, STAFF),
-    ("GET", "/g/{game_id}/serial_battle/ammo", "/g/{g}/serial_battle/ammo", None, STAFF),
-    (
-        "GET",
-        "/g/{game_id}/serial_battle/assault",
-        "/g/{g}/serial_battle/assault?attacker={lea}&defenders={hugo}",
-        None,
-        STAFF,
-    ),
-    (
-        "POST",
-        "/g/{game_id}/serial_battle/deck",
-        "/g/{g}/serial_battle/deck",
-        {"sample": "1"},
-        STAFF,
-    ),
-]
+from tests.conftest import Phone, csrf_of, form_fields, key, viewer_of
+from tests.serial_battle.conftest import ROLES, SB_MATRIX
 
 
 @pytest.fixture
@@ -57,7 +32,7 @@ def sb(client: TestClient) -> dict[str, Any]:
     )
     phones = {}
     for role in ROLES:
-        phone = TestClient(client.app, base_url="http://testserver", follow_redirects=False)
+        phone = Phone(client, follow_redirects=False)
         if role in people:
             person = service.person(
                 other.id if role == "ref_b" else game.id, people[role].person_id

@@ -17,7 +17,7 @@ from server.games.serial_battle.kind import SERIAL_BATTLE
 from server.games.serial_battle.state import SBState
 from server.platform.kinds import PersonInfo
 from server.platform.timers import Timer
-from tests.serial_battle.helpers import DECK, Table, game
+from tests.serial_battle.conftest import DECK, Table, game
 
 
 # ---------------------------------------------------------------- Initiative (lexique)

@@ -8,7 +8,7 @@ from typing import Any
 
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import key, viewer_of
+from tests.conftest import key, viewer_of
 
 
 def test_projectiles_and_empty_weapons_are_said(service: GameService, rolls: ScriptedRolls) -> None:

@@ -10,7 +10,7 @@ from server.platform.clock import FakeClock
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
-from tests.helpers import key, viewer_of
+from tests.conftest import key, viewer_of
 
 NAMES = ["Ana", "Ben", "Cléo", "Dan", "Eva", "Fred", "Gus", "Hana", "Ivo", "Jade", "Kim", "Lou"]
 

@@ -25,7 +25,7 @@ from server.games.serial_battle.state import MAX_CARDS, START_PV, SBState
 from server.platform.clock import FakeClock
 from server.platform.dice import CommandDice
 from server.platform.kinds import Context
-from tests.serial_battle.helpers import DECK, REFEREE, game
+from tests.serial_battle.conftest import DECK, REFEREE, game
 
 NAMES = ("Léa", "Hugo", "Inès", "Malo", "Zoé", "Yann")
 HANDS = {

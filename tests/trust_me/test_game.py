@@ -14,7 +14,7 @@ from server.games.trust_me.sheet import wound_places
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import PUBLIC
 from server.platform.service import GameService
-from tests.trust_me.game import NAMES, STARTING, TM, dealt
+from tests.trust_me.conftest import NAMES, STARTING, TM, dealt
 
 
 def view(t: TM, who: str | None) -> dict[str, Any]:
@@ -535,7 +535,7 @@ def test_physical_dice_each_player_enters_their_own(
     """4 (I.): dice by colour, rolled at the table: in a game of physical dice the organizer
     enters the table's (Communities, zombies, first player), each player their own survivor's on
     their own phone; the server still shuffles and draws what nobody rolls by hand."""
-    from tests.helpers import key, viewer_of
+    from tests.conftest import key, viewer_of
 
     rolls.endless = True
     game, owner = service.create_game("trust_me", "Cave", "Orga", dice="physical", idem_key=key())

@@ -13,17 +13,8 @@ from fastapi.testclient import TestClient
 
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.helpers import csrf_of, key
-from tests.trust_me.game import dealt
-
-ROLES = ("org", "lea", "hugo", "public", "stranger")
-EVERYONE = set(ROLES)
-
-# (method, route, concrete path, form, who may)
-TM_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
-    ("GET", "/g/{game_id}/trust_me/box.json", "/g/{g}/trust_me/box.json", None, EVERYONE),
-    ("GET", "/g/{game_id}/trust_me/box.csv", "/g/{g}/trust_me/box.csv", None, EVERYONE),
-]
+from tests.conftest import Phone, csrf_of, key
+from tests.trust_me.conftest import ROLES, TM_MATRIX, dealt
 
 
 @pytest.fixture
@@ -38,7 +29,7 @@ def trust_me(client: TestClient, service: GameService, rolls: ScriptedRolls) -> 
     }
     phones = {}
     for role in ROLES:
-        phone = TestClient(client.app, follow_redirects=False)
+        phone = Phone(client, follow_redirects=False)
         if role in links:
             assert phone.get(f"/t/{links[role]}").status_code == 303
         phone.headers["X-CSRF-Token"] = csrf_of(phone.get("/").text)

@@ -147,7 +147,7 @@ class SerialBattle(GameKind[SBState]):
     def may_send(self, viewer: Viewer, command: Any) -> bool:
         return viewer.is_staff and not isinstance(command, ZoneDue)
 
-    def subjects(self, state: SBState, command: Any) -> list[int] | None:
+    def subjects(self, state: SBState, command: Any, actor: Viewer) -> list[int] | None:
         if isinstance(command, Assault):
             return [command.attacker, *command.defenders]
         if isinstance(command, KnockoutTake | KnockoutAgain | Loot):

@@ -125,7 +125,7 @@ class Actions(People):
             state = self._state(game, kind, copy=False)  # apply copies before it changes
             self._check_references(s, game_id, kind, state, command)
             if seen_seq is not None:
-                self._check_fresh(s, game, seen_seq, kind.subjects(state, command))
+                self._check_fresh(s, game, seen_seq, kind.subjects(state, command, actor))
             now = self.clock.now()
             physical = game.settings.get("dice") == "physical"
             may_enter = kind.may_enter_dice(state, actor, physical)
@@ -143,7 +143,7 @@ class Actions(People):
                 result=outcome.result,
                 summary=outcome.summary,
                 label=label,
-                subjects=kind.subjects(state, command),
+                subjects=kind.subjects(state, command, actor),
                 idem=idem,
                 at=now,
             )

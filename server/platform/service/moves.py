@@ -354,7 +354,7 @@ class Moves(Linked):
             self._check_names(kind, state, command, mine)
             dice = ReplayDice(renaming.rolls(e.rolls))
             label = kind.label(command, state)
-            row.subjects = kind.subjects(state, command)
+            row.subjects = kind.subjects(state, command, actor)
             before = state
             outcome = kind.apply(state, command, Context(actor, dice, e.at))
             if dice.pending:

@@ -142,6 +142,8 @@ class KillpowerMatch(GameKind[MatchState]):
     def may_send(self, viewer: Viewer, command: Any) -> bool:
         return viewer.is_staff or viewer.role == "coach"
 
+    subjects = staticmethod(turn.subjects)
+
     def may_enter_dice(
         self, state: MatchState, actor: Viewer, physical: bool
     ) -> Callable[[str | None], bool]:
@@ -171,9 +173,7 @@ class KillpowerMatch(GameKind[MatchState]):
     # ------------------------------------------------------------------ what each viewer sees
 
     def page_for(self, viewer: Viewer) -> str:
-        if viewer.is_staff:
-            return "staff"
-        return "board" if viewer.role == "public" else "player"
+        return "staff" if viewer.is_staff else "board" if viewer.role == "public" else "player"
 
     def side_of(self, state: MatchState, viewer: Viewer) -> str | None:
         return side_of(state, viewer)

@@ -15,8 +15,22 @@ from server.games.killpower.match.commands import (
 from server.games.killpower.match.play import (
     Play,
     Refused,
+    side_of,
 )
+from server.games.killpower.match.state import MatchState
 from server.i18n import N_
+from server.platform.kinds import Viewer
+
+
+def subjects(state: MatchState, command: object, actor: Viewer) -> list[int] | None:
+    """Whom a command concerns, for the stale-screen check (`GameKind.subjects`): a side's "the
+    gladiators left do nothing" in phase 3 concerns that side alone (its coach), so both coaches
+    may say it at the same moment; anything else, the whole match."""
+    if isinstance(command, EndPhase) and state.stage == "running" and state.phase == 3:
+        side = side_of(state, actor) or command.side
+        coach = state.teams[side].coach if side in state.teams else None
+        return [coach] if coach is not None else None
+    return None
 
 
 def on_give_ball(p: Play, c: GiveBall) -> None:

@@ -1,4 +1,5 @@
-"""A small test deck and a way to play commands on a state with chosen dice."""
+"""Serial Battle builders: a small test deck, a state to play commands on with chosen dice, and the
+pages' authorization matrix."""
 
 from __future__ import annotations
 
@@ -70,6 +71,8 @@ DECK = [
     card("whistle", category="misc"),
     card("knife", faces=faces(2, 2, 2, 2, 2, 2), copies=3),
 ]
+
+
 REFEREE = Viewer("referee", 100, "Ref")
 
 
@@ -125,3 +128,35 @@ class Table:
     def said(self) -> str:
         assert self.last is not None
         return self.last.summary.render()
+
+
+ROLES = ("org", "ref", "lea", "hugo", "ref_b", "stranger")
+
+
+STAFF = {"org", "ref"}
+
+
+ALL = set(ROLES)
+
+
+# (method, route, concrete path, form, who may)
+SB_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
+    ("GET", "/g/{game_id}/serial_battle/deck", "/g/{g}/serial_battle/deck", None, STAFF),
+    ("GET", "/g/{game_id}/serial_battle/deck.json", "/g/{g}/serial_battle/deck.json", None, STAFF),
+    ("GET", "/g/{game_id}/serial_battle/deck.csv", "/g/{g}/serial_battle/deck.csv", None, STAFF),
+    ("GET", "/g/{game_id}/serial_battle/ammo", "/g/{g}/serial_battle/ammo", None, STAFF),
+    (
+        "GET",
+        "/g/{game_id}/serial_battle/assault",
+        "/g/{g}/serial_battle/assault?attacker={lea}&defenders={hugo}",
+        None,
+        STAFF,
+    ),
+    (
+        "POST",
+        "/g/{game_id}/serial_battle/deck",
+        "/g/{g}/serial_battle/deck",
+        {"sample": "1"},
+        STAFF,
+    ),
+]

@@ -1,25 +1,29 @@
-"""Every kind driven to each of its phases and ends, with a person for every role.
+"""Every kind driven to each of its phases and ends, with a person for every role, and the walk
+over every page of a scene.
 
 A scene is a game in one phase and the links of the people who look at it: its organizer, a
 referee where the kind has any, each kind of player, and a stranger (a person of another game).
-The walks of `tests/security` open every page, live part, export and command answer of every
-scene as every one of them.
+The walks of `tests/security` (and the browser's layout walk) open every page, live part, export
+and command answer of every scene as every one of them.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, get_args
+
+from fastapi.testclient import TestClient
 
 from server.games.demo import DEMOS
 from server.platform.dice import ScriptedRolls
-from server.platform.kinds import Viewer
+from server.platform.kinds import KINDS, Viewer
 from server.platform.service import GameService, Registered
-from tests.helpers import key, viewer_of
-from tests.killpower.test_league import League, team_command
-from tests.killpower.test_match import NABOS, TITANOS, Match
+from tests.conftest import Phone, key, viewer_of
+from tests.killpower.conftest import NABOS, TITANOS, League, Match, team_command
+from tests.trust_me.conftest import dealt
 
 
 @dataclass
@@ -40,9 +44,6 @@ Builder = Callable[[GameService, ScriptedRolls], Scene]
 
 def registered(service: GameService, game: str, org: Viewer, role: str, name: str) -> Viewer:
     return viewer_of(service.register(game, org, role, name, idem_key=key()))
-
-
-# ---------------------------------------------------------------------------- Serial Battle
 
 
 def sb_game(
@@ -134,9 +135,6 @@ def sb_ended(service: GameService, rolls: ScriptedRolls) -> Scene:
     game, people, ids = sb_game(service, ("Léa", "Hugo", "Zoé"))
     service.perform(game, people["organizer"], {"type": "end"}, idem_key=key())
     return Scene("serial_battle", "ended", game, people, {"players": ids})
-
-
-# ---------------------------------------------------------------------------- Roi / Chevalier / Bourreau
 
 
 def rcb_game(
@@ -236,9 +234,6 @@ def rcb_revealed(service: GameService, rolls: ScriptedRolls) -> Scene:
     service.perform(scene.game, scene.people["organizer"], {"type": "reveal"}, idem_key=key())
     scene.phase = "revealed"
     return scene
-
-
-# ---------------------------------------------------------------------------- Killpower Ball
 
 
 def league_scene(league: League, phase: str, **extra: Any) -> Scene:
@@ -346,9 +341,6 @@ def match_forfeit(service: GameService, rolls: ScriptedRolls) -> Scene:
     return match_scene(match, "forfeit")
 
 
-# ---------------------------------------------------------------------------- BattleFight
-
-
 def bf_game(
     service: GameService, rolls: ScriptedRolls, *, start: bool, collection: str = ""
 ) -> Scene:
@@ -433,16 +425,13 @@ def bf_table(service: GameService, rolls: ScriptedRolls) -> Scene:
     return Scene("battlefight", "table", game.id, people)
 
 
-# ---------------------------------------------------------------------------- Trust Me
-
-
 def tm_scene(t: Any, phase: str) -> Scene:
     people = {"organizer": t.org, "player": t.people["Léa"], "player_b": t.people["Hugo"]}
     return Scene("trust_me", phase, t.game, people)
 
 
 def tm_setup(service: GameService, rolls: ScriptedRolls) -> Scene:
-    from tests.trust_me.game import TM
+    from tests.trust_me.conftest import TM
 
     rolls.endless = True
     t = TM(service, rolls)
@@ -455,7 +444,6 @@ def tm_setup(service: GameService, rolls: ScriptedRolls) -> Scene:
 
 def tm_preparing(service: GameService, rolls: ScriptedRolls) -> Scene:
     """Dealt: each player's four starting tokens and three objectives are theirs alone."""
-    from tests.trust_me.game import dealt
 
     return tm_scene(dealt(service, rolls, keep=False), "preparing")
 
@@ -463,7 +451,6 @@ def tm_preparing(service: GameService, rolls: ScriptedRolls) -> Scene:
 def tm_fight(service: GameService, rolls: ScriptedRolls) -> Scene:
     """Léa has searched a hidden token into the "?" cell; her attack on Hugo waits for his
     defence."""
-    from tests.trust_me.game import dealt
 
     t = dealt(service, rolls)
     t.act("Léa", {"type": "search", "slot": "c1", "found": "medicaments", "to": "c9"})
@@ -481,7 +468,6 @@ def tm_fight(service: GameService, rolls: ScriptedRolls) -> Scene:
 
 
 def tm_zombies(service: GameService, rolls: ScriptedRolls) -> Scene:
-    from tests.trust_me.game import dealt
 
     t = dealt(service, rolls)
     t.act("Léa", {"type": "search", "slot": "c1", "found": "medicaments", "to": "c9"})
@@ -492,7 +478,6 @@ def tm_zombies(service: GameService, rolls: ScriptedRolls) -> Scene:
 
 def tm_won(service: GameService, rolls: ScriptedRolls) -> Scene:
     """Léa left with her points; three rounds later the game ended and every secret is shown."""
-    from tests.trust_me.game import dealt
 
     t = dealt(service, rolls)
     t.act("Léa", {"type": "search", "slot": "c1", "found": "materiaux", "to": "c7"})
@@ -559,3 +544,59 @@ def stranger(service: GameService) -> Registered:
     """A person of another game, whose link opens nothing here."""
     game, owner = service.create_game("tally", "Ailleurs", "Hôte", idem_key=key())
     return service.register(game.id, viewer_of(owner), "referee", "Intrus", idem_key=key())
+
+
+HX = {"HX-Request": "true"}
+
+
+SKIPPED = {"/g/{game_id}/events"}  # an endless stream: tests/test_pages.py walks it
+
+
+PAGES = ("staff", "player", "board", "people")
+
+
+def phones(client: TestClient, service: GameService, scene: Scene) -> dict[str, TestClient]:
+    """One browser per person of the scene, the public and a stranger of another game."""
+    out = {}
+    for persona, viewer in scene.people.items():
+        phone = Phone(client, follow_redirects=False)
+        person = service.person(scene.game, viewer.person_id)  # type: ignore[arg-type]
+        assert phone.get(f"/t/{service.link_of(person).token}").status_code == 303
+        out[persona] = phone
+    out["public"] = Phone(client, follow_redirects=False)
+    intruder = Phone(client, follow_redirects=False)
+    assert intruder.get(f"/t/{stranger(service).link.token}").status_code == 303
+    out["stranger"] = intruder
+    return out
+
+
+def addresses(routes: set[tuple[str, str]], scene: Scene, service: GameService) -> list[str]:
+    """Every GET route naming a game, filled with this scene's ids (each page of `live/`)."""
+    people = [p.id for p in service.people(scene.game)]
+    values = {
+        "game_id": [scene.game],
+        "page": list(PAGES),
+        "person_id": [*people[:2], 999_999],
+        "team_id": [scene.extra.get("team", 1), 999],
+        "match_id": [scene.extra.get("match", "nomatch")],
+        "token": ["not-the-invitation"],
+    }
+    found = []
+    for method, path in sorted(routes):
+        if method != "GET" or "{game_id}" not in path or path in SKIPPED:
+            continue
+        filled = [path]
+        for name in re.findall(r"{(\w+)}", path):
+            filled = [f.replace(f"{{{name}}}", str(v)) for f in filled for v in values[name]]
+        found += filled
+    return found
+
+
+def commands_of(kind_key: str) -> dict[str, Any]:
+    """Each command type of a kind and its model."""
+    union = get_args(KINDS[kind_key].commands._type)[0]  # Annotated[Union[...], discriminator]
+    found = {}
+    for model in get_args(union):
+        for literal in get_args(model.model_fields["type"].annotation):
+            found[literal] = model
+    return found
