@@ -831,9 +831,7 @@ def game_file(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Respo
 
 
 @router.get("/g/{game_id}/log.csv")
-def log_csv(
-    game_id: str, viewer: PageViewerDep, service: ServiceDep, after: After = 0
-) -> Response:
+def log_csv(game_id: str, viewer: PageViewerDep, service: ServiceDep, after: After = 0) -> Response:
     events = service.log(game_id, viewer, after=after)
     out = io.StringIO()
     writer = csv.writer(out)
