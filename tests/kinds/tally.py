@@ -157,7 +157,7 @@ class Tally(GameKind[TallyState]):
             return not isinstance(command, TimerRing)
         return isinstance(command, Roll) and command.player == viewer.person_id
 
-    def subjects(self, state: TallyState, command: Any) -> list[int] | None:
+    def subjects(self, state: TallyState, command: Any, actor: Viewer) -> list[int] | None:
         player = getattr(command, "player", None)
         return [player] if player is not None else None
 
