@@ -5,6 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
+WORKERS ?= auto
 
 .PHONY: run test lint bench i18n demo clean
 
@@ -17,8 +18,15 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	$(BIN)/python -m server serve --host $(HOST) --port $(PORT)
 
+# The whole suite on WORKERS processes (pytest-xdist; each its own databases, server and browser),
+# then how long it took. One folder or one test, serially: .venv/bin/pytest tests/rcb -k duel
 test: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	@start=$$(date +%s); \
+	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal $(PYTEST_ARGS); status=$$?; \
+	case "$${DATABASE_URL:-sqlite}" in postgres*) db=PostgreSQL;; *) db=SQLite;; esac; \
+	took=$$(( $$(date +%s) - start )); \
+	echo "make test: $$((took / 60)) min $$((took % 60)) s on $$db ($(WORKERS) workers, $$(nproc) processors)"; \
+	exit $$status
 
 lint: $(STAMP)
 	$(BIN)/ruff check server tests migrations bench

@@ -207,7 +207,6 @@ def check_the_log(db_url: str, games: list[Game], tally: Tally) -> None:
         db.dispose()
 
 
-@pytest.mark.slow
 def test_many_referees_at_once_lose_nothing(server: Server, db_url: str) -> None:
     tally = Tally()
     games = run_async(load(server, tally, actions=25))
@@ -220,7 +219,6 @@ def test_many_referees_at_once_lose_nothing(server: Server, db_url: str) -> None
     )
 
 
-@pytest.mark.slow
 def test_a_killed_server_loses_no_acknowledged_action(server: Server, db_url: str) -> None:
     tally = Tally()
     games = run_async(load(server, tally, actions=400, kill_after=2.5))

@@ -168,10 +168,11 @@ def test_players_may_only_send_what_the_kind_allows(
         service.undo(game.id, lea, idem_key=key())
 
 
-def test_a_stale_screen_is_refused_only_when_its_people_changed(
+def test_a_stale_screen_is_refused_only_when_someone_else_changed_its_people(
     service: GameService,
 ) -> None:
-    game, _org, referee, (lea, hugo) = tally_game(service)
+    game, org, referee, (lea, hugo) = tally_game(service)
+    other = viewer_of(service.register(game.id, org, "referee", "Arbitre 2", idem_key=key()))
     seen = service.load(game.id).game.seq
     service.perform(
         game.id,
@@ -180,25 +181,33 @@ def test_a_stale_screen_is_refused_only_when_its_people_changed(
         idem_key=key(),
         seen_seq=seen,
     )
-    # Another referee, whose screen still shows `seen`, acts on Hugo: nothing of his changed.
+    # The same referee again, from the same screen: what they did, they know.
     service.perform(
         game.id,
         referee,
+        {"type": "score", "player": lea.person_id, "points": 3},
+        idem_key=key(),
+        seen_seq=seen,
+    )
+    # Another referee, whose screen still shows `seen`, acts on Hugo: nothing of his changed.
+    service.perform(
+        game.id,
+        other,
         {"type": "score", "player": hugo.person_id, "points": 1},
         idem_key=key(),
         seen_seq=seen,
     )
-    with pytest.raises(StaleScreen, match="Léa"):
+    with pytest.raises(StaleScreen, match="Léa"):  # ...on Léa: her points changed meanwhile
         service.perform(
             game.id,
-            referee,
+            other,
             {"type": "score", "player": lea.person_id, "points": 1},
             idem_key=key(),
             seen_seq=seen,
         )
-    with pytest.raises(StaleScreen):  # a whole-game command after any change
+    with pytest.raises(StaleScreen):  # a whole-game command after any change by another
         service.perform(
-            game.id, referee, {"type": "timer.start", "seconds": 60}, idem_key=key(), seen_seq=seen
+            game.id, other, {"type": "timer.start", "seconds": 60}, idem_key=key(), seen_seq=seen
         )
 
 

@@ -125,7 +125,7 @@ class Actions(People):
             state = self._state(game, kind, copy=False)  # apply copies before it changes
             self._check_references(s, game_id, kind, state, command)
             if seen_seq is not None:
-                self._check_fresh(s, game, seen_seq, kind.subjects(state, command, actor))
+                self._check_fresh(s, game, seen_seq, kind.subjects(state, command, actor), actor)
             now = self.clock.now()
             physical = game.settings.get("dice") == "physical"
             may_enter = kind.may_enter_dice(state, actor, physical)

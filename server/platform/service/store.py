@@ -95,9 +95,10 @@ class Store:
         ).first()
 
     def _check_fresh(
-        self, s: Session, game: Game, seen_seq: int, subjects: list[int] | None
+        self, s: Session, game: Game, seen_seq: int, subjects: list[int] | None, actor: Viewer
     ) -> None:
-        """Refuses an action computed on a screen that missed a change touching the same people."""
+        """Refuses an action computed on a screen that missed a change touching the same people,
+        made by someone else (platform.md): what its sender did meanwhile, they know."""
         if seen_seq > game.seq:
             raise StaleScreen(N_("Your screen is ahead of the game: reload it."))
         if seen_seq == game.seq:
@@ -111,6 +112,8 @@ class Store:
         ).all()
         touched = set(subjects) if subjects is not None else None
         for event in newer:
+            if actor.person_id is not None and event.actor_id == actor.person_id:
+                continue
             if touched is None or event.subjects is None or touched & set(event.subjects):
                 raise StaleScreen(
                     N_(
