@@ -8,7 +8,7 @@ import sys
 import uuid
 from typing import Any
 
-from server.config import get_settings
+from server.config import get_settings, lan_addresses
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,27 +89,6 @@ def backup_command(url: str, command: str, path: str | None) -> int:
         print(error, file=sys.stderr)
         return 2
     return 0
-
-
-def lan_addresses() -> list[str]:
-    """This machine's IPv4 addresses on its networks (a hotspot's, a club's), loopback aside.
-    Found without sending anything: a UDP socket "connected" to a public address is given the
-    outgoing interface's address; the host name's addresses add the others."""
-    import socket
-
-    found: list[str] = []
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: routed nowhere, never sent to
-            found.append(probe.getsockname()[0])
-    except OSError:
-        pass
-    try:
-        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.append(str(info[4][0]))
-    except OSError:
-        pass
-    return [a for a in dict.fromkeys(found) if not a.startswith("127.")]
 
 
 def where(host: str, port: int) -> None:

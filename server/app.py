@@ -24,18 +24,19 @@ from starlette.staticfiles import StaticFiles
 import server.games
 from server.config import Settings, get_settings
 from server.db import Database
-from server.errors import ArbitreError, LinkInvalid, validation_problem
+from server.errors import ArbitreError, LinkInvalid, TooManyAttempts, validation_problem
 from server.i18n import N_, Msg
 from server.migrate import upgrade
-from server.platform.access import RateLimiter
 from server.platform.clock import Clock, SystemClock
 from server.platform.dice import DiceSource, secret_roll
 from server.platform.kinds import KINDS
+from server.platform.limits import SharedLimiter, StreamBudget
 from server.platform.live import Broker
 from server.platform.service import GameService
 from server.web import api, invitation, pages, stream
 from server.web.fanout import Fanout
 from server.web.security import (
+    AllowedHosts,
     AnswerFirst,
     BodyLimits,
     RequestLocale,
@@ -112,7 +113,10 @@ def create_app(
     for kind in KINDS.values():
         environment.globals.update(kind.template_globals())
     app.state.templates = Templates(environment)
-    app.state.join_limiter = RateLimiter(settings.join_attempts_per_minute)
+    # Budgets (`server.platform.limits`): tries counted in the database, streams in this process.
+    app.state.join_limiter = SharedLimiter(db, clock, "join", settings.join_attempts_per_minute)
+    app.state.creation_limiter = SharedLimiter(db, clock, "create", settings.games_per_minute)
+    app.state.streams = StreamBudget(settings.streams_per_address, settings.streams_per_game)
     # Phones' live parts render on threads of their own (see `server.web.pages.live_block`).
     app.state.live_threads = anyio.CapacityLimiter(settings.live_threads)
     # Live parts rendered, and those found unchanged for their viewer (a 204): `/healthz` says
@@ -179,6 +183,7 @@ def add_middleware(app: FastAPI, settings: Settings) -> None:
     """Outermost last: an action's answer before its nudges, compression, security headers, the
     session, the language, body limits."""
     app.add_middleware(BodyLimits)
+    app.add_middleware(AllowedHosts, hosts=settings.hosts())
     app.add_middleware(RequestLocale, default_language=settings.language)
     app.add_middleware(
         SessionMiddleware,
@@ -279,12 +284,16 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ArbitreError)
     async def arbitre_error(request: Request, error: ArbitreError) -> Response:
         if wants_json(request):
-            return JSONResponse(
+            response: Response = JSONResponse(
                 error_body(error.code, error.message, error.field), status_code=error.status
             )
-        if isinstance(error, LinkInvalid):
-            return render(request, 404, "link_invalid", error.msg)
-        return render(request, error.status, error.code, error.msg)
+        elif isinstance(error, LinkInvalid):
+            response = render(request, 404, "link_invalid", error.msg)
+        else:
+            response = render(request, error.status, error.code, error.msg)
+        if isinstance(error, TooManyAttempts):
+            response.headers["Retry-After"] = str(error.retry_after)
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> Response:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import secrets
+import socket
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -29,8 +31,25 @@ class Settings(BaseSettings):
     language: Literal["fr", "en"] = "fr"
     # Set when served over HTTPS: cookies are then sent over HTTPS only.
     secure_cookies: bool = False
-    # Join codes: attempts allowed per client address and minute.
-    join_attempts_per_minute: int = 10
+    # The address printed links, QR codes and the API's `url` fields name (a hosted server's
+    # "https://arbitre.example.org"); unset, the address the request came to (an allowed host).
+    public_url: str = ""
+    # The names this server answers to (comma-separated; "*" any): by default the loopback names,
+    # this machine's network addresses found at start and PUBLIC_URL's host. Any other Host is
+    # refused, so no link is ever printed with a name an attacker chose.
+    allowed_hosts: str = ""
+    # Budgets per client address, counted in the database (every server process counts the same
+    # tries): join codes tried a minute; games created or imported a minute.
+    join_attempts_per_minute: int = Field(default=10, ge=1)
+    games_per_minute: int = Field(default=10, ge=1)
+    # Live streams open at once in one server process, per client address and per game.
+    streams_per_address: int = Field(default=64, ge=1)
+    streams_per_game: int = Field(default=256, ge=1)
+    # A game file brought from another server: its size, the entries of its logs, the games in
+    # it (a league and its matches); checked before any work. People per role are the kind's.
+    import_max_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
+    import_max_events: int = Field(default=50_000, ge=1)
+    import_max_games: int = Field(default=100, ge=1)
     # The proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (comma-separated
     # addresses, or "*"): none by default, so a client cannot choose the address the join-code
     # limit counts. Behind a reverse proxy, name it (e.g. "127.0.0.1" or the proxy's address).
@@ -67,6 +86,37 @@ class Settings(BaseSettings):
     @property
     def is_sqlite(self) -> bool:
         return self.database_url.startswith("sqlite")
+
+    def hosts(self) -> set[str]:
+        """The names this server answers to (`allowed_hosts`), "*" for any."""
+        named = {h.strip().lower() for h in self.allowed_hosts.split(",") if h.strip()}
+        if not named:
+            named = {"localhost", "127.0.0.1", "::1", *lan_addresses()}
+            if self.host not in ("0.0.0.0", "::", ""):
+                named.add(self.host.lower())
+        public = urlsplit(self.public_url).hostname if self.public_url else None
+        if public:
+            named.add(public.lower())
+        return named
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses on its networks (a hotspot's, a club's), loopback aside.
+    Found without sending anything: a UDP socket "connected" to a public address is given the
+    outgoing interface's address; the host name's addresses add the others."""
+    found: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: routed nowhere, never sent to
+            found.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(str(info[4][0]))
+    except OSError:
+        pass
+    return [a for a in dict.fromkeys(found) if not a.startswith("127.")]
 
 
 @lru_cache

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from server.i18n import N_, Msg
@@ -64,8 +65,15 @@ class StaleScreen(ArbitreError):
 
 
 class TooManyAttempts(ArbitreError):
+    """A budget spent (join codes, games created, live streams): said with the seconds to wait,
+    which the answer's `Retry-After` header repeats."""
+
     status = 429
     code = "rate_limited"
+
+    def __init__(self, message: str, *, seconds: float, field: str | None = None) -> None:
+        self.retry_after = max(1, math.ceil(seconds))
+        super().__init__(message, field=field, seconds=self.retry_after)
 
 
 class CsrfFailed(ArbitreError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, DateTime, TypeDecorator, UniqueConstraint
+from sqlalchemy import JSON, Column, DateTime, Index, TypeDecorator, UniqueConstraint
 from sqlalchemy.engine import Dialect
 from sqlmodel import Field, SQLModel
 
@@ -106,3 +106,15 @@ class Event(SQLModel, table=True):
     snapshot: dict[str, Any] | None = Field(
         default=None, sa_column=Column(JSON(none_as_null=True), nullable=True)
     )
+
+
+class Attempt(SQLModel, table=True):
+    """One try at something a budget limits (a join code, a game created or imported), by the
+    address it came from: counted here so that every server process counts the same tries."""
+
+    __table_args__ = (Index("ix_attempt_bucket_address_at", "bucket", "address", "at"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    bucket: str = Field(max_length=20)
+    address: str = Field(max_length=64)
+    at: datetime = _utc_column()

@@ -96,9 +96,25 @@ def db_url(tmp_path: Path, sqlite_template: Path, pg_template: str | None) -> It
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+# The names the tests' servers answer to: the test client's, the loopback, a laptop's address on
+# a hotspot (tests/test_pages.py), and the field's name the browser tests map to the loopback
+# (tests/browser/test_field_mode.py).
+TEST_HOSTS = "testserver,127.0.0.1,localhost,192.168.43.10,arbitre.field"
+# The games budget out of the way of tests that create many games from one address; the budgets'
+# own tests keep the defaults (tests/security/test_budgets.py).
+ROOMY = {"games_per_minute": 10_000}
+
+
 @pytest.fixture
 def settings(db_url: str) -> Settings:
-    return Settings(database_url=db_url, secret_key=SECRET, language="fr", scheduler_interval=0.05)
+    return Settings(
+        database_url=db_url,
+        secret_key=SECRET,
+        language="fr",
+        scheduler_interval=0.05,
+        allowed_hosts=TEST_HOSTS,
+        **ROOMY,
+    )
 
 
 @pytest.fixture
@@ -211,7 +227,13 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         admin = normalize_url(PG_URL).replace("postgresql+psycopg://", "postgresql://")
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{url.rpartition("/")[2]}"')
-    settings = Settings(database_url=url, secret_key=SECRET, scheduler_interval=0.2)
+    settings = Settings(
+        database_url=url,
+        secret_key=SECRET,
+        scheduler_interval=0.2,
+        allowed_hosts=TEST_HOSTS,
+        **ROOMY,
+    )
     clock = FakeClock(datetime.now(UTC))  # moved by hand where a test needs a deadline
     app = create_app(
         settings, template_dirs=[TEST_TEMPLATES], dice=ScriptedRolls.cycle(), clock=clock

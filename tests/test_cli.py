@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from server.__main__ import main
 from server.app import create_app
 from server.config import Settings, get_settings
+from tests.conftest import TEST_HOSTS
 
 
 def test_db_upgrade_and_a_demo_game_whose_link_opens(
@@ -26,7 +27,10 @@ def test_db_upgrade_and_a_demo_game_whose_link_opens(
         assert main(["demo", "chess"]) == 2
     finally:
         get_settings.cache_clear()
-    app = create_app(Settings(database_url=db_url, secret_key="cli-secret"), scheduler=False)
+    app = create_app(
+        Settings(database_url=db_url, secret_key="cli-secret", allowed_hosts=TEST_HOSTS),
+        scheduler=False,
+    )
     with TestClient(app, follow_redirects=True) as phone:
         console = phone.get(f"/t/{token}")
         assert console.status_code == 200 and "Léa" in console.text and "Vélodrome" in console.text

@@ -7,17 +7,19 @@ from datetime import timedelta
 
 import pytest
 
+from server.config import Settings
+from server.db import Database
 from server.errors import InvalidInput, RuleError
 from server.i18n import Msg, current_language, pick_language
 from server.platform.access import (
     CODE_ALPHABET,
-    RateLimiter,
     code_hash,
     derive_link,
     normalize_code,
 )
 from server.platform.clock import FakeClock
 from server.platform.dice import CommandDice, ReplayDice, ReplayDiverged, ScriptedRolls
+from server.platform.limits import SharedLimiter
 from server.platform.timers import Timer
 from tests.conftest import run_async
 
@@ -47,12 +49,26 @@ def test_codes_are_forgiving_when_typed(typed: str, expected: str) -> None:
     assert code_hash(typed) == code_hash(expected)
 
 
-def test_rate_limiter_counts_attempts_per_address_in_a_window() -> None:
-    limiter = RateLimiter(limit=3, window=60)
-    assert [limiter.check("a", now=t) for t in (0, 1, 2)] == [0, 0, 0]
-    assert limiter.check("a", now=3) == pytest.approx(57)
-    assert limiter.check("b", now=3) == 0  # another phone is not slowed down
-    assert limiter.check("a", now=60.5) == 0  # the first attempt left the window
+def test_a_budget_counts_tries_per_address_in_a_window_shared_by_processes(
+    settings: Settings,
+) -> None:
+    """Two limiters on one database (two server processes) count the same tries."""
+    clock = FakeClock()
+    db = Database.connect(settings)
+    try:
+        one, other = (SharedLimiter(db, clock, "join", limit=3, window=60) for _ in range(2))
+        waits = []
+        for limiter in (one, other, one):
+            waits.append(limiter.check("10.0.0.1"))
+            clock.advance(1)
+        assert waits == [0, 0, 0]
+        assert other.check("10.0.0.1") == pytest.approx(57)  # the first try leaves in 57 s
+        assert one.check("10.0.0.2") == 0  # another phone is not slowed down
+        assert SharedLimiter(db, clock, "create", 3).check("10.0.0.1") == 0  # another budget
+        clock.advance(57.5)
+        assert one.check("10.0.0.1") == 0  # the first try left the window
+    finally:
+        db.dispose()
 
 
 def test_command_dice_take_entered_values_and_record_every_roll() -> None:

@@ -1,4 +1,5 @@
-"""Capability links: secret tokens, short join codes, and the rate limit on guessing codes.
+"""Capability links: secret tokens and short join codes (tried within a budget:
+`server.platform.limits`).
 
 A person's token and join code are derived from the server secret and a random nonce kept with
 the person (HMAC-SHA256), so the organizer can show a link again (QR slips) while the database
@@ -12,9 +13,6 @@ import base64
 import hashlib
 import hmac
 import secrets
-import threading
-import time
-from collections import deque
 from dataclasses import dataclass
 
 # No 0/O, 1/I/L: codes are read aloud and typed on a phone in the sun.
@@ -66,28 +64,3 @@ def normalize_code(code: str) -> str:
 
 def code_hash(code: str) -> str:
     return hashlib.sha256(("code:" + normalize_code(code)).encode()).hexdigest()
-
-
-class RateLimiter:
-    """A sliding window of attempts per key (the client's address), in this process."""
-
-    def __init__(self, limit: int, window: float = 60.0) -> None:
-        self.limit = limit
-        self.window = window
-        self._hits: dict[str, deque[float]] = {}
-        self._lock = threading.Lock()
-
-    def check(self, key: str, now: float | None = None) -> float:
-        """Counts an attempt; returns 0 when allowed, else the seconds to wait."""
-        now = time.monotonic() if now is None else now
-        with self._lock:
-            hits = self._hits.setdefault(key, deque())
-            while hits and hits[0] <= now - self.window:
-                hits.popleft()
-            if len(hits) >= self.limit:
-                return hits[0] + self.window - now
-            hits.append(now)
-            if len(self._hits) > 10_000:  # forget idle addresses
-                for stale in [k for k, v in self._hits.items() if not v][:5000]:
-                    del self._hits[stale]
-            return 0.0

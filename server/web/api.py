@@ -15,7 +15,16 @@ from server.errors import NotAllowed, NotSignedIn
 from server.i18n import N_
 from server.platform.kinds import KINDS, Viewer
 from server.platform.service import GameService, Performed, Registered
-from server.web.deps import ApiCallerDep, ClockDep, PersonId, ServiceDep
+from server.web.deps import (
+    TOO_MANY_GAMES,
+    ApiCallerDep,
+    ClockDep,
+    CreationLimiterDep,
+    PersonId,
+    ServiceDep,
+    public_base,
+    spend,
+)
 
 
 class ErrorOut(BaseModel):
@@ -120,7 +129,7 @@ def link_out(request: Request, service: GameService, registered: Registered) -> 
     person = registered.person
     assert person.id is not None
     alive = not person.revoked
-    base = str(request.base_url).rstrip("/")
+    base = public_base(request)
     return LinkOut(
         person_id=person.id,
         role=person.role,
@@ -156,7 +165,14 @@ def kinds() -> list[KindOut]:
 
 
 @router.post("/games", response_model=CreatedOut, status_code=201)
-def create_game(body: GameIn, idem: IdemKey, request: Request, service: ServiceDep) -> CreatedOut:
+def create_game(
+    body: GameIn,
+    idem: IdemKey,
+    request: Request,
+    service: ServiceDep,
+    limiter: CreationLimiterDep,
+) -> CreatedOut:
+    spend(limiter, request, TOO_MANY_GAMES)
     game, registered = service.create_game(
         body.kind,
         body.name,

@@ -13,11 +13,11 @@ from fastapi import Depends, Path, Request
 from starlette.concurrency import run_in_threadpool
 
 from server.config import Settings
-from server.errors import LinkInvalid, NotSignedIn
+from server.errors import LinkInvalid, NotSignedIn, TooManyAttempts
 from server.i18n import N_
-from server.platform.access import RateLimiter
 from server.platform.clock import Clock
 from server.platform.kinds import PUBLIC, Viewer
+from server.platform.limits import SharedLimiter
 from server.platform.service import GameService
 from server.web.templating import Templates
 
@@ -42,8 +42,13 @@ async def get_clock(request: Request) -> Clock:
     return clock
 
 
-async def get_join_limiter(request: Request) -> RateLimiter:
-    limiter: RateLimiter = request.app.state.join_limiter
+async def get_join_limiter(request: Request) -> SharedLimiter:
+    limiter: SharedLimiter = request.app.state.join_limiter
+    return limiter
+
+
+async def get_creation_limiter(request: Request) -> SharedLimiter:
+    limiter: SharedLimiter = request.app.state.creation_limiter
     return limiter
 
 
@@ -55,7 +60,8 @@ ServiceDep = Annotated[GameService, Depends(get_service)]
 TemplatesDep = Annotated[Templates, Depends(get_templates)]
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 ClockDep = Annotated[Clock, Depends(get_clock)]
-JoinLimiterDep = Annotated[RateLimiter, Depends(get_join_limiter)]
+JoinLimiterDep = Annotated[SharedLimiter, Depends(get_join_limiter)]
+CreationLimiterDep = Annotated[SharedLimiter, Depends(get_creation_limiter)]
 
 
 def session_links(request: Request) -> dict[str, Any]:
@@ -113,6 +119,25 @@ async def api_caller(request: Request, game_id: str) -> ApiCaller:
     if scheme.lower() != "bearer" or not token.strip():
         raise NotSignedIn(N_("Send your link's token as “Authorization: Bearer <token>”."))
     return ApiCaller(game_id, token.strip())
+
+
+TOO_MANY_TRIES = N_("Too many tries. Wait {seconds} s and try again.")
+TOO_MANY_GAMES = N_("Too many games created from your network. Wait {seconds} s and try again.")
+
+
+def spend(limiter: SharedLimiter, request: Request, message: str) -> None:
+    """One try of a budget from this request's address; past it, a 429 saying when to try
+    again (`message` has the {seconds})."""
+    wait = limiter.check(request.client.host if request.client else "?")
+    if wait:
+        raise TooManyAttempts(message, seconds=wait)
+
+
+def public_base(request: Request) -> str:
+    """Where printed links, QR codes and the API's `url` fields point: `PUBLIC_URL`, else the
+    address the request came to (a name `ALLOWED_HOSTS` lets in: `security.AllowedHosts`)."""
+    settings: Settings = request.app.state.settings
+    return (settings.public_url or str(request.base_url)).rstrip("/")
 
 
 PageViewerDep = Annotated[Viewer, Depends(page_viewer)]

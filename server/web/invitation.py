@@ -17,7 +17,15 @@ from server.models import Game
 from server.platform.idempotency import AlreadyCreated
 from server.platform.kinds import get_kind
 from server.platform.service import GameService
-from server.web.deps import JoinLimiterDep, PageViewerDep, ServiceDep, TemplatesDep
+from server.web.deps import (
+    TOO_MANY_TRIES,
+    JoinLimiterDep,
+    PageViewerDep,
+    ServiceDep,
+    TemplatesDep,
+    public_base,
+    spend,
+)
 from server.web.pages import browser_caller, organizer_only, people_answer, remember
 
 router = APIRouter(include_in_schema=False)
@@ -27,7 +35,7 @@ def invitation_url(request: Request, service: GameService, game_id: str) -> str 
     token = service.invitation(service.load(game_id).game)
     if token is None:
         return None
-    return f"{str(request.base_url).rstrip('/')}/g/{game_id}/join/{token}"
+    return f"{public_base(request)}/g/{game_id}/join/{token}"
 
 
 @router.post("/g/{game_id}/invitation/{action}")
@@ -91,15 +99,8 @@ def join_by_invitation(
     limiter: JoinLimiterDep,
 ) -> Response:
     game = service.game_by_invitation(game_id, token)
-    client = request.client.host if request.client else "?"
     try:
-        wait = limiter.check(client)
-        if wait:
-            raise TooManyAttempts(
-                N_("Too many tries. Wait {seconds} s and try again."),
-                field="name",
-                seconds=int(wait) + 1,
-            )
+        spend(limiter, request, TOO_MANY_TRIES)
         registered = service.join_by_invitation(
             game_id, token, name, idem_key=idem, caller=browser_caller(request)
         )

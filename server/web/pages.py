@@ -30,18 +30,24 @@ from server.platform.data_import import csv_cell
 from server.platform.dice import MissingRoll
 from server.platform.idempotency import session_caller
 from server.platform.kinds import KINDS, PUBLIC, SECRET_PURPOSE, Viewer
+from server.platform.limits import SharedLimiter
 from server.platform.service import DICE_MODES, GameService
 from server.web.answers import download, live_tag, page_context, refused, render_page
 from server.web.deps import (
+    TOO_MANY_GAMES,
+    TOO_MANY_TRIES,
     ClockDep,
+    CreationLimiterDep,
     JoinLimiterDep,
     PageViewerDep,
     PersonId,
     ServiceDep,
     SettingsDep,
     TemplatesDep,
+    public_base,
     session_links,
     session_viewer,
+    spend,
 )
 from server.web.forms import (
     form_command,
@@ -104,16 +110,23 @@ def home(request: Request, service: ServiceDep, templates: TemplatesDep) -> Resp
 
 
 @router.post("/games")
-async def create_game(request: Request, service: ServiceDep, templates: TemplatesDep) -> Response:
+async def create_game(
+    request: Request, service: ServiceDep, templates: TemplatesDep, limiter: CreationLimiterDep
+) -> Response:
     form = await request.form()
-    return await run_in_threadpool(create_game_now, request, service, templates, form)
+    return await run_in_threadpool(create_game_now, request, service, templates, limiter, form)
 
 
 def create_game_now(
-    request: Request, service: GameService, templates: Templates, form: FormData
+    request: Request,
+    service: GameService,
+    templates: Templates,
+    limiter: SharedLimiter,
+    form: FormData,
 ) -> Response:
     values = {k: v for k, v in form.items() if isinstance(v, str)}
     try:
+        spend(limiter, request, TOO_MANY_GAMES)
         game, registered = service.create_game(
             values.get("kind", ""),
             values.get("name", ""),
@@ -147,7 +160,9 @@ def home_refused(
 
 
 @router.post("/games/import")
-async def import_game(request: Request, service: ServiceDep, templates: TemplatesDep) -> Response:
+async def import_game(
+    request: Request, service: ServiceDep, templates: TemplatesDep, limiter: CreationLimiterDep
+) -> Response:
     """A game file saved on another Arbitre (`export_game`): the game goes on here, and the one
     who brought it is its organizer."""
     form = await request.form()
@@ -159,13 +174,21 @@ async def import_game(request: Request, service: ServiceDep, templates: Template
             text = raw.decode("utf-8-sig")
         except UnicodeDecodeError:
             text = "\ufffd"  # not text: refused below as not a game
-    return await run_in_threadpool(import_game_now, request, service, templates, form, text)
+    return await run_in_threadpool(
+        import_game_now, request, service, templates, limiter, form, text
+    )
 
 
 def import_game_now(
-    request: Request, service: GameService, templates: Templates, form: FormData, text: str
+    request: Request,
+    service: GameService,
+    templates: Templates,
+    limiter: SharedLimiter,
+    form: FormData,
+    text: str,
 ) -> Response:
     try:
+        spend(limiter, request, TOO_MANY_GAMES)
         game, registered = service.import_game(
             text, caller=browser_caller(request), idem_key=idem_of(form)
         )
@@ -195,23 +218,19 @@ def join(
     templates: TemplatesDep,
     limiter: JoinLimiterDep,
 ) -> Response:
-    client = request.client.host if request.client else "?"
-    wait = limiter.check(client)
     try:
-        if wait:
-            raise TooManyAttempts(
-                N_("Too many tries. Wait {seconds} s and try again."),
-                field="code",
-                seconds=int(wait) + 1,
-            )
+        spend(limiter, request, TOO_MANY_TRIES)
         person = service.person_by_code(code)
     except (LinkInvalid, TooManyAttempts) as error:
-        return templates.response(
+        response = templates.response(
             request,
             "join.html",
             {"code": code, "errors": {"code": error.message}},
             status_code=error.status,
         )
+        if isinstance(error, TooManyAttempts):
+            response.headers["Retry-After"] = str(error.retry_after)
+        return response
     remember(request, person)
     return RedirectResponse(f"/g/{person.game_id}", status_code=303)
 
@@ -537,7 +556,7 @@ def people_context(
     request: Request, service: GameService, game_id: str, viewer: Viewer, **extra: Any
 ) -> dict[str, Any]:
     loaded = service.load(game_id)
-    base = str(request.base_url).rstrip("/")
+    base = public_base(request)
     people = []
     for person in service.people(game_id):
         link = service.link_of(person)
@@ -594,7 +613,7 @@ def welcome(
     loaded = service.load(game_id)
     person = service.person(game_id, viewer.person_id)
     link = service.link_of(person)
-    base = str(request.base_url).rstrip("/")
+    base = public_base(request)
     me = {"person": person, "url": f"{base}/t/{link.token}", "code": link.code}
     context = {"game": loaded.game, "kind": loaded.kind, "viewer": viewer, "me": me}
     return templates.response(request, "platform/welcome.html", context)
@@ -722,7 +741,7 @@ def people_answer(
 def join_qr(request: Request) -> Response:
     """The QR code of this server's join page, at the address the organizer's phone used (a
     laptop's on a hotspot): nothing of any game in it."""
-    return svg_qr(f"{str(request.base_url).rstrip('/')}/join")
+    return svg_qr(f"{public_base(request)}/join")
 
 
 def svg_qr(url: str) -> Response:
@@ -747,7 +766,7 @@ def qr_code(
     if person.revoked:
         raise LinkInvalid(N_("This link is no longer valid."))
     link = service.link_of(person)
-    return svg_qr(f"{str(request.base_url).rstrip('/')}/t/{link.token}")
+    return svg_qr(f"{public_base(request)}/t/{link.token}")
 
 
 @router.get("/g/{game_id}/slips")

@@ -161,6 +161,35 @@ BIG_BODIES = {"/games/import": 16 * 1024 * 1024}
 MAX_JSON_DEPTH = 32  # the API's deepest body (a deck of cards) nests five levels
 
 
+class AllowedHosts:
+    """A request to a name this server does not answer to (`ALLOWED_HOSTS`) is refused before
+    anything reads it: no page, link or QR code is ever made with a Host an attacker chose."""
+
+    def __init__(self, app: ASGIApp, hosts: set[str]) -> None:
+        self.app = app
+        self.any = "*" in hosts
+        self.hosts = hosts
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or self.any or host_of(scope) in self.hosts:
+            await self.app(scope, receive, send)
+            return
+        await _refuse(
+            send, 400, "host_not_allowed", N_("This server does not answer to this name.")
+        )
+
+
+def host_of(scope: Scope) -> str:
+    """The Host header's name, without its port (an IPv6 address without its brackets)."""
+    for name, value in scope.get("headers") or []:
+        if name == b"host":
+            host = value.decode("latin-1").strip().lower()
+            if host.startswith("["):
+                return host[1 : host.find("]")] if "]" in host else host
+            return host.rpartition(":")[0] if host.count(":") == 1 else host
+    return ""
+
+
 class BodyLimits:
     """Every request body has a size limit, and a JSON body a nesting limit, checked before any
     parser reads it: too big is 413, too deep 422, each with a message in the caller's language,

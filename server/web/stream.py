@@ -20,8 +20,10 @@ from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse
 
 from server import i18n
-from server.errors import ArbitreError
+from server.errors import ArbitreError, TooManyAttempts
+from server.i18n import N_
 from server.platform.kinds import PUBLIC, Viewer
+from server.platform.limits import StreamBudget
 from server.platform.live import Broker
 from server.web.deps import ServiceDep, SettingsDep, api_caller, session_links, session_viewer
 from server.web.fanout import Fanout, Revoked, Shown, Watcher
@@ -30,6 +32,11 @@ from server.web.frames import PING, Encoder, Frame, takes_gzip
 router = APIRouter(include_in_schema=False)
 
 REVOKED_FRAME = Frame.of("revoked", "revoked")  # the last event of a stream whose link died
+TOO_MANY_STREAMS = N_(
+    "Too many live pages are open from your network or on this game: close one, or wait "
+    "{seconds} s."
+)
+STREAM_RETRY_SECONDS = 10
 
 
 @router.get("/g/{game_id}/events")
@@ -44,6 +51,12 @@ async def events(
     broker: Broker = request.app.state.broker
     clock = request.app.state.clock
     caller = await api_caller(request, game_id)
+    # A budget of streams per address and per game (`STREAMS_PER_ADDRESS`, `STREAMS_PER_GAME`),
+    # given back when the stream ends.
+    budget: StreamBudget = request.app.state.streams
+    address = request.client.host if request.client else "?"
+    if not budget.open(address, game_id):
+        raise TooManyAttempts(TOO_MANY_STREAMS, seconds=STREAM_RETRY_SECONDS)
 
     def opening() -> tuple[Viewer, int]:
         """Who watches (a bearer token, else this browser's link), and from which change: one
@@ -61,6 +74,7 @@ async def events(
         viewer, current = await asyncio.to_thread(opening)
     except BaseException:
         broker.unsubscribe(subscription)
+        budget.close(address, game_id)
         raise
     subscription.latest = max(subscription.latest, current)
     # The version of the link this browser was let in with (its session says it, as checked a
@@ -126,6 +140,7 @@ async def events(
                     yield encoder.write(frame)
         finally:
             broker.unsubscribe(subscription)
+            budget.close(address, game_id)
             if watcher is not None:
                 fanout.forget(watcher)
 

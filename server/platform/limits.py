@@ -1,0 +1,81 @@
+"""Budgets: how many tries of a kind one address may make in a window, counted in the database so
+that every server process counts the same tries (join codes, games created or imported); and how
+many live streams one address and one game may hold open in this process.
+
+A budget said no with the seconds to wait, which the caller turns into a 429 that says them."""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from sqlmodel import col, delete, func, select
+
+from server.db import Database
+from server.models import Attempt
+from server.platform.clock import Clock
+
+# A client address as stored: IPv6 addresses are at most 45 characters; anything odd is cut.
+ADDRESS_LENGTH = 64
+
+
+class SharedLimiter:
+    """A sliding window of tries per address, in the database: `check` counts a try and answers
+    0 when it is allowed, else the seconds until the oldest try of the window leaves it."""
+
+    def __init__(
+        self, db: Database, clock: Clock, bucket: str, limit: int, window: float = 60.0
+    ) -> None:
+        self.db, self.clock = db, clock
+        self.bucket, self.limit, self.window = bucket, limit, window
+
+    def check(self, address: str) -> float:
+        now = self.clock.now()
+        since = now - timedelta(seconds=self.window)
+        address = address[:ADDRESS_LENGTH]
+        with self.db.write() as s:
+            # The window's tries of every address are all that is kept.
+            s.exec(
+                delete(Attempt).where(col(Attempt.bucket) == self.bucket, col(Attempt.at) <= since)
+            )
+            count, oldest = s.exec(
+                select(func.count(), func.min(Attempt.at)).where(
+                    Attempt.bucket == self.bucket, Attempt.address == address
+                )
+            ).one()
+            if count >= self.limit:
+                return max(0.0, (oldest - since).total_seconds())
+            s.add(Attempt(bucket=self.bucket, address=address, at=now))
+        return 0.0
+
+
+@dataclass
+class StreamBudget:
+    """Live streams held open in this process, by address and by game: a new one past either
+    budget is refused (a phone's reconnecting stream is let in once its old one has closed)."""
+
+    per_address: int
+    per_game: int
+    by_address: Counter[str] = field(default_factory=Counter)
+    by_game: Counter[str] = field(default_factory=Counter)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def open(self, address: str, game_id: str) -> bool:
+        with self._lock:
+            if (
+                self.by_address[address] >= self.per_address
+                or self.by_game[game_id] >= self.per_game
+            ):
+                return False
+            self.by_address[address] += 1
+            self.by_game[game_id] += 1
+            return True
+
+    def close(self, address: str, game_id: str) -> None:
+        with self._lock:
+            for counter, key in ((self.by_address, address), (self.by_game, game_id)):
+                counter[key] -= 1
+                if counter[key] <= 0:
+                    del counter[key]
