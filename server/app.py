@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 import server.games
 from server.config import Settings, get_settings
 from server.db import Database
-from server.errors import ArbitreError, LinkInvalid, TooManyAttempts, validation_problem
+from server.errors import ArbitreError, LinkInvalid, validation_problem
 from server.i18n import N_, Msg
 from server.migrate import upgrade
 from server.platform.clock import Clock, SystemClock
@@ -34,6 +34,7 @@ from server.platform.limits import SharedLimiter, StreamBudget
 from server.platform.live import Broker
 from server.platform.service import GameService
 from server.web import api, invitation, pages, stream
+from server.web.deps import retrying
 from server.web.fanout import Fanout
 from server.web.security import (
     AllowedHosts,
@@ -291,9 +292,7 @@ def install_error_handlers(app: FastAPI) -> None:
             response = render(request, 404, "link_invalid", error.msg)
         else:
             response = render(request, error.status, error.code, error.msg)
-        if isinstance(error, TooManyAttempts):
-            response.headers["Retry-After"] = str(error.retry_after)
-        return response
+        return retrying(response, error)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> Response:

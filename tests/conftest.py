@@ -9,7 +9,6 @@ import hashlib
 import os
 import re
 import shutil
-import socket
 import threading
 import time
 import uuid
@@ -36,6 +35,7 @@ from server.platform.kinds import Viewer, register
 from server.platform.live import Broker
 from server.platform.service import GameService, Registered
 from tests.kinds.tally import TALLY
+from tests.server_process import free_port
 
 register(TALLY)
 
@@ -187,12 +187,6 @@ def assert_states_untouched(service: GameService) -> None:
 # ---------------------------------------------------------------- browser
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class LiveServer:
     def __init__(self, app: Any, port: int) -> None:
         import uvicorn
@@ -238,7 +232,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
     app = create_app(
         settings, template_dirs=[TEST_TEMPLATES], dice=ScriptedRolls.cycle(), clock=clock
     )
-    server = LiveServer(app, _free_port())
+    server = LiveServer(app, free_port())
     server.clock = clock
     server.start()
     yield server
@@ -370,23 +364,12 @@ def tally_game(
 @contextmanager
 def serve(app: Any) -> Iterator[str]:
     """The app on a real server on loopback, for what a test client cannot do (streams)."""
-    import uvicorn
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    server = uvicorn.Server(uvicorn.Config(app, port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not server.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.01)
+    server = LiveServer(app, free_port())
+    server.start()
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield server.url
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+        server.stop()
 
 
 def csrf_of(html: str) -> str:

@@ -1,12 +1,14 @@
 """The hosting kit (issue 23): no container registry is reachable here, so the image is not built;
 instead its files are checked (the Dockerfile's user, health check and start command; the compose
-stack's services, the one proxy the app believes, HTTPS cookies, named volumes) and the image's
+stack's services, the one proxy the app believes, HTTPS cookies and HSTS, no default secret,
+named volumes) and the image's
 own start command is run on this machine, which must answer its health check."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -73,9 +75,22 @@ def test_the_compose_stack_is_https_postgresql_and_named_volumes() -> None:
     # The app believes forwarded headers from the proxy alone: Caddy's fixed address.
     assert env["FORWARDED_ALLOW_IPS"] == caddy["networks"]["arbitre"]["ipv4_address"]
     assert int(env["WORKERS"]) >= 2
-    assert "SECRET_KEY" in env and ":?" in env["SECRET_KEY"]  # refused to start without one
+    # Refused to start without a key or a database password: no default for either.
+    assert "SECRET_KEY" in env and ":?" in env["SECRET_KEY"]
+    assert ":?" in db["environment"]["POSTGRES_PASSWORD"] and ":-" not in str(stack)
+    assert ":?" in env["DATABASE_URL"]
+    # Links name the server's public address, whatever a request's Host says.
+    assert env["PUBLIC_URL"].startswith("https://${DOMAIN")
     assert app["depends_on"]["db"]["condition"] == "service_healthy" and "healthcheck" in db
-    assert "443:443" in caddy["ports"] and "reverse-proxy" in caddy["command"]
+    assert "443:443" in caddy["ports"]
+    # Caddy serves the Caddyfile the stack carries: HTTPS for DOMAIN, HSTS, the app behind it.
+    (mount,) = caddy["configs"]
+    assert mount["target"] == "/etc/caddy/Caddyfile"
+    caddyfile = stack["configs"][mount["source"]]["content"]
+    assert caddyfile.startswith("${DOMAIN} {")
+    assert re.search(r'header Strict-Transport-Security "max-age=(\d+)', caddyfile)
+    assert int(re.search(r"max-age=(\d+)", caddyfile).group(1)) >= 15_552_000  # type: ignore[union-attr]
+    assert "reverse_proxy app:8000" in caddyfile
     declared = set(stack["volumes"])
     for service in services.values():
         for volume in service.get("volumes", []):

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Path, Request
 from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
 
 from server.config import Settings
 from server.errors import LinkInvalid, NotSignedIn, TooManyAttempts
@@ -131,6 +132,13 @@ def spend(limiter: SharedLimiter, request: Request, message: str) -> None:
     wait = limiter.check(request.client.host if request.client else "?")
     if wait:
         raise TooManyAttempts(message, seconds=wait)
+
+
+def retrying(response: Response, error: Exception) -> Response:
+    """A page that says a budget is spent also says when to try again, as a header."""
+    if isinstance(error, TooManyAttempts):
+        response.headers["Retry-After"] = str(error.retry_after)
+    return response
 
 
 def public_base(request: Request) -> str:

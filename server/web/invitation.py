@@ -24,6 +24,7 @@ from server.web.deps import (
     ServiceDep,
     TemplatesDep,
     public_base,
+    retrying,
     spend,
 )
 from server.web.pages import browser_caller, organizer_only, people_answer, remember
@@ -107,8 +108,11 @@ def join_by_invitation(
     except (InvalidInput, TooManyAttempts, AlreadyCreated) as error:
         context = invitation_context(service, game, token)
         context |= {"errors": {"name": error.message}, "form": {"name": name}}
-        return templates.response(
-            request, "platform/invitation.html", context, status_code=error.status
+        return retrying(
+            templates.response(
+                request, "platform/invitation.html", context, status_code=error.status
+            ),
+            error,
         )
     remember(request, registered.person)
     return RedirectResponse(f"/g/{game_id}/welcome", status_code=303)

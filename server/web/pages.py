@@ -45,6 +45,7 @@ from server.web.deps import (
     SettingsDep,
     TemplatesDep,
     public_base,
+    retrying,
     session_links,
     session_viewer,
     spend,
@@ -144,7 +145,7 @@ def create_game_now(
 def home_refused(
     request: Request, templates: Templates, error: ArbitreError, values: dict[str, str]
 ) -> Response:
-    return templates.response(
+    response = templates.response(
         request,
         "home.html",
         {
@@ -157,6 +158,7 @@ def home_refused(
         },
         status_code=error.status,
     )
+    return retrying(response, error)
 
 
 @router.post("/games/import")
@@ -228,9 +230,7 @@ def join(
             {"code": code, "errors": {"code": error.message}},
             status_code=error.status,
         )
-        if isinstance(error, TooManyAttempts):
-            response.headers["Retry-After"] = str(error.retry_after)
-        return response
+        return retrying(response, error)
     remember(request, person)
     return RedirectResponse(f"/g/{person.game_id}", status_code=303)
 
