@@ -46,6 +46,11 @@ class Game(SQLModel, table=True):
     creation_fingerprint: str | None = Field(default=None, max_length=64)
     # The nearest timer deadline of the game, for the scheduler to find games that fell due.
     next_deadline: datetime | None = _utc_column(nullable=True, index=True)
+    # The dice of undone actions, rolled again by the next action that asks for the same purpose
+    # and faces (`server.platform.dice.CommandDice`): undo never re-rolls a shuffle or a draw.
+    held_dice: list[dict[str, Any]] | None = Field(
+        default=None, sa_column=Column(JSON(none_as_null=True), nullable=True)
+    )
 
 
 class Person(SQLModel, table=True):

@@ -88,13 +88,19 @@ class CommandDice:
 
     `may_enter(owner)` says whether the actor may enter that owner's dice by hand (the kind
     decides: in a self-refereed match a coach enters their own side's dice only). A value entered
-    for a die the actor may not enter, or for a die the command never rolls, is refused."""
+    for a die the actor may not enter, or for a die the command never rolls, is refused.
+
+    `held`: the dice of undone actions (the game's `held_dice`), oldest undo last. A die the
+    server would roll takes the first held one of the same purpose and faces instead: an action
+    undone and done again rolls what it rolled (a shuffle, a deal, a draw, a blow), so nobody
+    fishes for a better roll with undo. What is left stays held for the game."""
 
     source: DiceSource
     entered: Mapping[str, int] = field(default_factory=dict)
     physical_only: bool = False
     rolls: list[dict[str, Any]] = field(default_factory=list)
     may_enter: Callable[[str | None], bool] = everyone
+    held: list[dict[str, Any]] = field(default_factory=list)
     _taken: set[str] = field(default_factory=set)
 
     def roll(
@@ -129,7 +135,7 @@ class CommandDice:
                 sides=sides,
             )
         else:
-            value, manual = self.source(sides), False
+            value, manual = self._held(sides, purpose) or self.source(sides), False
         roll: dict[str, Any] = {
             "purpose": purpose,
             "sides": sides,
@@ -143,6 +149,11 @@ class CommandDice:
         self.rolls.append(roll)
         return value
 
+    def _held(self, sides: int, purpose: str) -> int | None:
+        """The first held die of this purpose and faces, taken; None if there is none."""
+        found = take_held(self.held, sides, purpose)
+        return found["value"] if found is not None else None
+
     def check_all_used(self) -> None:
         """After the rules ran: a value entered for a die this action never rolled is refused,
         not silently dropped."""
@@ -153,6 +164,25 @@ class CommandDice:
                     field=f"roll_{purpose}",
                     purpose=purpose,
                 )
+
+
+def take_held(held: list[dict[str, Any]], sides: int, purpose: str) -> dict[str, Any] | None:
+    """Takes the first die of `held` rolled for this purpose with these faces out of it."""
+    for index, roll in enumerate(held):
+        if roll.get("purpose") == purpose and roll.get("sides") == sides:
+            return held.pop(index)
+    return None
+
+
+def held_after_undo(held: list[dict[str, Any]] | None, undone: list[dict[str, Any]]) -> list[Any]:
+    """The dice held once an action is undone: its own that the server rolled (a die entered by
+    hand is rolled again by hand), before those already held."""
+    kept = [
+        {"purpose": r["purpose"], "sides": r["sides"], "value": r["value"]}
+        for r in undone
+        if not r.get("manual") and isinstance(r.get("value"), int)
+    ]
+    return kept + list(held or [])
 
 
 class ReplayDice:

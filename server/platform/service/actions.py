@@ -20,7 +20,7 @@ from server.errors import (
 )
 from server.i18n import N_, Msg
 from server.models import Event, Game, Person
-from server.platform.dice import CommandDice, ReplayDiverged
+from server.platform.dice import CommandDice, ReplayDiverged, held_after_undo
 from server.platform.idempotency import (
     SYSTEM_CALLER,
     IdemKey,
@@ -129,7 +129,13 @@ class Actions(People):
             now = self.clock.now()
             physical = game.settings.get("dice") == "physical"
             may_enter = kind.may_enter_dice(state, actor, physical)
-            dice = CommandDice(self.dice, rolls or {}, physical_only=physical, may_enter=may_enter)
+            dice = CommandDice(
+                self.dice,
+                rolls or {},
+                physical_only=physical,
+                may_enter=may_enter,
+                held=list(game.held_dice or []),
+            )
             label = kind.label(command, state)
             outcome = kind.apply(state, command, Context(actor, dice, now))
             dice.check_all_used()
@@ -147,6 +153,7 @@ class Actions(People):
                 idem=idem,
                 at=now,
             )
+            game.held_dice = dice.held or None
             self._store(s, game, kind, outcome.state)
             parent = game.settings.get("parent")
         # Committed: the next action on this game starts from this state without parsing it.
@@ -284,6 +291,7 @@ class Actions(People):
             )
             target.undone_by = event.seq
             s.add(target)
+            game.held_dice = held_after_undo(game.held_dice, target.rolls) or None
             # The snapshots at or after the target no longer hold: they include what was undone.
             for stale in self._snapshots(s, game_id, since=target.seq):
                 stale.snapshot = None
@@ -339,8 +347,9 @@ class Actions(People):
             game = self._lock(s, game_id)
             kind = get_kind(game.kind)
             state = self._state(game, kind)
+            held = list(game.held_dice or [])
             for command in kind.due(state, now):
-                dice = CommandDice(self.dice)
+                dice = CommandDice(self.dice, held=held)
                 label = kind.label(command, state)
                 outcome = kind.apply(state, command, Context(SYSTEM, dice, now))
                 self._append(
@@ -358,6 +367,7 @@ class Actions(People):
                 )
                 state = outcome.state
                 applied += 1
+            game.held_dice = held or None
             self._store(s, game, kind, state)
         if applied:
             self.broker.publish(game_id, game.seq)

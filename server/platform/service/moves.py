@@ -17,7 +17,7 @@ from server.i18n import N_, Msg
 from server.migrate import revisions
 from server.models import Event, Game, Person
 from server.platform.access import new_nonce
-from server.platform.dice import ReplayDice, ReplayDiverged
+from server.platform.dice import ReplayDice, ReplayDiverged, held_after_undo, take_held
 from server.platform.kinds import KINDS, SYSTEM, Context, GameKind, PersonInfo, Viewer
 from server.platform.moving import FORMAT, MovedEvent, MovedGame, Renaming, read_game_file
 from server.platform.refs import refs_of, renumbered
@@ -66,6 +66,7 @@ class _Replayed:
     before: dict[int, BaseModel] = field(default_factory=dict)  # the state before a command
     active: list[Event] = field(default_factory=list)  # commands not undone, in order
     person_rows: list[Event] = field(default_factory=list)
+    held: list[dict[str, Any]] = field(default_factory=list)  # dice held by undo, as the game's
 
 
 # An undo replays from the state before the action it undoes, kept for the latest commands, or
@@ -295,6 +296,7 @@ class Moves(Linked):
                 where=where[:120],
             )
         game.state, game.seq = after, len(g.events)
+        game.held_dice = replayed.held or None
         game.status, game.next_deadline = kind.status(state), kind.next_deadline(state)
         return replayed
 
@@ -359,6 +361,7 @@ class Moves(Linked):
             outcome = kind.apply(state, command, Context(actor, dice, e.at))
             if dice.pending:
                 raise ReplayDiverged("dice left over")
+            self._roll_again(replayed, e.rolls)
             state = outcome.state
             row.command, row.rolls, row.result = dumped(command), dice.rolls, dict(outcome.result)
             row.summary, row.label = outcome.summary.to_json(), label.to_json()
@@ -375,6 +378,7 @@ class Moves(Linked):
             row.command, row.undoes = {"type": "undo", "seq": target.seq}, target.seq
             target.undone_by = e.seq
             replayed.active.pop()
+            replayed.held = held_after_undo(replayed.held, target.rolls)
             row.subjects = target.subjects
             row.summary = row.label = Msg(
                 N_("Undone: {label}"), {"label": Msg.from_json(target.label)}
@@ -402,6 +406,18 @@ class Moves(Linked):
             return self.rebuild(game, replayed.events, start=held)
         replayed.events.append(row)
         return state
+
+    @staticmethod
+    def _roll_again(replayed: _Replayed, rolls: list[dict[str, Any]]) -> None:
+        """A die the server rolled takes the held die of its purpose, as the live service does
+        (undo never re-rolls): a file whose action, done again after its undo, rolled otherwise
+        was not played here."""
+        for roll in rolls:
+            if roll.get("manual"):
+                continue
+            held = take_held(replayed.held, roll["sides"], roll["purpose"])
+            if held is not None and held["value"] != roll["value"]:
+                raise KeyError("a die rolled again otherwise after its action was undone")
 
     @staticmethod
     def _person_entry(kind: GameKind[Any], state: BaseModel, event: Event) -> BaseModel:
