@@ -8,7 +8,7 @@ send what, the transaction, the log, idempotency, undo, replay and live updates.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, ClassVar, Generic, Literal, TypeVar
@@ -18,9 +18,11 @@ from pydantic import BaseModel, TypeAdapter
 from server.errors import NotAllowed
 from server.i18n import N_, Msg
 from server.models import Event
-from server.platform.dice import Dice
+from server.platform.dice import SERVER, Dice
 
 STAFF_ROLES = ("organizer", "referee")
+# People of one role a game holds at most, where its kind sets no number of its own.
+PEOPLE_PER_ROLE = 64
 ROLE_TITLES = {"organizer": N_("organizer"), "referee": N_("referee"), "player": N_("player")}
 
 
@@ -189,6 +191,9 @@ class GameKind(ABC, Generic[S]):
     # self-refereed match shows each coach the story with their own private notes).
     page_log: ClassVar[int] = 0
     role_titles: ClassVar[Mapping[str, str]] = {}
+    # How many people of each role a game may hold (the organizer aside): a registration, a
+    # join or a game file past it is refused (`people_limit`).
+    max_people: ClassVar[Mapping[str, int]] = {}
     # Texts of this kind's commands and state that hold a person's number, as regular
     # expressions with a group `id` (a BattleFight card copy "12:3"): renamed when a game moves
     # to another server. A die's "player:12" and "person:12" are the platform's.
@@ -266,6 +271,18 @@ class GameKind(ABC, Generic[S]):
 
     # --- access and views ---
     def may_send(self, viewer: Viewer, command: Any) -> bool:
+        return viewer.is_staff
+
+    def people_limit(self, role: str) -> int:
+        return self.max_people.get(role, PEOPLE_PER_ROLE)
+
+    def reads_everything(self, state: S, viewer: Viewer) -> bool:
+        """Whether this viewer may know everything the game's record holds: its state, every
+        command and every die of its log (its file in clear: `record_readable`). By default its
+        staff, whom the kind shows it all; a kind whose staff must not read some secret (a
+        hand, an objective) says no while it lasts. Who owns the rest is declared where it is
+        shown (the views' parts and log) and on each die (`dice`: its owner, and `secret` for
+        a value its owner alone may know; the server's own secret dice are nobody's)."""
         return viewer.is_staff
 
     def may_enter_dice(
@@ -465,6 +482,27 @@ def rolls_for(
 
 
 SECRET_PURPOSE = "secret"  # what a hidden die entered by hand says it was for
+
+
+def nobodys(roll: Mapping[str, Any]) -> bool:
+    """A die whose value nobody may know while the game lasts: the server's own secret draw (a
+    shuffle, a booster, a deal), which says the order of what lies face down."""
+    return bool(roll.get("secret")) and roll.get("owner") == SERVER
+
+
+def record_readable(
+    kind: GameKind[Any], state: Any, rolls: Iterable[list[dict[str, Any]]], viewer: Viewer
+) -> bool:
+    """Whether a game's whole record (what replays it) is this viewer's to read: the server's
+    runner (the command line) always; else the kind's declaration (`reads_everything`), and no
+    die of nobody's while the game lasts (once it is over, no order is left to exploit)."""
+    if viewer is SYSTEM:
+        return True
+    if not kind.reads_everything(state, viewer):
+        return False
+    if kind.status(state) == "finished":
+        return True
+    return not any(nobodys(roll) for event in rolls for roll in event)
 
 
 KINDS: dict[str, GameKind[Any]] = {}

@@ -9,7 +9,8 @@ techniques step by step (2.4 to 2.6, 3.4, 4), `setup.py` and `play.py` the handl
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -35,7 +36,7 @@ from server.games.battlefight.commands import (
     Collection as CollectionCommand,
 )
 from server.games.battlefight.decks import sample_collection
-from server.games.battlefight.state import BFSettings, BFState, Player
+from server.games.battlefight.state import MAX_PLAYERS, BFSettings, BFState, Player
 from server.i18n import N_, Msg
 from server.platform.kinds import GameKind, Handler, LoggedEvent, PersonInfo, Viewer
 
@@ -60,12 +61,18 @@ class BattleFight(GameKind[BFState]):
     title = N_("BattleFight")
     tagline = N_("A card duel on a hex board: Arbitre executes every technique step by step.")
     roles = ("player",)
+    max_people: ClassVar[Mapping[str, int]] = {"player": MAX_PLAYERS}  # 1.1: 2 to 6
     page_log = 0
     state_model = BFState
     settings_model = BFSettings
     commands: TypeAdapter[Any] = TypeAdapter(Command)
     handlers = HANDLERS
     parts = views.PARTS
+
+    def reads_everything(self, state: BFState, viewer: Viewer) -> bool:
+        """On phones, nobody holds the hands and piles (1.3.1, 1.3.2) until the game is over; at
+        one table of physical cards the organizer enters them all."""
+        return viewer.is_staff and (state.cards == "table" or state.phase == "finished")
 
     def new_state(self, settings: BaseModel) -> BFState:
         assert isinstance(settings, BFSettings)

@@ -5,6 +5,7 @@ from the state: a team's view holds no role but its own fighters'."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, ClassVar
 
@@ -53,6 +54,7 @@ class RoiChevalierBourreau(GameKind[RCBState]):
     title = N_("King / Knight / Executioner")
     tagline = N_("Two teams, secret characters, bets and a bank: the game master's console.")
     roles = ("fighter", "team")
+    max_people: ClassVar[Mapping[str, int]] = {"fighter": 17, "team": 2}  # the deal's table
     role_titles: ClassVar[dict[str, str]] = {
         "fighter": N_("fighter"),
         "team": N_("team phone"),

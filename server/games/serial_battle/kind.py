@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -72,6 +72,7 @@ class SerialBattle(GameKind[SBState]):
     title = N_("Serial Battle")
     tagline = N_("Outdoor battle royale: duels, hit points, cards and a shrinking zone.")
     roles = ("player",)
+    max_people: ClassVar[Mapping[str, int]] = {"player": 32, "referee": 20}  # 12 to 32 players
     state_model = SBState
     settings_model = SBSettings
     commands: TypeAdapter[Any] = TypeAdapter(CommandModel)

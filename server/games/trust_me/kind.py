@@ -9,7 +9,7 @@ phase (12), `ending.py` points and the end (13, 14); `views.py` says what each v
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, TypeAdapter
 
@@ -38,6 +38,7 @@ class TrustMe(GameKind[TMState]):
         "Zombie survival at the table: Arbitre keeps the sheets, the dice and the secrets."
     )
     roles = ("player",)
+    max_people: ClassVar[Mapping[str, int]] = {"player": MAX_PLAYERS}
     allows_referees = False  # the table referees itself; the organizer runs the zombies
     page_log = 0
     state_model = TMState
@@ -45,6 +46,11 @@ class TrustMe(GameKind[TMState]):
     commands: TypeAdapter[Any] = TypeAdapter(Command)
     handlers = HANDLERS
     parts = views.PARTS
+
+    def reads_everything(self, state: TMState, viewer: Viewer) -> bool:
+        """The organizer runs the table and reads no objective, hidden token or draw order
+        (1, 3.3, 5) until the end reveals everything."""
+        return viewer.is_staff and state.phase == "finished"
 
     def new_state(self, settings: BaseModel) -> TMState:
         return TMState(box=sample_box())

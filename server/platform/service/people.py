@@ -196,6 +196,24 @@ class People(Replay):
         assert person is not None  # the fingerprint matched: a "person.add" event
         return Registered(person, self.link_of(person))
 
+    def _check_room(self, s: Session, game_id: str, kind: GameKind[Any], role: str) -> None:
+        """A game holds at most the people of a role its kind allows (`people_limit`)."""
+        limit = kind.people_limit(role)
+        count = s.exec(
+            select(func.count()).where(
+                Person.game_id == game_id,
+                Person.role == role,
+                Person.revoked == False,  # noqa: E712 (SQL)
+            )
+        ).one()
+        if count >= limit:
+            raise InvalidInput(
+                N_("This game has no room for another {role}: {count} at most."),
+                field="role",
+                role=Msg(kind.role_title(role)),
+                count=limit,
+            )
+
     def _check_name_free(self, s: Session, game_id: str, name: str) -> None:
         """One name, one person in play: a revoked person's name is free again."""
         taken = s.exec(
@@ -276,6 +294,8 @@ class People(Replay):
         name: str,
         idem: IdemKey | None,
     ) -> Registered:
+        if role != "organizer":
+            self._check_room(s, game.id, kind, role)
         now = self.clock.now()
         person = Person(game_id=game.id, role=role, name=name, nonce=new_nonce(), created_at=now)
         s.add(person)

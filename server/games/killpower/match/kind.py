@@ -98,6 +98,7 @@ class KillpowerMatch(GameKind[MatchState]):
     title = N_("Killpower Ball match")
     tagline = N_("The referee sheet, live: turns, phases, rolls, timers and the score.")
     roles = ("coach",)
+    max_people: ClassVar[Mapping[str, int]] = {"coach": 2}
     role_titles: ClassVar[dict[str, str]] = {"coach": N_("coach")}
     standalone = False  # opened from a league only (`KillpowerLeague.linked_game`)
     page_log = 40
@@ -175,8 +176,7 @@ class KillpowerMatch(GameKind[MatchState]):
     def page_for(self, viewer: Viewer) -> str:
         return "staff" if viewer.is_staff else "board" if viewer.role == "public" else "player"
 
-    def side_of(self, state: MatchState, viewer: Viewer) -> str | None:
-        return side_of(state, viewer)
+    side_of = staticmethod(side_of)
 
     def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
         return views.log_view(event, viewer)
