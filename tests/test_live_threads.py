@@ -165,6 +165,7 @@ def test_the_sender_is_answered_before_the_game_s_phones_are_nudged(
             "server": ("test", 80),
             "client": ("127.0.0.1", 5000),
             "headers": [
+                (b"host", b"testserver"),
                 (b"authorization", f"Bearer {token}".encode()),
                 (b"idempotency-key", b"answer-first-1"),
                 (b"content-type", b"application/json"),

@@ -98,6 +98,21 @@ def test_a_whole_game_to_the_last_survivor(
     undone = service.undo(game.id, r2, idem_key=key())
     assert undone.summary.render() == "Annulé : assaut de Ben sur Gus"
     assert state().players[str(ids["Gus"])].pv == 36
+    # The undone blow's dice stay with the game (issue 31): the assault entered again rolls
+    # them again, whatever is pushed, so an undo never buys a better roll.
+    rolls.push(6, 6)
+    act(
+        r2,
+        {
+            "type": "assault",
+            "attacker": ids["Ben"],
+            "defenders": [ids["Gus"]],
+            "card": "couteau#2",
+            "answer": False,
+        },
+    )
+    assert state().players[str(ids["Gus"])].pv == 33 and rolls.values == [6, 6]
+    rolls.values.clear()
 
     # Eva strangles Hana (Garrot face 4: 6 PV, strangled), then takes her card and leaves.
     act(
