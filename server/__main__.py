@@ -172,6 +172,7 @@ def game_command(command: str, game_id: str | None, path: str | None, base: str)
 
     from server.errors import ArbitreError
     from server.platform.kinds import SYSTEM
+    from server.web.deps import import_limits
 
     service = local_service()
     try:
@@ -184,7 +185,9 @@ def game_command(command: str, game_id: str | None, path: str | None, base: str)
             return 0
         assert path is not None
         text = Path(path).read_text(encoding="utf-8-sig")
-        game, _ = service.import_game(text, caller="cli", idem_key=uuid.uuid4().hex)
+        game, _ = service.import_game(
+            text, caller="cli", idem_key=uuid.uuid4().hex, limits=import_limits(get_settings())
+        )
     except ArbitreError as error:
         print(error.message, file=sys.stderr)
         return 2

@@ -37,6 +37,7 @@ from server.web import api, invitation, pages, stream
 from server.web.deps import retrying
 from server.web.fanout import Fanout
 from server.web.security import (
+    FORM_OVERHEAD,
     AllowedHosts,
     AnswerFirst,
     BodyLimits,
@@ -183,7 +184,7 @@ def running(
 def add_middleware(app: FastAPI, settings: Settings) -> None:
     """Outermost last: an action's answer before its nudges, compression, security headers, the
     session, the language, body limits."""
-    app.add_middleware(BodyLimits)
+    app.add_middleware(BodyLimits, big={"/games/import": settings.import_max_bytes + FORM_OVERHEAD})
     app.add_middleware(AllowedHosts, hosts=settings.hosts())
     app.add_middleware(RequestLocale, default_language=settings.language)
     app.add_middleware(

@@ -37,6 +37,11 @@ class InvalidInput(ArbitreError, ValueError):
     code = "invalid"
 
 
+class FileTooLarge(InvalidInput):
+    status = 413
+    code = "too_large"
+
+
 class NotFound(ArbitreError):
     status = 404
     code = "not_found"

@@ -123,3 +123,15 @@ class Attempt(SQLModel, table=True):
     bucket: str = Field(max_length=20)
     address: str = Field(max_length=64)
     at: datetime = _utc_column()
+
+
+class Ticket(SQLModel, table=True):
+    """An import ticket: a key pair of this server's for one game to come in (a sealed box from
+    another server: X25519, `server.platform.sealing`). The private key is kept sealed with a key
+    derived from `SECRET_KEY`, so the database alone opens nothing; a ticket opens one file."""
+
+    id: str = Field(primary_key=True, max_length=32)
+    public_key: str = Field(max_length=64)
+    private_key: str = Field(max_length=200)
+    created_at: datetime = _utc_column()
+    used_at: datetime | None = _utc_column(nullable=True)

@@ -22,13 +22,14 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlmodel import func, select
 from starlette.routing import Mount
 
 from server.app import create_app
 from server.config import Settings
 from server.db import Database, normalize_url
 from server.migrate import upgrade
-from server.models import Game
+from server.models import Event, Game, Person
 from server.platform.clock import FakeClock
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer, register
@@ -514,3 +515,36 @@ def all_routes(routes: Any, prefix: str = "") -> set[tuple[str, str]]:
         for method in (getattr(route, "methods", None) or {"GET"}) - {"HEAD"}:
             found.add((method, prefix + route.path))
     return found
+
+
+OTHER_SECRET = "another-server-another-secret"
+
+
+@pytest.fixture
+def other(tmp_path: Path, sqlite_template: Path) -> Iterator[GameService]:
+    """Another Arbitre, on its own SQLite file, where people already play (so the numbers a
+    moved game's people get are not the ones they had)."""
+    path = tmp_path / "other.db"
+    shutil.copy(sqlite_template, path)
+    db = Database.connect(Settings(database_url=f"sqlite:///{path}", secret_key=OTHER_SECRET))
+    server = GameService(db, OTHER_SECRET, FakeClock(), ScriptedRolls.cycle(), Broker())
+    for n in range(3):
+        game, owner = server.create_game("tally", f"Déjà là {n}", "Hôte", idem_key=key())
+        for name in ("Un", "Deux", "Trois"):
+            server.register(game.id, viewer_of(owner), "player", name, idem_key=key())
+    yield server
+    db.dispose()
+
+
+def top_of(service: GameService, game_id: str) -> str:
+    """The game that opened this one, and so on up: the one whose file holds them all."""
+    while parent := service.load(game_id).game.settings.get("parent"):
+        game_id = parent
+    return game_id
+
+
+def counts(server: GameService) -> tuple[int, int, int]:
+    with server.db.read() as s:
+        return tuple(  # type: ignore[return-value]
+            s.exec(select(func.count()).select_from(model)).one() for model in (Game, Person, Event)
+        )

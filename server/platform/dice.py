@@ -205,5 +205,68 @@ class ReplayDice:
         return int(roll["value"])
 
 
+@dataclass
+class RecordedDice:
+    """The dice of an action brought in a file, replayed through the checks a live action's
+    dice pass (`CommandDice`): each die asked for the purpose, faces, owner and secrecy recorded;
+    its value within its faces; one entered by hand only where the actor may enter that owner's
+    dice, and one rolled by the server only where the server rolls it (a physical game's own
+    dice are entered). `from_file`: a file another server wrote marks every die as such."""
+
+    recorded: list[dict[str, Any]]
+    may_enter: Callable[[str | None], bool] = everyone
+    physical_only: bool = False
+    from_file: bool = False
+    rolls: list[dict[str, Any]] = field(default_factory=list)
+
+    def roll(
+        self, sides: int, purpose: str, *, owner: str | None = None, secret: bool = False
+    ) -> int:
+        if len(self.rolls) >= len(self.recorded):
+            raise ReplayDiverged(f"no recorded roll left for {purpose!r}")
+        roll = self.recorded[len(self.rolls)]
+        if (
+            roll.get("purpose") != purpose
+            or roll.get("sides") != sides
+            or roll.get("owner") != owner
+            or bool(roll.get("secret")) != secret
+        ):
+            raise ReplayDiverged(f"recorded {roll.get('purpose')!r}, asked {purpose!r}")
+        value, manual = roll.get("value"), roll.get("manual")
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= sides:
+            raise BadRoll(
+                N_("The die for “{purpose}” must be between 1 and {sides}, not {value}."),
+                purpose=purpose,
+                sides=sides,
+                value=value,
+            )
+        by_hand = owner != SERVER and self.may_enter(owner)
+        if manual is True and not by_hand:
+            raise BadRoll(
+                N_("The die for “{purpose}” is not yours to enter: Arbitre rolls it."),
+                purpose=purpose,
+            )
+        if manual is not True and self.physical_only and by_hand:
+            raise MissingRoll(
+                N_("Enter the die rolled for “{purpose}” (1 to {sides})."),
+                purpose=purpose,
+                sides=sides,
+            )
+        kept: dict[str, Any] = {"purpose": purpose, "sides": sides, "value": value}
+        kept["manual"] = manual is True
+        if owner is not None:
+            kept["owner"] = owner
+        if secret:
+            kept["secret"] = True
+        if self.from_file or roll.get("from_file"):
+            kept["from_file"] = True
+        self.rolls.append(kept)
+        return value
+
+    @property
+    def pending(self) -> list[dict[str, Any]]:
+        return self.recorded[len(self.rolls) :]
+
+
 class ReplayDiverged(Exception):
     """The log cannot be replayed as recorded (a rule asked for other dice)."""

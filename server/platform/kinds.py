@@ -159,7 +159,9 @@ class LoggedEvent:
     actor_id: int | None = None
 
 
-def logged(event: Event) -> LoggedEvent:
+def logged(event: Event, *, over: bool = False) -> LoggedEvent:
+    """An event as the kinds' journals read it; while the game lasts (`over` false), without the
+    dice that are nobody's (a shuffle's, a deal's), which no journal shows to anyone."""
     return LoggedEvent(
         seq=event.seq,
         type=event.type,
@@ -167,7 +169,7 @@ def logged(event: Event) -> LoggedEvent:
         actor_role=event.actor_role,
         actor_name=event.actor_name,
         command=event.command,
-        rolls=event.rolls,
+        rolls=event.rolls if over else [r for r in event.rolls if not nobodys(r)],
         result=event.result,
         summary=Msg.from_json(event.summary),
         undone=event.undone_by is not None,
@@ -469,10 +471,13 @@ def rolls_for(
     """An event's dice as a viewer may read them: a secret die (a RAP, a card drawn) shows its
     value only to those `sees` lets in; a die entered by hand stays marked as such for everyone,
     but when secret, neither its value nor its purpose (which names who rolled it: "RAP of
-    Nab3" would tell a lineup) shows; a secret draw of the server's shows nothing at all."""
+    Nab3" would tell a lineup) shows; a secret draw of the server's shows nothing at all. A die
+    brought in a file another server wrote says so (`from_file`), for everyone."""
     shown = []
     for roll in rolls:
         entry = {k: roll[k] for k in ("purpose", "sides", "value", "manual")}
+        if roll.get("from_file"):
+            entry["from_file"] = True  # brought in a file this server did not write
         if roll.get("secret") and not sees(roll):
             if not roll.get("manual"):
                 continue

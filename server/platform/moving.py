@@ -16,19 +16,28 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, ValidationError
 
-from server.errors import InvalidInput
+from server.errors import FileTooLarge, InvalidInput
 from server.i18n import N_
 from server.platform.data_import import json_depth
 
-FORMAT = 1  # the file's own layout; a newer one is refused
-MAX_GAMES = 200  # a league and its matches
-MAX_EVENTS = 200_000
+FORMAT = 2  # the file's own layout; a newer one is refused (1: the replay alone, in clear)
 DEPTH = 64  # a state nests deeper than a deck
 MAX_CONTAINERS = 2_000_000  # objects and lists in a file: a season's league is far below
+
+
+@dataclass(frozen=True)
+class ImportLimits:
+    """What a file may hold, checked before any work (`IMPORT_MAX_*`); people per role are each
+    kind's (`GameKind.people_limit`)."""
+
+    bytes: int = 16 * 1024 * 1024
+    events: int = 50_000
+    games: int = 100
 
 
 class _Strict(BaseModel):
@@ -50,25 +59,58 @@ class MovedEvent(_Strict):
 
 
 class MovedGame(_Strict):
+    """What replays one game: its settings, its log with every die, and the state it gave."""
+
     id: str = Field(min_length=1, max_length=24)
     kind: str = Field(max_length=40)
     name: str = Field(min_length=1, max_length=120)
     created_at: AwareDatetime
     settings: dict[str, Any]
     state: dict[str, Any]
-    events: list[MovedEvent] = Field(max_length=MAX_EVENTS)
+    events: list[MovedEvent]
+
+
+class Record(BaseModel):
+    """One game as the file's reader may know it (their view and their journal): to read, never
+    replayed."""
+
+    id: str
+    kind: str
+    name: str
+    status: str = ""
+    view: dict[str, Any] = Field(default_factory=dict)
+    log: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class Sealed(_Strict):
+    ticket: str = Field(max_length=32)  # the destination's import ticket
+    box: str  # the replay, sealed to the ticket's key (`server.platform.sealing`)
 
 
 class GameFile(_Strict):
+    """A game's file: what its reader may know (`records`), and what replays it, either in clear
+    (when its reader may know all of it) or sealed for one destination; `witness`: the keyed
+    hash of the replay by the server that wrote it."""
+
     arbitre: Literal["game"]
     format: int = Field(ge=1)
     schema_: str = Field(alias="schema", max_length=40)
     exported_at: AwareDatetime
-    games: list[MovedGame] = Field(min_length=1, max_length=MAX_GAMES)
+    records: list[Record] = Field(default_factory=list)
+    replay: list[MovedGame] | None = None
+    sealed: Sealed | None = None
+    witness: str | None = Field(default=None, max_length=64)
 
 
-def read_game_file(text: str, known_schemas: tuple[str, ...]) -> GameFile:
-    """The file, or a clear refusal: not a game file, from a newer Arbitre, badly formed."""
+def read_game_file(text: str, known_schemas: tuple[str, ...], limits: ImportLimits) -> GameFile:
+    """The file, or a clear refusal: too big, not a game file, from a newer Arbitre, badly formed,
+    more games or entries than this server takes."""
+    if len(text.encode("utf-8", "replace")) > limits.bytes:
+        raise FileTooLarge(
+            N_("This file is bigger than this server takes ({size} MiB at most)."),
+            field="file",
+            size=limits.bytes // (1024 * 1024) or 1,
+        )
     not_a_game = InvalidInput(N_("This is not a game exported by Arbitre."), field="file")
     # Counted before parsing: a small file of empty objects would cost the parser gigabytes.
     if json_depth(text, DEPTH) > DEPTH or text.count("{") + text.count("[") > MAX_CONTAINERS:
@@ -91,15 +133,53 @@ def read_game_file(text: str, known_schemas: tuple[str, ...]) -> GameFile:
         raise InvalidInput(newer, field="file")
     if data.get("schema") not in known_schemas:
         raise InvalidInput(newer, field="file")
+    if version == 1:  # the first layout: the replay alone, in clear, never witnessed
+        data = {k: v for k, v in data.items() if k != "games"} | {"replay": data.get("games")}
+    replay = data.get("replay")
+    check_size(replay if isinstance(replay, list) else [], limits)
     try:
         return GameFile.model_validate(data)
     except ValidationError as error:
-        first = error.errors()[0]
+        raise damaged_file(error) from None
+
+
+def check_size(games: list[Any], limits: ImportLimits) -> None:
+    """No more games, and no more entries in all their logs, than this server takes."""
+    if len(games) > limits.games:
         raise InvalidInput(
-            N_("The game file is damaged ({where}): export it again."),
+            N_("This file holds {count} games; this server takes {limit} at most."),
             field="file",
-            where=".".join(str(p) for p in first["loc"]),
-        ) from None
+            count=len(games),
+            limit=limits.games,
+        )
+    entries = sum(len(g.get("events") or []) for g in games if isinstance(g, dict))
+    if entries > limits.events:
+        raise InvalidInput(
+            N_("This file's logs hold {count} entries; this server takes {limit} at most."),
+            field="file",
+            count=entries,
+            limit=limits.events,
+        )
+
+
+def read_replay(data: Any, limits: ImportLimits) -> list[MovedGame]:
+    """What replays the games, once opened from a sealed box."""
+    if not isinstance(data, list):
+        raise InvalidInput(N_("This is not a game exported by Arbitre."), field="file")
+    check_size(data, limits)
+    try:
+        return [MovedGame.model_validate(g) for g in data]
+    except ValidationError as error:
+        raise damaged_file(error) from None
+
+
+def damaged_file(error: ValidationError) -> InvalidInput:
+    first = error.errors()[0]
+    return InvalidInput(
+        N_("The game file is damaged ({where}): export it again."),
+        field="file",
+        where=".".join(str(p) for p in first["loc"]),
+    )
 
 
 # A person named inside a text: a die's owner ("player:12"), its purpose ("booster for player:12").

@@ -19,6 +19,7 @@ from server.i18n import N_
 from server.platform.clock import Clock
 from server.platform.kinds import PUBLIC, Viewer
 from server.platform.limits import SharedLimiter
+from server.platform.moving import ImportLimits
 from server.platform.service import GameService
 from server.web.templating import Templates
 
@@ -139,6 +140,15 @@ def retrying(response: Response, error: Exception) -> Response:
     if isinstance(error, TooManyAttempts):
         response.headers["Retry-After"] = str(error.retry_after)
     return response
+
+
+def import_limits(settings: Settings) -> ImportLimits:
+    """What a game file brought in may hold (`IMPORT_MAX_*`)."""
+    return ImportLimits(
+        bytes=settings.import_max_bytes,
+        events=settings.import_max_events,
+        games=settings.import_max_games,
+    )
 
 
 def public_base(request: Request) -> str:

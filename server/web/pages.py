@@ -31,6 +31,7 @@ from server.platform.dice import MissingRoll
 from server.platform.idempotency import session_caller
 from server.platform.kinds import KINDS, PUBLIC, SECRET_PURPOSE, Viewer
 from server.platform.limits import SharedLimiter
+from server.platform.sealing import TICKET_HOURS
 from server.platform.service import DICE_MODES, GameService
 from server.web.answers import download, live_tag, page_context, refused, render_page
 from server.web.deps import (
@@ -44,6 +45,7 @@ from server.web.deps import (
     ServiceDep,
     SettingsDep,
     TemplatesDep,
+    import_limits,
     public_base,
     retrying,
     session_links,
@@ -192,12 +194,32 @@ def import_game_now(
     try:
         spend(limiter, request, TOO_MANY_GAMES)
         game, registered = service.import_game(
-            text, caller=browser_caller(request), idem_key=idem_of(form)
+            text,
+            caller=browser_caller(request),
+            idem_key=idem_of(form),
+            limits=import_limits(request.app.state.settings),
         )
     except ArbitreError as error:
         return home_refused(request, templates, error, {})
     remember(request, registered.person)
     return RedirectResponse(f"/g/{game.id}/welcome", status_code=303)
+
+
+@router.post("/tickets")
+def make_ticket(
+    request: Request, service: ServiceDep, templates: TemplatesDep, limiter: CreationLimiterDep
+) -> Response:
+    """An import ticket of this server, for a game in progress to come in sealed: shown once, to
+    paste on the other server's People page of the game (`server.platform.sealing`). Counted
+    as a game created (it is one to come)."""
+    try:
+        spend(limiter, request, TOO_MANY_GAMES)
+    except ArbitreError as error:
+        return home_refused(request, templates, error, {})
+    made = service.new_ticket()
+    return templates.response(
+        request, "platform/ticket.html", {"ticket": made.text, "hours": TICKET_HOURS}
+    )
 
 
 @router.get("/t/{token}")
@@ -580,6 +602,7 @@ def people_context(
         "roles": roles,
         "default_role": last if last in roles else loaded.kind.roles[0],
         "join_url": f"{base}/join",
+        "in_clear": service.exports_in_clear(game_id, viewer) if viewer.is_organizer else False,
         "open_role": loaded.kind.open_role,
         "invite_url": (
             f"{base}/g/{game_id}/join/{token}"
@@ -838,10 +861,16 @@ def log_json(
 
 
 @router.get("/g/{game_id}/game.json")
-def game_file(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Response:
-    """The whole game, to move it to another Arbitre: the organizer's alone (it holds every
-    secret), never a token."""
-    body = service.export_game(game_id, viewer)
+def game_file(
+    game_id: str,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    ticket: Annotated[str | None, Query(max_length=200)] = None,
+) -> Response:
+    """The game's file, the organizer's alone, never a token: what they may read of it, and
+    what replays it, in clear when they may read all of it, else sealed to the import ticket
+    of the server it goes to (`ticket`), else left out (`GameService.export_game`)."""
+    body = service.export_game(game_id, viewer, ticket=ticket or None)
     return download(
         json.dumps(body, ensure_ascii=False, indent=1),
         "application/json",
@@ -854,7 +883,9 @@ def log_csv(game_id: str, viewer: PageViewerDep, service: ServiceDep, after: Aft
     events = service.log(game_id, viewer, after=after)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["seq", "at", "type", "actor", "role", "summary", "rolls", "undone", "command"])
+    writer.writerow(
+        ["seq", "at", "type", "actor", "role", "summary", "rolls", "undone", "command", "from_file"]
+    )
     for e in events:
         actor = e.get("actor", {})
         rolls = " ".join(
@@ -872,6 +903,7 @@ def log_csv(game_id: str, viewer: PageViewerDep, service: ServiceDep, after: Aft
             rolls,
             "yes" if e.get("undone") else "",
             json.dumps(e.get("command", {}), ensure_ascii=False),
+            "yes" if any(r.get("from_file") for r in e.get("rolls", [])) else "",
         ]
         writer.writerow([csv_cell(cell) for cell in row])
     return download(out.getvalue(), "text/csv; charset=utf-8", f"arbitre-{game_id}.csv")

@@ -156,8 +156,7 @@ async def check_csrf(request: Request) -> None:
 
 
 MAX_BODY = 2 * 1024 * 1024  # bytes of a request: the biggest is a deck upload (200 kB)
-# Bigger bodies, by path: a game file brought from another server (a season's league and matches).
-BIG_BODIES = {"/games/import": 16 * 1024 * 1024}
+FORM_OVERHEAD = 64 * 1024  # a file's form around it (its boundaries, the token, the key)
 MAX_JSON_DEPTH = 32  # the API's deepest body (a deck of cards) nests five levels
 
 
@@ -195,8 +194,9 @@ class BodyLimits:
     parser reads it: too big is 413, too deep 422, each with a message in the caller's language,
     never a parser's recursion error. (Inside `RequestLocale`, so the language is known.)"""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, big: dict[str, int] | None = None) -> None:
         self.app = app
+        self.big = big or {}  # bigger bodies, by path: a game file brought from another server
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
@@ -212,7 +212,7 @@ class BodyLimits:
                 return
             body = message.get("body", b"")
             size += len(body)
-            if size > BIG_BODIES.get(scope["path"], MAX_BODY):
+            if size > self.big.get(scope["path"], MAX_BODY):
                 await _refuse(send, 413, "too_large", N_("This request is too big."))
                 return
             chunks.append(body)

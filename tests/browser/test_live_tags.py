@@ -27,6 +27,8 @@ def test_an_untouched_phone_fetches_nothing_and_a_change_arrives_on_its_stream(
     page.goto(f"{live_server.url}/t/{token}")
     tag = page.locator("#live").get_attribute("data-live-tag")
     assert tag  # the page came with its part's fingerprint
+    # Its stream is open (a stream that opens after the change catches up with a fetch).
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
     stats = live_server.app.state.live_stats
     rendered = stats["rendered"]
     # An assault between Léa and Hugo: Ines's stream says her part is unchanged.

@@ -268,3 +268,8 @@ def test_games_created_or_imported_past_the_budget_are_refused(
             files={"file": ("partie.json", b"{}", "application/json")},
         )
     assert answer.status_code == 429 and answer.headers["Retry-After"]
+    # So does an import ticket (a game to come).
+    with httpx.Client(base_url=two_processes[1].url) as phone:
+        csrf = csrf_of(phone.get("/").text)
+        answer = phone.post("/tickets", data={"csrf_token": csrf})
+    assert answer.status_code == 429 and "arbitre-ticket:" not in answer.text

@@ -1,30 +1,67 @@
-"""A game moved between servers: exported with the games it opened, imported by replaying its log
-(`server.platform.moving` says what the file holds and what is renamed on the way)."""
+"""A game moved between servers: exported as its reader may know it, imported as a creation plus a
+replay that passes the guards of a live action (`server.platform.moving` says what the file holds
+and what is renamed on the way; `server.platform.sealing` how a game in progress moves sealed).
+
+An import takes the write lock twice, briefly: to reserve the games and the people (their
+numbers), then to write what the replay made, in one batch. The replay runs between the two,
+holding no lock, so a big or bad file never makes another game's action wait."""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, delete, select
 
 from server.errors import ArbitreError, InvalidInput, NotAllowed, NotFound
 from server.i18n import N_, Msg
 from server.migrate import revisions
-from server.models import Event, Game, Person
+from server.models import Event, Game, Person, Ticket
 from server.platform.access import new_nonce
-from server.platform.dice import ReplayDice, ReplayDiverged, held_after_undo, take_held
-from server.platform.kinds import KINDS, SYSTEM, Context, GameKind, PersonInfo, Viewer
-from server.platform.moving import FORMAT, MovedEvent, MovedGame, Renaming, read_game_file
+from server.platform.dice import RecordedDice, ReplayDiverged, held_after_undo, take_held
+from server.platform.idempotency import AlreadyCreated
+from server.platform.kinds import (
+    KINDS,
+    SYSTEM,
+    Context,
+    GameKind,
+    PersonInfo,
+    Viewer,
+    logged,
+    record_readable,
+)
+from server.platform.moving import (
+    FORMAT,
+    GameFile,
+    ImportLimits,
+    MovedEvent,
+    MovedGame,
+    Renaming,
+    read_game_file,
+    read_replay,
+)
 from server.platform.refs import refs_of, renumbered
+from server.platform.sealing import (
+    TICKET_HOURS,
+    NewTicket,
+    new_ticket,
+    open_sealed,
+    read_ticket,
+    seal,
+    witness,
+    witnessed,
+)
+from server.platform.service.actions import parsed
 from server.platform.service.inputs import invalid_from
 from server.platform.service.linked import Linked
 from server.platform.service.people import Registered, joined, link_changed
-from server.platform.service.store import dumped, make_idem
+from server.platform.service.store import SNAPSHOT_EVERY, dumped, make_idem
 
 # What a crafted or damaged log may raise while the rules replay it.
 _BROKEN = (
@@ -37,6 +74,8 @@ _BROKEN = (
     IndexError,
     AssertionError,
 )
+IMPORTING = "importing"  # a reserved game's status until its replay is written
+STALE_RESERVATION = timedelta(minutes=10)  # a reservation a crash left behind, swept after
 
 
 class Damaged(InvalidInput):
@@ -56,7 +95,7 @@ def _damaged(game: MovedGame, seq: int | str, problem: str | Msg) -> Damaged:
 @dataclass
 class _Replayed:
     """One game rebuilt on this server: its rows, its people's final access, and the states kept
-    on the way (every SNAPSHOT_EVERY entries) to replay an undo from."""
+    on the way (every MOVED_SNAPSHOTS entries) to replay an undo from."""
 
     game: Game
     events: list[Event] = field(default_factory=list)
@@ -67,6 +106,15 @@ class _Replayed:
     active: list[Event] = field(default_factory=list)  # commands not undone, in order
     person_rows: list[Event] = field(default_factory=list)
     held: list[dict[str, Any]] = field(default_factory=list)  # dice held by undo, as the game's
+    in_play: Counter[str] = field(default_factory=Counter)  # people of each role, links alive
+
+
+@dataclass(frozen=True)
+class _Reservation:
+    """The games and people an import reserved: their new numbers, by their old ones."""
+
+    renaming: Renaming
+    people: dict[str, list[Person]]
 
 
 # An undo replays from the state before the action it undoes, kept for the latest commands, or
@@ -80,9 +128,10 @@ Join = tuple[int, MovedGame, MovedEvent]
 
 def _joins(games: Sequence[MovedGame]) -> list[Join]:
     """Everyone who joined any of the games, by their old number, checked: a number, a role and
-    a name each, nobody twice."""
+    a name each, nobody twice, one organizer a game."""
     joins: list[Join] = []
     for g in games:
+        organizers = 0
         for e in g.events:
             if e.type != "person":
                 continue
@@ -91,61 +140,110 @@ def _joins(games: Sequence[MovedGame]) -> list[Join]:
                 raise _damaged(g, e.seq, Msg(N_("a person without a number")))
             if not isinstance(role, str) or not isinstance(name, str) or not 0 < len(name) <= 80:
                 raise _damaged(g, e.seq, Msg(N_("a person without a role or a name")))
+            organizers += role == "organizer"
             joins.append((old, g, e))
+        if organizers != 1:
+            raise _damaged(
+                g, "-", Msg(N_("a game has one organizer, not {count}"), {"count": organizers})
+            )
     if len({old for old, _, _ in joins}) != len(joins):
         raise _damaged(games[0], "-", Msg(N_("a person who joined twice")))
     return joins
 
 
-def _people(joins: list[Join], game_of: Callable[[MovedGame], str]) -> dict[str, list[Person]]:
-    """A person row for each join, in each game's list, in the order of `joins`; numbered by
-    the database once added (or, for a trial, by their old number)."""
-    people: dict[str, list[Person]] = {}
-    for old, g, e in joins:
-        person = Person(
-            game_id=game_of(g),
-            role=e.command["role"],
-            name=e.command["name"],
-            nonce=new_nonce(),
-            created_at=e.at,
-        )
-        if game_of(g) == g.id:  # a trial: the old number
-            person.id = old
-        people.setdefault(g.id, []).append(person)
-    for g in {id(g): g for _, g, _ in joins}.values():
-        people.setdefault(g.id, [])
-    return people
-
-
-def _flat(people: dict[str, list[Person]], joins: list[Join]) -> list[Person]:
-    """The person rows in the order of `joins`."""
-    taken: dict[str, int] = {}
-    rows = []
-    for _, g, _ in joins:
-        n = taken.get(g.id, 0)
-        rows.append(people[g.id][n])
-        taken[g.id] = n + 1
-    return rows
-
-
 class Moves(Linked):
-    def export_game(self, game_id: str, actor: Viewer) -> dict[str, Any]:
-        """The game and the games it opened, as a file another Arbitre imports. Everything
-        secret is in it (it must replay), so only the organizer takes it; never a token."""
-        if actor is not SYSTEM and not actor.is_organizer:
-            raise NotAllowed(N_("Only the organizer exports the whole game."))
-        with self.db.read() as s:
-            game = s.get(Game, game_id)
-            if game is None:
-                raise NotFound(N_("No such game."))
-            games = [game, *self._opened_by(s, game_id)]
-            moved = [self._moved(s, g) for g in games]
-        return {
+    # ------------------------------------------------------------------------------ export
+
+    def export_game(
+        self, game_id: str, reader: Viewer, *, ticket: str | None = None
+    ) -> dict[str, Any]:
+        """The game and the games it opened, as its reader may know them (`records`: their view
+        and their journal), and what replays them: in clear when the reader may know all of it
+        (`kinds.record_readable`), sealed to another server's import ticket when one is given,
+        else not at all (the file is then a record to read). Only the organizer takes it (the
+        server's runner, `SYSTEM`, on the command line); never a token."""
+        sealed_to = read_ticket(ticket) if ticket else None
+        now = self.clock.now()
+        family = self._family(game_id, reader)
+        moved = [self._moved(g, events) for g, events, _ in family]
+        records = [
+            self._record(KINDS[g.kind], g, events, viewer, now) for g, events, viewer in family
+        ]
+        readable = self._readable(family)
+        body: dict[str, Any] = {
             "arbitre": "game",
             "format": FORMAT,
             "schema": revisions()[-1],
-            "exported_at": self.clock.now().isoformat(),
-            "games": moved,
+            "exported_at": now.isoformat(),
+            "records": records,
+        }
+        replay = [m.model_dump(mode="json") for m in moved]
+        if sealed_to is not None:
+            body["sealed"] = {"ticket": sealed_to[0], "box": seal(sealed_to[1], replay)}
+        elif readable:
+            body["replay"] = replay
+        if "sealed" in body or "replay" in body:
+            body["witness"] = witness(self.secret, replay)
+        return body
+
+    def exports_in_clear(self, game_id: str, reader: Viewer) -> bool:
+        """Whether this reader's file of the game holds what replays it (else a record to read,
+        unless sealed for another server)."""
+        return self._readable(self._family(game_id, reader))
+
+    def _family(self, game_id: str, reader: Viewer) -> list[tuple[Game, list[Event], Viewer]]:
+        """The game and the games it opened, each with its log and its reader: the organizer of
+        each (who exported the first), or the server's runner."""
+        if reader is not SYSTEM and not reader.is_organizer:
+            raise NotAllowed(N_("Only the organizer exports the whole game."))
+        with self.db.read() as s:
+            game = s.get(Game, game_id)
+            if game is None or game.status == IMPORTING:
+                raise NotFound(N_("No such game."))
+            games = [game, *self._opened_by(s, game_id)]
+            return [
+                (
+                    g,
+                    list(self._events(s, g.id)),
+                    reader if reader is SYSTEM else self._organizer_viewer(s, g),
+                )
+                for g in games
+            ]
+
+    @staticmethod
+    def _readable(family: list[tuple[Game, list[Event], Viewer]]) -> bool:
+        return all(
+            record_readable(
+                KINDS[g.kind],
+                KINDS[g.kind].state_model.model_validate(g.state),
+                [e.rolls for e in events],
+                viewer,
+            )
+            for g, events, viewer in family
+        )
+
+    def _organizer_viewer(self, s: Session, game: Game) -> Viewer:
+        person = self._organizer(s, game)
+        return Viewer(person.role, person.id, person.name)
+
+    @staticmethod
+    def _record(
+        kind: GameKind[Any], game: Game, events: Sequence[Event], viewer: Viewer, now: datetime
+    ) -> dict[str, Any]:
+        """The game as this reader may know it: their view, and their journal (the kind's
+        projections, as their pages show them)."""
+        state = kind.state_model.model_validate(game.state)
+        reader = viewer if viewer is not SYSTEM else Viewer("organizer", None, "Arbitre")
+        over = game.status == "finished"
+        entries = (kind.log_entry(logged(event, over=over), reader) for event in events)
+        journal = [e for e in entries if e]
+        return {
+            "id": game.id,
+            "kind": game.kind,
+            "name": game.name,
+            "status": game.status,
+            "view": kind.view(state, reader, now),
+            "log": journal,
         }
 
     def _opened_by(self, s: Session, game_id: str) -> list[Game]:
@@ -158,10 +256,8 @@ class Moves(Linked):
         )
         return [g for child in children for g in (child, *self._opened_by(s, child.id))]
 
-    def _moved(self, s: Session, game: Game) -> dict[str, Any]:
-        events = [
-            MovedEvent.model_validate(e, from_attributes=True) for e in self._events(s, game.id)
-        ]
+    @staticmethod
+    def _moved(game: Game, events: Sequence[Event]) -> MovedGame:
         settings = {k: v for k, v in game.settings.items() if k != "invite"}
         return MovedGame(
             id=game.id,
@@ -170,72 +266,234 @@ class Moves(Linked):
             created_at=game.created_at,
             settings=settings,
             state=game.state,
-            events=events,
-        ).model_dump(mode="json")
+            events=[MovedEvent.model_validate(e, from_attributes=True) for e in events],
+        )
 
-    def import_game(self, text: str, *, caller: str, idem_key: str) -> tuple[Game, Registered]:
-        """Creates the games of an exported file, their people with fresh links, and their logs
-        replayed on this server's rules and checked against the states they were exported with;
+    # ------------------------------------------------------------------------------ tickets
+
+    def new_ticket(self) -> NewTicket:
+        """A key pair for one game to come in sealed: its public half goes to the source."""
+        made = new_ticket(self.secret)
+        now = self.clock.now()
+        with self.db.write() as s:
+            # A ticket past its day opens nothing: its row goes (it is kept a day more, so a late
+            # file hears "more than a day old", not "another server").
+            expired = now - timedelta(hours=2 * TICKET_HOURS)
+            s.exec(delete(Ticket).where(col(Ticket.created_at) < expired))
+            s.add(
+                Ticket(
+                    id=made.id,
+                    public_key=made.public_key,
+                    private_key=made.private_key,
+                    created_at=now,
+                )
+            )
+        return made
+
+    def _unsealed(self, file: GameFile, limits: ImportLimits) -> list[MovedGame]:
+        """What replays the file's games: in clear, or opened with this server's ticket."""
+        if file.sealed is None:
+            if file.replay is None:
+                raise InvalidInput(
+                    N_(
+                        "This file is a record of the game as its organizer may read it: it holds "
+                        "secrets they may not, so it cannot be played on. To move the game, make "
+                        "an import ticket on this server and save the file with it."
+                    ),
+                    field="file",
+                )
+            return file.replay
+        with self.db.read() as s:
+            ticket = s.get(Ticket, file.sealed.ticket)
+        self._check_ticket(ticket)
+        assert ticket is not None
+        return read_replay(open_sealed(self.secret, ticket.private_key, file.sealed.box), limits)
+
+    def _check_ticket(self, ticket: Ticket | None) -> None:
+        if ticket is None:
+            raise InvalidInput(
+                N_("This file was sealed for another server: import it there."), field="file"
+            )
+        if ticket.used_at is not None:
+            raise InvalidInput(
+                N_("This file's import ticket was used already: make a new one."), field="file"
+            )
+        if self.clock.now() - ticket.created_at > timedelta(hours=TICKET_HOURS):
+            raise InvalidInput(
+                N_("This file's import ticket is more than a day old: make a new one."),
+                field="file",
+            )
+
+    # ------------------------------------------------------------------------------ import
+
+    def import_game(
+        self,
+        text: str,
+        *,
+        caller: str,
+        idem_key: str,
+        limits: ImportLimits | None = None,
+    ) -> tuple[Game, Registered]:
+        """Creates the games of a file, their people with fresh links, and their logs replayed
+        on this server's rules through a live action's guards (who may send what, as whom, the
+        dice's owners and faces) and checked against the states they were exported with;
         nothing is created unless all of it holds. Returns the first game and its organizer,
         whose link goes to the one who imported it. A retry with the same key and file creates
-        nothing more.
-
-        The file is replayed once before the database is touched (under its own numbers), so
-        that a file that does not hold never holds the write lock; then again, under the numbers
-        this server gives, inside one transaction."""
-        moved = read_game_file(text, revisions())
+        nothing more. Dice of a file this server did not write show as "from a file"."""
+        limits = limits or ImportLimits()
+        file = read_game_file(text, revisions(), limits)
+        games = self._unsealed(file, limits)
+        from_file = not witnessed(
+            self.secret, [g.model_dump(mode="json") for g in games], file.witness
+        )
+        self._check_games(games)
+        joins = _joins(games)
         digest = hashlib.sha256(text.encode()).hexdigest()
         idem = make_idem(caller, idem_key, "import", {"file": digest})
-        for g in moved.games:
+        texts = {p for g in games for p in KINDS[g.kind].person_texts}
+        reserved = self._reserve(games, joins, idem, texts)
+        if not isinstance(reserved, _Reservation):
+            return reserved  # the first try's game
+        renaming, people = reserved.renaming, reserved.people
+        try:
+            replayed = [self._replay(g, renaming, people[g.id], from_file, games) for g in games]
+            return self._write(games, replayed, people, renaming, file)
+        except BaseException:
+            self._release(list(renaming.games.values()))
+            raise
+
+    def _check_games(self, games: list[MovedGame]) -> None:
+        """Known kinds, each game once, and a game only another opens (a league's match) with
+        the game that opened it."""
+        for g in games:
             if g.kind not in KINDS:
                 raise InvalidInput(N_("Unknown game: “{kind}”."), field="file", kind=g.kind)
-        if len({g.id for g in moved.games}) != len(moved.games):
-            raise _damaged(moved.games[0], "-", Msg(N_("a game twice")))
-        joins = _joins(moved.games)
-        texts = {p for g in moved.games for p in KINDS[g.kind].person_texts}
-        dry = Renaming({old: old for old, _, _ in joins}, {g.id: g.id for g in moved.games}, texts)
-        trial = _people(joins, lambda g: g.id)
-        for g in moved.games:
-            self._replay(g, Game(id=g.id, kind=g.kind, name=g.name), dry, trial[g.id])
+        ids = {g.id for g in games}
+        if len(ids) != len(games):
+            raise _damaged(games[0], "-", Msg(N_("a game twice")))
+        for g in games:
+            parent = g.settings.get("parent")
+            if not KINDS[g.kind].standalone and (parent not in ids or parent == g.id):
+                raise InvalidInput(
+                    N_("“{name}” is opened by another game only: bring that game's file."),
+                    field="file",
+                    name=g.name,
+                )
+            if parent is not None and parent not in ids:
+                raise _damaged(g, "-", Msg(N_("the game that opened it is not in the file")))
+
+    def _reserve(
+        self, games: list[MovedGame], joins: list[Join], idem: Any, texts: set[str]
+    ) -> tuple[Game, Registered] | _Reservation:
+        """The write lock, briefly: the games' rows (not shown until written) and their people's
+        (numbered by this server, in the order of their old numbers), or the game a first try
+        of the same request created."""
+        now = self.clock.now()
         with self.db.write() as s:
+            self._sweep(s)
             existing = self._created(s, idem)
             if existing is not None:
+                if existing.status == IMPORTING:
+                    raise AlreadyCreated(N_("This game is being imported: try again in a moment."))
                 return existing, Registered(self._organizer(s, existing), self._link(s, existing))
-            renaming = Renaming({}, {g.id: self._free_id(s) for g in moved.games}, texts)
-            rows = {
-                g.id: Game(
-                    id=renaming.games[g.id], kind=g.kind, name=g.name, created_at=g.created_at
+            renaming = Renaming({}, {g.id: self._free_id(s) for g in games}, texts)
+            for g in games:
+                s.add(
+                    Game(
+                        id=renaming.games[g.id],
+                        kind=g.kind,
+                        name=g.name,
+                        created_at=g.created_at,
+                        status=IMPORTING,
+                        settings={"importing": now.isoformat()},
+                        creation_key=idem.stored if g is games[0] else None,
+                        creation_fingerprint=idem.fingerprint if g is games[0] else None,
+                    )
                 )
-                for g in moved.games
-            }
-            s.add_all(rows.values())  # each game a row first: people belong to one
-            s.flush()
-            people = _people(joins, lambda g: renaming.games[g.id])
-            for old, person in sorted(
-                ((old, p) for (old, _, _), p in zip(joins, _flat(people, joins), strict=True)),
-                key=lambda pair: pair[0],
-            ):
+            s.flush()  # each game a row first: people belong to one
+            people: dict[str, list[Person]] = {g.id: [] for g in games}
+            for old, g, e in sorted(joins, key=lambda join: join[0]):
+                person = Person(
+                    game_id=renaming.games[g.id],
+                    role=e.command["role"],
+                    name=e.command["name"],
+                    nonce=new_nonce(),
+                    created_at=e.at,
+                    revoked=True,  # no link opens until the game is written
+                )
                 s.add(person)
-                s.flush()  # numbered in the order of the old numbers
+                s.flush()
                 assert person.id is not None
                 renaming.people[old] = person.id
-            replayed = [self._replay(g, rows[g.id], renaming, people[g.id]) for g in moved.games]
-            top = replayed[0].game
-            top.creation_key, top.creation_fingerprint = idem.stored, idem.fingerprint
-            s.add_all(rows.values())
-            persons = {p.id: p for ps in people.values() for p in ps}
+                people[g.id].append(person)
+            for ps in people.values():
+                for person in ps:
+                    s.expunge(person)
+        return _Reservation(renaming, people)
+
+    def _sweep(self, s: Session) -> None:
+        """Reservations a crash left behind (a process killed mid-import) are taken away."""
+        cutoff = self.clock.now() - STALE_RESERVATION
+        stale = [
+            g.id
+            for g in s.exec(select(Game).where(Game.status == IMPORTING))
+            if str(g.settings.get("importing", "")) < cutoff.isoformat()
+        ]
+        self._delete_games(s, stale)
+
+    def _release(self, game_ids: list[str]) -> None:
+        with self.db.write() as s:
+            self._delete_games(s, game_ids)
+
+    @staticmethod
+    def _delete_games(s: Session, game_ids: list[str]) -> None:
+        if not game_ids:
+            return
+        s.exec(delete(Event).where(col(Event.game_id).in_(game_ids)))
+        s.exec(delete(Person).where(col(Person.game_id).in_(game_ids)))
+        s.exec(delete(Game).where(col(Game.id).in_(game_ids)))
+
+    def _write(
+        self,
+        games: list[MovedGame],
+        replayed: list[_Replayed],
+        people: dict[str, list[Person]],
+        renaming: Renaming,
+        file: GameFile,
+    ) -> tuple[Game, Registered]:
+        """The write lock again: everything the replay made, in one batch; the ticket used."""
+        with self.db.write() as s:
+            if file.sealed is not None:
+                ticket = s.get(Ticket, file.sealed.ticket)
+                self._check_ticket(ticket)
+                assert ticket is not None
+                ticket.used_at = self.clock.now()
+                s.add(ticket)
+            for r in replayed:
+                row = s.get(Game, r.game.id)
+                assert row is not None
+                for name in ("settings", "state", "seq", "status", "next_deadline", "held_dice"):
+                    setattr(row, name, getattr(r.game, name))
+                s.add(row)
+            persons = {}
+            for ps in people.values():
+                for p in ps:
+                    person = s.get(Person, p.id)
+                    assert person is not None
+                    persons[person.id] = person
             for r in replayed:
                 for person_id, revoked in r.revoked.items():
                     persons[person_id].revoked = revoked
                     self._set_link(persons[person_id])
                 s.add_all(r.events)
             s.add_all(persons.values())
+            top = s.get(Game, renaming.games[games[0].id])
+            assert top is not None
             organizer = next(
-                (p for p in people[moved.games[0].id] if p.role == "organizer" and not p.revoked),
-                None,
+                (persons[p.id] for p in people[games[0].id] if p.role == "organizer"), None
             )
-            if organizer is None:
-                raise _damaged(moved.games[0], "-", Msg(N_("nobody organizes it")))
+            if organizer is None or organizer.revoked:
+                raise _damaged(games[0], "-", Msg(N_("nobody organizes it")))
             return top, Registered(organizer, self.link_of(organizer))
 
     def _free_id(self, s: Session) -> str:
@@ -244,12 +502,21 @@ class Moves(Linked):
             if s.get(Game, new) is None:
                 return new
 
+    # ------------------------------------------------------------------------------ replay
+
     def _replay(
-        self, g: MovedGame, game: Game, renaming: Renaming, people: list[Person]
+        self,
+        g: MovedGame,
+        renaming: Renaming,
+        people: list[Person],
+        from_file: bool,
+        games: list[MovedGame],
     ) -> _Replayed:
-        """The game's log applied again, entry by entry, as this server's service applied it
-        then: the same summaries, results and subjects, under the new names."""
+        """The game's log applied again, entry by entry, as this server's service would have
+        applied it as a live action: the same guards, summaries, results and subjects, under the
+        new names."""
         kind = KINDS[g.kind]
+        game = Game(id=renaming.games[g.id], kind=g.kind, name=g.name, created_at=g.created_at)
         settings = renaming.platform_settings(g.settings)
         try:
             kind_settings = kind.settings_model.model_validate(
@@ -260,21 +527,25 @@ class Moves(Linked):
         settings["kind"] = kind_settings.model_dump(mode="json")
         game.settings = settings
         replayed = _Replayed(game)
-        mine = {p.id for p in people}
         roles = {"organizer", *kind.roles, *(("referee",) if kind.allows_referees else ())}
         for p in people:
             if p.role not in roles:
                 raise _damaged(
                     g, "-", Msg(N_("a role this game does not have: “{role}”"), {"role": p.role})
                 )
+        guard = _Guard(
+            kind=kind,
+            mine={p.id for p in people},
+            physical=settings.get("dice") == "physical",
+            from_file=from_file,
+            opens=any(o.settings.get("parent") == g.id for o in games),
+        )
         state: BaseModel = kind.new_state(kind_settings)
         for number, e in enumerate(g.events, start=1):
             if e.seq != number:
                 raise _damaged(g, e.seq, Msg(N_("entries out of order")))
-            if e.actor_id is not None and renaming.people.get(e.actor_id) not in mine:
-                raise _damaged(g, e.seq, Msg(N_("an actor of another game")))
             try:
-                state = self._entry(kind, game, replayed, e, renaming, mine, state)
+                state = self._entry(guard, game, replayed, e, renaming, state)
             except Damaged:
                 raise
             except ValidationError as error:
@@ -302,66 +573,43 @@ class Moves(Linked):
 
     def _entry(
         self,
-        kind: GameKind[Any],
+        guard: _Guard,
         game: Game,
         replayed: _Replayed,
         e: MovedEvent,
         renaming: Renaming,
-        mine: set[int | None],
         state: BaseModel,
     ) -> BaseModel:
         """One entry of the log: its event row added to `replayed`, the state after it returned."""
-        actor_id = renaming.people[e.actor_id] if e.actor_id is not None else None
-        actor = Viewer(e.actor_role, actor_id, e.actor_name)
+        kind = guard.kind
+        actor = guard.actor(e, renaming, replayed)
         row = Event(
             game_id=game.id,
             seq=e.seq,
             type=e.type,
             at=e.at,
-            actor_id=actor_id,
+            actor_id=actor.person_id,
             actor_role=e.actor_role,
             actor_name=e.actor_name,
         )
         if e.type in ("person", "access"):
-            c = e.command
-            person = renaming.people[c["id"]]
-            if person not in mine:
-                raise KeyError("a person of another game")
-            # Older logs said only the number in a link's entry: the person is the one who joined.
-            known = replayed.people.get(person)
-            role, name = c.get("role", known and known[0]), c.get("name", known and known[1])
-            if not isinstance(role, str) or not isinstance(name, str):
-                raise KeyError("a person without a role or a name")
-            info = PersonInfo(person, role, name)
-            row.command = {**c, "id": person, "role": role, "name": name}
-            if e.type == "access":
-                row.command["was_revoked"] = replayed.revoked.get(person, False)
-            if e.type == "person":
-                state = kind.add_person(state, info)
-                replayed.revoked[person] = False
-                replayed.people[person] = (role, name)
-                row.summary = row.label = joined(kind, info.role, info.name).to_json()
-            else:
-                revoke = c["type"] == "link.revoke"
-                if revoke and not replayed.revoked[person]:
-                    state = kind.remove_person(state, info)
-                elif not revoke and replayed.revoked[person]:
-                    state = kind.add_person(state, info)
-                replayed.revoked[person] = revoke
-                row.summary = row.label = link_changed(info.name, revoke=revoke).to_json()
-            row.subjects = []
-            replayed.person_rows.append(row)
+            state = self._people_entry(guard, replayed, e, renaming, row, actor, state)
         elif e.type == "command":
-            command = renumbered(kind.parse(renaming.texts_in(e.command)), renaming.people)
-            self._check_names(kind, state, command, mine)
-            dice = ReplayDice(renaming.rolls(e.rolls))
+            command = guard.admitted(actor, renaming, e.command)
+            self._check_names(kind, state, command, guard.mine)
+            dice = RecordedDice(
+                renaming.rolls(e.rolls),
+                may_enter=kind.may_enter_dice(state, actor, guard.physical),
+                physical_only=guard.physical,
+                from_file=guard.from_file,
+            )
             label = kind.label(command, state)
             row.subjects = kind.subjects(state, command, actor)
             before = state
             outcome = kind.apply(state, command, Context(actor, dice, e.at))
             if dice.pending:
                 raise ReplayDiverged("dice left over")
-            self._roll_again(replayed, e.rolls)
+            self._roll_again(replayed, dice.rolls)
             state = outcome.state
             row.command, row.rolls, row.result = dumped(command), dice.rolls, dict(outcome.result)
             row.summary, row.label = outcome.summary.to_json(), label.to_json()
@@ -371,40 +619,111 @@ class Moves(Linked):
                 del replayed.before[next(iter(replayed.before))]
             if e.seq % MOVED_SNAPSHOTS == 0:
                 replayed.snapshots[e.seq] = state.model_dump(mode="json")
-        else:  # an undo: the last action not undone, replayed without it, as the service does
-            target = replayed.active[-1] if replayed.active else None
-            if target is None or target.seq != e.command.get("seq"):
-                raise KeyError("an undo of what was not the last action")
-            row.command, row.undoes = {"type": "undo", "seq": target.seq}, target.seq
-            target.undone_by = e.seq
-            replayed.active.pop()
-            replayed.held = held_after_undo(replayed.held, target.rolls)
-            row.subjects = target.subjects
-            row.summary = row.label = Msg(
-                N_("Undone: {label}"), {"label": Msg.from_json(target.label)}
-            ).to_json()
-            replayed.events.append(row)
-            # From the state just before the target when it is kept (the rules never change their
-            # input), else from the last snapshot before it (those after it hold what is undone):
-            # a log of many undos replays in a time that follows its length, not its square.
-            for seq in [k for k in replayed.snapshots if k >= target.seq]:
-                del replayed.snapshots[seq]
-            kept = replayed.before.pop(target.seq, None)
-            if kept is not None:  # only people may have come since: add them back
-                later = [p for p in replayed.person_rows if p.seq > target.seq]
-                state = kept.model_copy(deep=True) if later else kept
-                for entry in later:
-                    state = self._person_entry(kind, state, entry)
-                return state
-            start = max(replayed.snapshots, default=0)
-            snapshot = replayed.snapshots.get(start)
-            if snapshot is None:
-                return self.rebuild(game, replayed.events)
+        else:
+            return self._undo_entry(game, replayed, e, row, actor)
+        replayed.events.append(row)
+        if e.seq % SNAPSHOT_EVERY == 0:  # as the live service keeps them
+            row.snapshot = state.model_dump(mode="json")
+        return state
+
+    def _people_entry(
+        self,
+        guard: _Guard,
+        replayed: _Replayed,
+        e: MovedEvent,
+        renaming: Renaming,
+        row: Event,
+        actor: Viewer,
+        state: BaseModel,
+    ) -> BaseModel:
+        """Someone joined, or their link was revoked or re-issued, within the kind's room."""
+        kind = guard.kind
+        c = e.command
+        person = renaming.people[c["id"]]
+        if person not in guard.mine:
+            raise KeyError("a person of another game")
+        # Older logs said only the number in a link's entry: the person is the one who joined.
+        known = replayed.people.get(person)
+        role, name = c.get("role", known and known[0]), c.get("name", known and known[1])
+        if not isinstance(role, str) or not isinstance(name, str):
+            raise KeyError("a person without a role or a name")
+        info = PersonInfo(person, role, name)
+        linked = "parent" in (replayed.game.settings or {})
+        guard.may_change_people(actor, e, role, linked, person)
+        row.command = {**c, "id": person, "role": role, "name": name}
+        if e.type == "access":
+            row.command["was_revoked"] = replayed.revoked.get(person, False)
+        if e.type == "person":
+            guard.room(replayed, role, +1)
+            state = kind.add_person(state, info)
+            replayed.revoked[person] = False
+            replayed.people[person] = (role, name)
+            row.summary = row.label = joined(kind, info.role, info.name).to_json()
+        else:
+            revoke = c["type"] == "link.revoke"
+            if revoke and not replayed.revoked[person]:
+                guard.room(replayed, role, -1)
+                state = kind.remove_person(state, info)
+            elif not revoke and replayed.revoked[person]:
+                guard.room(replayed, role, +1)
+                state = kind.add_person(state, info)
+            replayed.revoked[person] = revoke
+            row.summary = row.label = link_changed(info.name, revoke=revoke).to_json()
+        row.subjects = []
+        replayed.person_rows.append(row)
+        replayed.events.append(row)
+        return state
+
+    def _undo_entry(
+        self, game: Game, replayed: _Replayed, e: MovedEvent, row: Event, actor: Viewer
+    ) -> BaseModel:
+        """An undo: the last action not undone, replayed without it, as the service does; by
+        the staff, a referee their own actions only."""
+        target = replayed.active[-1] if replayed.active else None
+        if target is None or target.seq != e.command.get("seq"):
+            raise KeyError("an undo of what was not the last action")
+        if not actor.is_staff or (
+            not actor.is_organizer and target.actor_id not in (None, actor.person_id)
+        ):
+            raise NotAllowed(N_("Only referees undo actions."))
+        row.command, row.undoes = {"type": "undo", "seq": target.seq}, target.seq
+        target.undone_by = e.seq
+        replayed.active.pop()
+        replayed.held = held_after_undo(replayed.held, target.rolls)
+        row.subjects = target.subjects
+        row.summary = row.label = Msg(
+            N_("Undone: {label}"), {"label": Msg.from_json(target.label)}
+        ).to_json()
+        replayed.events.append(row)
+        for kept in replayed.events:  # the snapshots after the target hold what is undone
+            if kept.seq >= target.seq:
+                kept.snapshot = None
+        # From the state just before the target when it is kept (the rules never change their
+        # input), else from the last snapshot before it (those after it hold what is undone):
+        # a log of many undos replays in a time that follows its length, not its square.
+        for seq in [k for k in replayed.snapshots if k >= target.seq]:
+            del replayed.snapshots[seq]
+        kind = KINDS[game.kind]
+        kept_state = replayed.before.pop(target.seq, None)
+        if kept_state is not None:  # only people may have come since: add them back
+            later = [p for p in replayed.person_rows if p.seq > target.seq]
+            state = kept_state.model_copy(deep=True) if later else kept_state
+            for entry in later:
+                state = self._person_entry(kind, state, entry)
+            if e.seq % SNAPSHOT_EVERY == 0:
+                row.snapshot = state.model_dump(mode="json")
+            return state
+        start = max(replayed.snapshots, default=0)
+        snapshot = replayed.snapshots.get(start)
+        if snapshot is None:
+            state = self.rebuild(game, replayed.events)
+        else:
             held = Event(
                 game_id=game.id, seq=start, type="command", actor_role="system", snapshot=snapshot
             )
-            return self.rebuild(game, replayed.events, start=held)
-        replayed.events.append(row)
+            state = self.rebuild(game, replayed.events, start=held)
+        if e.seq % SNAPSHOT_EVERY == 0:
+            row.snapshot = state.model_dump(mode="json")
         return state
 
     @staticmethod
@@ -443,3 +762,68 @@ class Moves(Linked):
                 what != "person" and value not in known.get(what, ())
             ):
                 raise KeyError(f"{what} {value} is not of this game")
+
+
+@dataclass
+class _Guard:
+    """The checks a live action passes, for the entries of one game brought in a file: who acts
+    (a person of the game in the role they joined with, their link alive, or the clock), what
+    they may send, the room each role has."""
+
+    kind: GameKind[Any]
+    mine: set[int | None]
+    physical: bool
+    from_file: bool
+    opens: bool  # the file holds a game this one opened (its record of it is the platform's)
+
+    def actor(self, e: MovedEvent, renaming: Renaming, replayed: _Replayed) -> Viewer:
+        """Who acted: the clock, someone joining by the game's invitation, or a person of this
+        game in the role they joined with, their link alive then."""
+        if e.actor_id is None:
+            if e.actor_role == SYSTEM.role:
+                return SYSTEM
+            if e.type == "person" and e.actor_role == self.kind.open_role:
+                return Viewer(e.actor_role, None, e.actor_name)
+            raise KeyError("an actor without a number")
+        person = renaming.people.get(e.actor_id)
+        if person is None or person not in self.mine:
+            raise KeyError("an actor of another game")
+        known = replayed.people.get(person)
+        if known is None or known[0] != e.actor_role or replayed.revoked.get(person, True):
+            raise KeyError("an actor who was not that person then")
+        return Viewer(known[0], person, known[1])
+
+    def may_change_people(
+        self, actor: Viewer, e: MovedEvent, role: str, linked: bool, joining: int | None
+    ) -> None:
+        """Who brings a person in or changes a link, as the live service lets them: the game
+        itself its organizer (and a linked game its people), the organizer anyone of the roles
+        the organizer gives, the invitation its own role; the organizer the links."""
+        if e.type == "access":
+            allowed = actor.is_organizer
+        elif actor is SYSTEM:
+            allowed = role == "organizer" or (linked and role in self.kind.roles)
+        elif actor.person_id is None:  # by the invitation
+            allowed = role == self.kind.open_role == actor.role and joining is not None
+        else:
+            allowed = actor.is_organizer and role in self.kind.registrable_roles()
+        if not allowed:
+            raise NotAllowed(N_("Only the organizer registers people."))
+
+    def admitted(self, actor: Viewer, renaming: Renaming, payload: dict[str, Any]) -> Any:
+        """The command as a live one is read: typed, renamed, and sent by someone who may."""
+        command = renumbered(self.kind.parse(renaming.texts_in(payload)), renaming.people)
+        internal = isinstance(command, self.kind.internal)
+        # The platform's own commands: the clock's, and a record of a game this one opened.
+        trusted = internal and (actor is SYSTEM or self.opens)
+        return parsed(self.kind, actor, dumped(command), trusted=trusted)
+
+    def room(self, replayed: _Replayed, role: str, change: int) -> None:
+        replayed.in_play[role] += change
+        if role != "organizer" and replayed.in_play[role] > self.kind.people_limit(role):
+            raise InvalidInput(
+                N_("This game has no room for another {role}: {count} at most."),
+                field="file",
+                role=Msg(self.kind.role_title(role)),
+                count=self.kind.people_limit(role),
+            )

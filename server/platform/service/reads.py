@@ -125,9 +125,10 @@ class Reads(Store):
         loaded = self.load(game_id)
         with self.db.read() as s:
             events = self._events(s, game_id, after=after)
+        over = loaded.game.status == "finished"
         shown = []
         for event in events:
-            view = loaded.kind.log_entry(logged(event), viewer)
+            view = loaded.kind.log_entry(logged(event, over=over), viewer)
             if view is not None:
                 shown.append(view)
         return shown

@@ -1,0 +1,457 @@
+"""The game file is one door out and the import one door in (issue 31): the organizer's download is
+their projection (no hand, draw order, objective or nobody's die they may not read), a game in
+progress moves sealed to the destination's one-day, one-time ticket, and an import replays only
+what a live command could do: the dice within their faces, entered by hand only by whoever may, a
+command only from someone who may send it, a league's match only with its league, no more people
+than a role holds, no bigger file than the settings say, and no lock held while it replays."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from server.errors import InvalidInput, NotAllowed
+from server.platform.dice import ScriptedRolls
+from server.platform.kinds import KINDS, SYSTEM, Viewer, nobodys
+from server.platform.moving import ImportLimits
+from server.platform.service import GameService
+from server.platform.service.moves import Moves
+from tests.conftest import counts, csrf_of, form_fields, key, phone, top_of
+from tests.security.conftest import SCENES, Scene
+
+
+def organizer_of(service: GameService, game_id: str) -> Viewer:
+    person = next(p for p in service.people(game_id) if p.role == "organizer")
+    return Viewer(person.role, person.id, person.name)
+
+
+def file_of(service: GameService, scene: Scene, ticket: str | None = None) -> dict[str, Any]:
+    """The file the organizer of the scene's game (of the league, for a match) downloads."""
+    top = top_of(service, scene.game)
+    body = service.export_game(top, organizer_of(service, top), ticket=ticket)
+    return json.loads(json.dumps(body))
+
+
+def lists_in(data: Any) -> Iterator[list[Any]]:
+    if isinstance(data, list):
+        yield data
+        for item in data:
+            yield from lists_in(item)
+    elif isinstance(data, dict):
+        for value in data.values():
+            yield from lists_in(value)
+
+
+def dicts_in(data: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(data, dict):
+        yield data
+        for value in data.values():
+            yield from dicts_in(value)
+    elif isinstance(data, list):
+        for item in data:
+            yield from dicts_in(item)
+
+
+def clear_file(service: GameService, scene: Scene) -> dict[str, Any]:
+    """The whole file, as the server's runner takes it on the command line."""
+    return json.loads(json.dumps(service.export_game(top_of(service, scene.game), SYSTEM)))
+
+
+def dice_of(server: GameService, game_id: str) -> list[dict[str, Any]]:
+    """Every die the game's log keeps, as stored (a log page shows each reader their part)."""
+    with server.db.read() as s:
+        return [r for e in server._events(s, game_id) for r in e.rolls]
+
+
+def brought(server: GameService, data: dict[str, Any]) -> Any:
+    return server.import_game(json.dumps(data), caller="attacker", idem_key=key())
+
+
+# ------------------------------------------------------------------------------ the way out
+
+
+@pytest.mark.parametrize("label", sorted(SCENES))
+def test_the_organizer_s_file_is_what_their_pages_show(
+    client: TestClient, rolls: ScriptedRolls, label: str
+) -> None:
+    """Each record is the organizer's view (as the API answers it) and their journal; what
+    replays the game comes in clear only where they may read all of it; no die of the server's
+    secret ones, at any depth, unless the game is over."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    scene = SCENES[label](service, rolls)
+    body = file_of(service, scene)
+    assert set(body) <= {
+        "arbitre",
+        "format",
+        "schema",
+        "exported_at",
+        "records",
+        "replay",
+        "witness",
+    }
+    for record in body["records"]:
+        organizer = organizer_of(service, record["id"])
+        token = service.link_of(service.person(record["id"], organizer.person_id or 0)).token
+        seen = client.get(
+            f"/api/v1/games/{record['id']}", headers={"Authorization": f"Bearer {token}"}
+        ).json()
+        assert record["view"] == seen["state"]
+        logged = client.get(
+            f"/api/v1/games/{record['id']}/log", headers={"Authorization": f"Bearer {token}"}
+        ).json()["events"]
+        assert record["log"] == logged
+        # No journal shows a die that is nobody's (a shuffle's, a deal's) while the game lasts.
+        if record["status"] != "finished":
+            hidden = {r["purpose"] for r in dice_of(service, record["id"]) if nobodys(r)}
+            shown = {r["purpose"] for e in logged for r in e.get("rolls", [])}
+            assert not hidden & shown
+    in_clear = service.exports_in_clear(
+        top_of(service, scene.game), organizer_of(service, scene.game)
+    )
+    assert ("replay" in body) is in_clear and ("witness" in body) is in_clear
+
+
+@pytest.mark.parametrize(
+    ("label", "in_clear"),
+    [
+        ("battlefight:setup", False),  # the boosters are drawn
+        ("battlefight:playing", False),
+        ("battlefight:won", True),
+        ("battlefight:table", True),
+        ("trust_me:preparing", False),
+        ("trust_me:fight", False),
+        ("trust_me:won", True),
+        ("rcb:stakes", False),
+        ("serial_battle:running", True),
+    ],
+)
+def test_who_reads_a_whole_game(
+    service: GameService, rolls: ScriptedRolls, label: str, in_clear: bool
+) -> None:
+    """The spec's table: BattleFight's organizer reads everything of a table of physical cards,
+    nothing of phones' hands until the end; Trust Me's organizer no objective before the end;
+    the server's own secret dice (a shuffle, a deal) are nobody's while a game lasts."""
+    scene = SCENES[label](service, rolls)
+    assert service.exports_in_clear(scene.game, organizer_of(service, scene.game)) is in_clear
+
+
+def test_battlefight_on_phones_no_hand_no_draw_order(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """The outside attack: the organizer read every draw pile in order and every hand, then
+    undid the deal and read the new order. Their file holds neither; undo gives the same deal."""
+    scene = SCENES["battlefight:playing"](service, rolls)
+    state: Any = service.load(scene.game).state
+    body = file_of(service, scene)
+    seen = list(lists_in(body))
+    for seat in state.table.seats:
+        assert seat.draw and seat.draw not in seen
+        assert len(seat.hand) < 2 or seat.hand not in seen
+        assert not [d for d in dicts_in(body) if d.get("hand") == seat.hand and seat.hand]
+
+
+def test_trust_me_no_objective_and_no_deck_order(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    scene = SCENES["trust_me:fight"](service, rolls)
+    state: Any = service.load(scene.game).state
+    body = file_of(service, scene)
+    seen = list(lists_in(body))
+    assert state.objective_deck and state.objective_deck not in seen
+    for survivor in state.survivors.values():
+        assert survivor.objectives and survivor.objectives not in seen
+        for objective in survivor.objectives:
+            assert not [d for d in dicts_in(body) if objective in d.values()], objective
+
+
+# ------------------------------------------------------------------------------ sealed moves
+
+
+def test_a_game_in_progress_moves_sealed_to_one_server_once(
+    service: GameService, rolls: ScriptedRolls, other: GameService
+) -> None:
+    scene = SCENES["battlefight:playing"](service, rolls)
+    state: Any = service.load(scene.game).state
+    ticket = other.new_ticket()
+    body = file_of(service, scene, ticket=ticket.text)
+    assert "replay" not in body and body["sealed"]["ticket"] == ticket.id
+    for seat in state.table.seats:
+        assert json.dumps(seat.draw) not in json.dumps(body)
+    # Not here: the file was sealed to the other server's key.
+    with pytest.raises(InvalidInput, match=r"another server|autre serveur"):
+        brought(service, body)
+    game, organizer = brought(other, body)
+    assert other.verify(game.id) and organizer.person.role == "organizer"
+    moved: Any = other.load(game.id).state
+
+    def order(table: Any) -> list[list[str]]:  # copies are named by their owner's new number
+        return [[c.split(":")[-1] for c in seat.draw] for seat in table.seats]
+
+    assert order(moved.table) == order(state.table)
+    # Another server's dice are "from a file" in every log of the new one.
+    dice = dice_of(other, game.id)
+    assert dice and all(r.get("from_file") for r in dice)
+    # The ticket opened one file, once.
+    before = counts(other)
+    with pytest.raises(InvalidInput, match=r"used already|déjà servi"):
+        brought(other, body)
+    assert counts(other) == before
+
+
+def test_a_ticket_opens_nothing_after_a_day(
+    service: GameService, rolls: ScriptedRolls, other: GameService
+) -> None:
+    scene = SCENES["trust_me:fight"](service, rolls)
+    ticket = other.new_ticket()
+    body = file_of(service, scene, ticket=ticket.text)
+    other.clock.advance(timedelta(hours=24, minutes=1).total_seconds())  # type: ignore[attr-defined]
+    with pytest.raises(InvalidInput, match=r"more than a day|plus d’un jour"):
+        brought(other, body)
+    forged = {**body, "sealed": {**body["sealed"], "box": body["sealed"]["box"][::-1]}}
+    fresh = other.new_ticket()
+    forged["sealed"]["ticket"] = fresh.id
+    with pytest.raises(InvalidInput):
+        brought(other, forged)
+
+
+def test_a_file_this_server_wrote_is_witnessed_and_an_edited_one_is_not(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """The dice of a file this server signed keep their word; a file edited anywhere (here a
+    die entered by hand turned into a server roll) shows every die as "from a file"."""
+    scene = SCENES["serial_battle:running"](service, rolls)
+    body = clear_file(service, scene)
+    game, _ = brought(service, body)
+    dice = dice_of(service, game.id)
+    assert dice and not any(r.get("from_file") for r in dice)
+    rolled = next(r for g in body["replay"] for e in g["events"] for r in e["rolls"])
+    rolled["manual"] = not rolled.get("manual")
+    edited, _ = brought(service, body)
+    dice = dice_of(service, edited.id)
+    assert dice and all(r.get("from_file") for r in dice)
+    organizer = organizer_of(service, edited.id)
+    shown = [r for e in service.log(edited.id, organizer) for r in e.get("rolls", [])]
+    assert shown and all(r.get("from_file") for r in shown)
+
+
+# ------------------------------------------------------------------------------ the way in
+
+
+def test_a_d20_that_rolled_99_is_refused(
+    service: GameService, rolls: ScriptedRolls, other: GameService
+) -> None:
+    for label in sorted(SCENES):
+        scene = SCENES[label](service, rolls)
+        body = clear_file(service, scene)
+        rolled = [r for g in body["replay"] for e in g["events"] for r in e["rolls"]]
+        if not rolled:
+            continue
+        rolled[0]["value"] = rolled[0]["sides"] + 80
+        before = counts(other)
+        with pytest.raises(InvalidInput, match=r"between 1 and|entre 1 et|ne se rejoue pas"):
+            brought(other, body)
+        assert counts(other) == before
+
+
+def test_a_physical_game_s_hand_entered_die_is_not_made_a_server_roll(
+    service: GameService, rolls: ScriptedRolls, other: GameService
+) -> None:
+    game, owner = service.create_game("tally", "Dés", "Orga", dice="physical", idem_key=key())
+    org = Viewer(owner.person.role, owner.person.id, owner.person.name)
+    lea = service.register(game.id, org, "player", "Léa", idem_key=key()).person.id
+    roll = {"type": "roll", "player": lea}
+    service.perform(game.id, org, roll, idem_key=key(), rolls={"points": 4})
+    body = json.loads(json.dumps(service.export_game(game.id, SYSTEM)))
+    rolled = next(r for g in body["replay"] for e in g["events"] for r in e["rolls"])
+    assert rolled["manual"] is True
+    rolled["manual"] = False
+    with pytest.raises(InvalidInput, match=r"Enter the die|Saisissez le dé|ne se rejoue pas"):
+        brought(other, body)
+
+
+@pytest.mark.parametrize("label", sorted(SCENES))
+def test_no_command_is_replayed_in_the_name_of_someone_who_may_not_send_it(
+    service: GameService, rolls: ScriptedRolls, other: GameService, label: str
+) -> None:
+    """The class of the outside attack's "staff command in a player's name": for each game of
+    each scene, the first command some person of the game may not send is put in their name."""
+    scene = SCENES[label](service, rolls)
+    body = clear_file(service, scene)
+    for game in body["replay"]:
+        kind = KINDS[game["kind"]]
+        people = [
+            e["command"] for e in game["events"] if e["type"] == "person" and e["actor_id"]
+        ] + [e["command"] for e in game["events"] if e["type"] == "person"]
+        for event in game["events"]:
+            if event["type"] != "command":
+                continue
+            command = kind.parse(event["command"])
+            who = next(
+                (
+                    p
+                    for p in people
+                    if p["id"] != event["actor_id"]
+                    and not kind.may_send(Viewer(p["role"], p["id"], p["name"]), command)
+                ),
+                None,
+            )
+            if who is None:
+                continue
+            event.update(actor_id=who["id"], actor_role=who["role"], actor_name=who["name"])
+            before = counts(other)
+            with pytest.raises(InvalidInput, match=r"may not|pas le droit|ne se rejoue pas"):
+                brought(other, body)
+            assert counts(other) == before
+            return
+    pytest.skip("every person of this scene may send each of its commands")
+
+
+def test_a_match_comes_with_its_league_or_not_at_all(
+    service: GameService, rolls: ScriptedRolls, other: GameService
+) -> None:
+    scene = SCENES["killpower_league:live_match"](service, rolls)
+    body = clear_file(service, scene)
+    assert [g["kind"] for g in body["replay"]] == ["killpower_league", "killpower_match"]
+    alone = {**body, "replay": body["replay"][1:]}
+    with pytest.raises(InvalidInput, match=r"opened by another game|ne s’ouvre que depuis"):
+        brought(other, alone)
+    orphan = json.loads(json.dumps(alone))
+    orphan["replay"][0]["settings"].pop("parent", None)
+    with pytest.raises(InvalidInput):
+        brought(other, orphan)
+
+
+def _with_people(body: dict[str, Any], role: str, count: int) -> dict[str, Any]:
+    """The first game's log, with `count` more people of `role` joining just after it opens."""
+    game = body["replay"][0]
+    organizer = next(e for e in game["events"] if e["type"] == "person")
+    taken = max(
+        e["command"]["id"] for g in body["replay"] for e in g["events"] if e["type"] == "person"
+    )
+    added = [
+        {
+            **organizer,
+            "actor_id": organizer["command"]["id"],
+            "actor_role": "organizer",
+            "actor_name": organizer["command"]["name"],
+            "command": {"type": "person", "id": taken + n, "role": role, "name": f"Clone {n}"},
+        }
+        for n in range(1, count + 1)
+    ]
+    events = [game["events"][0], *added, *game["events"][1:]]
+    for seq, event in enumerate(events, start=1):
+        event["seq"] = seq
+    game["events"] = events
+    return body
+
+
+@pytest.mark.parametrize(
+    ("label", "role"),
+    [
+        ("battlefight:setup", "organizer"),
+        ("battlefight:setup", "player"),
+        ("trust_me:setup", "player"),
+        ("serial_battle:setup", "referee"),
+        ("rcb:setup", "fighter"),
+    ],
+)
+def test_no_file_holds_more_people_than_a_role_does(
+    service: GameService, rolls: ScriptedRolls, other: GameService, label: str, role: str
+) -> None:
+    """The outside attack made a 2-to-6-player BattleFight game of 800 organizers."""
+    scene = SCENES[label](service, rolls)
+    kind = KINDS[scene.kind]
+    room = 1 if role == "organizer" else kind.people_limit(role)
+    body = _with_people(clear_file(service, scene), role, room + 1)
+    before = counts(other)
+    with pytest.raises((InvalidInput, NotAllowed), match=r"organizer|organisateur|no room|complète"):
+        brought(other, body)
+    assert counts(other) == before
+
+
+def test_a_file_past_a_bound_is_refused_before_any_work(
+    service: GameService, rolls: ScriptedRolls, other: GameService
+) -> None:
+    scene = SCENES["serial_battle:running"](service, rolls)
+    text = json.dumps(clear_file(service, scene))
+    events = sum(len(g["events"]) for g in json.loads(text)["replay"])
+    for limits, message in (
+        (ImportLimits(bytes=len(text) - 1), "MiB|Mio"),
+        (ImportLimits(events=events - 1), "entries|entrées"),
+    ):
+        with pytest.raises(InvalidInput, match=message):
+            other.import_game(text, caller="attacker", idem_key=key(), limits=limits)
+    doubled = json.loads(text)
+    doubled["replay"].append(dict(doubled["replay"][0], id="autre"))
+    with pytest.raises(InvalidInput, match=r"games|parties"):
+        other.import_game(
+            json.dumps(doubled), caller="attacker", idem_key=key(), limits=ImportLimits(games=1)
+        )
+
+
+def test_the_import_page_answers_a_big_file_413_and_a_record_422(
+    client: TestClient, app: Any, rolls: ScriptedRolls
+) -> None:
+    service: GameService = app.state.service
+    scene = SCENES["trust_me:fight"](service, rolls)
+    record = json.dumps(file_of(service, scene))
+    newcomer = TestClient(app, follow_redirects=False)
+    fields = form_fields(newcomer.get("/").text, "/games/import")
+    before = counts(service)
+    answer = newcomer.post(
+        "/games/import",
+        data=fields,
+        files={"file": ("r.json", record.encode(), "application/json")},
+    )
+    assert answer.status_code == 422 and "ticket" in answer.text
+    big = (
+        b'{"arbitre": "game", "pad": "' + b"x" * (app.state.settings.import_max_bytes + 10) + b'"}'
+    )
+    answer = newcomer.post(
+        "/games/import",
+        data=form_fields(answer.text, "/games/import"),
+        files={"file": ("big.json", big, "application/json")},
+    )
+    assert answer.status_code == 413
+    assert counts(service) == before
+    # The ticket form on the People page names the file the organizer takes away.
+    org = service.person(scene.game, organizer_of(service, scene.game).person_id or 0)
+    organizer = phone(client, service.link_of(org).token)
+    made = newcomer.post("/tickets", data={"csrf_token": csrf_of(newcomer.get("/").text)})
+    assert made.status_code == 200 and "arbitre-ticket:" in made.text
+    assert "game.json" in organizer.get(f"/g/{scene.game}/people").text
+
+
+def test_an_import_holds_no_lock_while_it_replays(
+    service: GameService, rolls: ScriptedRolls, other: GameService, monkeypatch: Any
+) -> None:
+    """Another game's action goes through while an import replays (the outside attack measured
+    a 25 s wait): the replay is stopped until that action is done; a lock held would block it."""
+    scene = SCENES["serial_battle:running"](service, rolls)
+    text = json.dumps(clear_file(service, scene))
+    there, owner = other.create_game("tally", "Ailleurs", "Orga", idem_key=key())
+    org = Viewer(owner.person.role, owner.person.id, owner.person.name)
+    done = threading.Event()
+    replay = Moves._replay
+
+    def slow_replay(self: Any, *args: Any, **kwargs: Any) -> Any:
+        worker = threading.Thread(
+            target=lambda: (
+                other.register(there.id, org, "player", "Pendant", idem_key=key()),
+                done.set(),
+            )
+        )
+        worker.start()
+        assert done.wait(10), "another game's action waited for the import"
+        return replay(self, *args, **kwargs)
+
+    monkeypatch.setattr(Moves, "_replay", slow_replay)
+    game, _ = other.import_game(text, caller="test", idem_key=key())
+    assert other.verify(game.id) and done.is_set()
+    assert "Pendant" in {p.name for p in other.people(there.id)}
