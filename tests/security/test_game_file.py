@@ -370,7 +370,9 @@ def test_no_file_holds_more_people_than_a_role_does(
     room = 1 if role == "organizer" else kind.people_limit(role)
     body = _with_people(clear_file(service, scene), role, room + 1)
     before = counts(other)
-    with pytest.raises((InvalidInput, NotAllowed), match=r"organizer|organisateur|no room|complète"):
+    with pytest.raises(
+        (InvalidInput, NotAllowed), match=r"organizer|organisateur|no room|complète"
+    ):
         brought(other, body)
     assert counts(other) == before
 
