@@ -107,6 +107,14 @@ class _Replayed:
     person_rows: list[Event] = field(default_factory=list)
     held: list[dict[str, Any]] = field(default_factory=list)  # dice held by undo, as the game's
     in_play: Counter[str] = field(default_factory=Counter)  # people of each role, links alive
+    snapshotted: list[Event] = field(default_factory=list)  # rows that keep a snapshot
+
+    def snapshot(self, row: Event, state: BaseModel) -> None:
+        """The state after `row`, kept with it every SNAPSHOT_EVERY entries, as the live service
+        keeps them."""
+        if row.seq % SNAPSHOT_EVERY == 0:
+            row.snapshot = state.model_dump(mode="json")
+            self.snapshotted.append(row)
 
 
 @dataclass(frozen=True)
@@ -622,8 +630,7 @@ class Moves(Linked):
         else:
             return self._undo_entry(game, replayed, e, row, actor)
         replayed.events.append(row)
-        if e.seq % SNAPSHOT_EVERY == 0:  # as the live service keeps them
-            row.snapshot = state.model_dump(mode="json")
+        replayed.snapshot(row, state)
         return state
 
     def _people_entry(
@@ -695,9 +702,9 @@ class Moves(Linked):
             N_("Undone: {label}"), {"label": Msg.from_json(target.label)}
         ).to_json()
         replayed.events.append(row)
-        for kept in replayed.events:  # the snapshots after the target hold what is undone
-            if kept.seq >= target.seq:
-                kept.snapshot = None
+        # The snapshots after the target hold what is undone.
+        while replayed.snapshotted and replayed.snapshotted[-1].seq >= target.seq:
+            replayed.snapshotted.pop().snapshot = None
         # From the state just before the target when it is kept (the rules never change their
         # input), else from the last snapshot before it (those after it hold what is undone):
         # a log of many undos replays in a time that follows its length, not its square.
@@ -710,8 +717,7 @@ class Moves(Linked):
             state = kept_state.model_copy(deep=True) if later else kept_state
             for entry in later:
                 state = self._person_entry(kind, state, entry)
-            if e.seq % SNAPSHOT_EVERY == 0:
-                row.snapshot = state.model_dump(mode="json")
+            replayed.snapshot(row, state)
             return state
         start = max(replayed.snapshots, default=0)
         snapshot = replayed.snapshots.get(start)
@@ -722,8 +728,7 @@ class Moves(Linked):
                 game_id=game.id, seq=start, type="command", actor_role="system", snapshot=snapshot
             )
             state = self.rebuild(game, replayed.events, start=held)
-        if e.seq % SNAPSHOT_EVERY == 0:
-            row.snapshot = state.model_dump(mode="json")
+        replayed.snapshot(row, state)
         return state
 
     @staticmethod
