@@ -51,6 +51,11 @@ class Game(SQLModel, table=True):
     held_dice: list[dict[str, Any]] | None = Field(
         default=None, sa_column=Column(JSON(none_as_null=True), nullable=True)
     )
+    # Commands one side sent on another side's pieces, waiting for that side's consent
+    # (`server.platform.consent`).
+    proposals: list[dict[str, Any]] | None = Field(
+        default=None, sa_column=Column(JSON(none_as_null=True), nullable=True)
+    )
 
 
 class Person(SQLModel, table=True):

@@ -180,6 +180,10 @@ EXEMPT = {
     "tests/test_moving.py",
     ("POST", "/tickets"): "anyone makes an import ticket, counted as a game created: "
     "tests/security/test_game_file.py",
+    ("POST", "/g/{game_id}/proposals/{proposal_id}"): "the other side's answer to a proposal: "
+    "tests/killpower/test_consent.py",
+    ("POST", "/api/v1/games/{game_id}/proposals/{proposal_id}"): "the other side's answer to a "
+    "proposal: tests/killpower/test_consent.py",
 }
 
 

@@ -305,6 +305,36 @@ class GameKind(ABC, Generic[S]):
         """The people a command concerns (for the stale-screen check); None: the whole game."""
         return None
 
+    # Adversaries consent (`server.platform.consent`): the commands that, sent by one side,
+    # change another side's pieces outside the rules' own flow. An undo of another side's action
+    # (or of one the other side acted after) asks for consent in every kind that declares any.
+    consent_commands: ClassVar[frozenset[str]] = frozenset()
+
+    def touches(self, state: S, command: Any) -> set[str]:
+        """The sides whose pieces a command names (asked of `consent_commands` only)."""
+        return set()
+
+    def moment(self, state: S) -> Any:
+        """Where the game stands, for a proposal: one made at another moment has expired. None:
+        any later action makes it expire."""
+        return None
+
+    def sides(self, state: S) -> list[str]:
+        """The sides that play (whose members answer proposals), for an undo's consent."""
+        return []
+
+    def describe(self, command: Any, state: S) -> Msg:
+        """What a command would do, for the side asked to agree to it."""
+        return self.label(command, state)
+
+    def consent_of(self, state: S, command: Any, actor: Viewer) -> str | None:
+        """The side whose member must agree to `command` from `actor`, or None: it is one tap
+        (the staff's, one's own side's, or one the kind does not declare)."""
+        if actor.is_staff or getattr(command, "type", None) not in self.consent_commands:
+            return None
+        others = sorted(self.touches(state, command) - {self.side_of(state, actor)})
+        return others[0] if others else None
+
     # What viewers see, part by part, in order (a later part's keys win).
     parts: ClassVar[Sequence[Part[Any]]] = ()
 
@@ -379,7 +409,10 @@ class GameKind(ABC, Generic[S]):
 
     def log_entry(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
         """What of one event a viewer reads, everywhere the log is shown or an action answered:
-        the kind's `log_view`, with the private notes of the viewer's audiences and no other."""
+        the kind's `log_view`, with the private notes of the viewer's audiences and no other; a
+        proposal and its answer (`server.platform.consent`) for everyone of the game."""
+        if event.type in CONSENT_EVENTS:
+            return consent_entry(event, viewer)
         entry = self.log_view(event, viewer)
         if entry is None or viewer.is_staff:
             return entry
@@ -443,6 +476,26 @@ def full_event(event: LoggedEvent) -> dict[str, Any]:
         "result": dict(event.result),
         "summary": event.summary.render(),
         "undone": event.undone,
+    }
+
+
+CONSENT_EVENTS = ("proposal", "consent")
+
+
+def consent_entry(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+    """A proposal, or its refusal: what it would do, who proposed or answered, for everyone of
+    the game (the public board does not show them)."""
+    if viewer.role == "public":
+        return None
+    return {
+        "seq": event.seq,
+        "at": event.at.isoformat(),
+        "type": event.type,
+        "actor": {"role": event.actor_role, "name": event.actor_name},
+        "summary": event.summary.render(),
+        "result": {k: v for k, v in event.result.items() if k in ("proposal", "side", "accepted")},
+        "rolls": [],
+        "undone": False,
     }
 
 

@@ -49,13 +49,16 @@ class MovedEvent(_Strict):
     (summary, result, subjects) is derived again on import."""
 
     seq: int = Field(ge=1)
-    type: Literal["command", "undo", "person", "access"]
+    type: Literal["command", "undo", "person", "access", "proposal", "consent"]
     at: AwareDatetime
     actor_id: int | None = None
     actor_role: str = Field(max_length=20)
     actor_name: str = Field(default="", max_length=80)
     command: dict[str, Any]
     rolls: list[dict[str, Any]] = Field(default_factory=list)
+    # A command or an undo one side proposed and the other accepted: who accepted it (platform.md,
+    # "Adversaries consent"); checked again on import like the rest.
+    agreed_by: int | None = None
 
 
 class MovedGame(_Strict):

@@ -62,10 +62,15 @@ def page_context(
         "flash": None,
         "query": QueryParams(""),
     }
+    context["proposals"] = service.proposals(game, viewer, loaded.kind, loaded.state)
     if viewer.is_staff:
         context["undoable"] = service.last_undoable(game.id)
         context["recent"] = service.recent_summaries(game.id)
-    elif loaded.kind.page_log and viewer.role != "public":
+    elif loaded.kind.consent_commands and loaded.kind.side_of(loaded.state, viewer):
+        # Sides playing without a referee undo too (their own last action alone, else with
+        # the other side's consent).
+        context["undoable"] = service.last_undoable(game.id)
+    if not viewer.is_staff and loaded.kind.page_log and viewer.role != "public":
         context["match_log"] = service.log(
             game.id, viewer, after=max(0, game.seq - loaded.kind.page_log)
         )
@@ -105,6 +110,7 @@ def live_tag(context: dict[str, Any], digests: Digests | None = None) -> str:
         "projection": context["projection"],
         "game": [game.name, game.status],
         "undoable": context.get("undoable"),
+        "proposals": context.get("proposals"),
         "recent": context.get("recent"),
         "log": context.get("match_log"),
         "language": i18n.current_language.get(),

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Header, Query, Request
-from pydantic import BaseModel, Field, StrictInt, TypeAdapter
+from fastapi import APIRouter, Header, Query, Request, Response
+from pydantic import BaseModel, Field, StrictBool, StrictInt, TypeAdapter
 
 from server.errors import NotAllowed, NotSignedIn
 from server.i18n import N_
@@ -113,6 +113,16 @@ class PerformedOut(BaseModel):
     summary: str
     result: dict[str, Any]
     replayed: bool
+    proposal: int | None = Field(
+        default=None,
+        description="Sent on the other side's pieces where its consent is needed, the command "
+        "is a proposal (answered 202): nothing changed until that side accepts it "
+        "(`POST /games/{id}/proposals/{proposal}`).",
+    )
+
+
+class AnswerIn(BaseModel):
+    accept: StrictBool = Field(description="True accepts the proposal, false refuses it.")
 
 
 class StateOut(BaseModel):
@@ -146,6 +156,7 @@ def performed_out(performed: Performed) -> PerformedOut:
         summary=performed.summary.render(),
         result=dict(performed.result),
         replayed=performed.replayed,
+        proposal=performed.proposal,
     )
 
 
@@ -260,7 +271,12 @@ def revoke_link(
 
 @router.post("/games/{game_id}/commands", response_model=PerformedOut)
 def send_command(
-    game_id: str, body: CommandIn, idem: IdemKey, caller: ApiCallerDep, service: ServiceDep
+    game_id: str,
+    body: CommandIn,
+    idem: IdemKey,
+    caller: ApiCallerDep,
+    service: ServiceDep,
+    response: Response,
 ) -> PerformedOut:
     viewer = caller.viewer(service)
     performed = service.perform(
@@ -271,15 +287,44 @@ def send_command(
         seen_seq=body.expected_seq,
         rolls=body.rolls,
     )
-    return performed_out(performed)
+    return proposed_or_done(performed, response)
 
 
 @router.post("/games/{game_id}/undo", response_model=PerformedOut)
 def undo(
-    game_id: str, body: UndoIn, idem: IdemKey, caller: ApiCallerDep, service: ServiceDep
+    game_id: str,
+    body: UndoIn,
+    idem: IdemKey,
+    caller: ApiCallerDep,
+    service: ServiceDep,
+    response: Response,
 ) -> PerformedOut:
     viewer = caller.viewer(service)
     performed = service.undo(game_id, signed_in(viewer), idem_key=idem, target_seq=body.target_seq)
+    return proposed_or_done(performed, response)
+
+
+@router.post("/games/{game_id}/proposals/{proposal_id}", response_model=PerformedOut)
+def answer_proposal(
+    game_id: str,
+    proposal_id: int,
+    body: AnswerIn,
+    idem: IdemKey,
+    caller: ApiCallerDep,
+    service: ServiceDep,
+) -> PerformedOut:
+    """The other side's answer to a proposal: accepted, it is applied as its proposer sent it;
+    refused (or withdrawn by its proposer), nothing changes. Both are logged."""
+    viewer = caller.viewer(service)
+    performed = service.answer(
+        game_id, signed_in(viewer), proposal_id, accept=body.accept, idem_key=idem
+    )
+    return performed_out(performed)
+
+
+def proposed_or_done(performed: Performed, response: Response) -> PerformedOut:
+    if performed.proposal is not None:
+        response.status_code = 202  # accepted for the other side to answer: nothing changed
     return performed_out(performed)
 
 

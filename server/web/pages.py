@@ -549,6 +549,53 @@ def undo_now(
     )
 
 
+@router.post("/g/{game_id}/proposals/{proposal_id}")
+async def answer_proposal(
+    game_id: str,
+    proposal_id: int,
+    request: Request,
+    viewer: PageViewerDep,
+    service: ServiceDep,
+    templates: TemplatesDep,
+    clock: ClockDep,
+) -> Response:
+    """The other side's answer to a proposal (`answer`: accept or refuse; the proposer's
+    refuse withdraws it)."""
+    form = await request.form()
+    return await run_in_threadpool(
+        answer_now, game_id, proposal_id, request, viewer, service, templates, clock, form
+    )
+
+
+def answer_now(
+    game_id: str,
+    proposal_id: int,
+    request: Request,
+    viewer: Viewer,
+    service: GameService,
+    templates: Templates,
+    clock: Any,
+    form: FormData,
+) -> Response:
+    loaded = service.load(game_id)
+    page = loaded.kind.page_for(viewer)
+    try:
+        answer = form.get("answer")
+        if answer not in ("accept", "refuse"):
+            raise InvalidInput(N_("Accept or refuse the proposal."), field="answer")
+        performed = service.answer(
+            game_id, viewer, proposal_id, accept=answer == "accept", idem_key=idem_of(form)
+        )
+    except ArbitreError as error:
+        return refused(
+            request, templates, service, clock, loaded, viewer, error, page=page, field="_"
+        )
+    request.state.committed = True
+    return after_action(
+        request, templates, service, clock, game_id, viewer, page, performed.summary
+    )
+
+
 def after_action(
     request: Request,
     templates: Templates,

@@ -3,7 +3,7 @@ the clock's due commands. Each runs in one transaction that locks the game."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,20 @@ from server.errors import (
 )
 from server.i18n import N_, Msg
 from server.models import Event, Game, Person
+from server.platform.consent import (
+    TOLD,
+    UNDO,
+    NoDice,
+    Proposal,
+    agreed_summary,
+    alone_undoes,
+    moved_on,
+    proposals_of,
+    proposed,
+    refused,
+    shown_to,
+    stored,
+)
 from server.platform.dice import CommandDice, ReplayDiverged, held_after_undo
 from server.platform.idempotency import (
     SYSTEM_CALLER,
@@ -50,6 +64,15 @@ from server.platform.service.store import (
 
 
 @dataclass(frozen=True)
+class Applied:
+    """What an action left for after its commit: the state, and its follow-ups to the parent."""
+
+    state: BaseModel
+    parent: str | None = None
+    followups: Sequence[dict[str, Any]] = ()
+
+
+@dataclass(frozen=True)
 class Performed:
     """The answer to an action, as the one who sent it may read it: the same projection as their
     log (a coach's answer holds their own side's private notes, never the other's). A retried
@@ -59,6 +82,8 @@ class Performed:
     summary: Msg
     result: Mapping[str, Any]
     replayed: bool = False
+    # The proposal the command became (`server.platform.consent`): nothing changed yet.
+    proposal: int | None = None
 
     @classmethod
     def of(
@@ -70,7 +95,8 @@ class Performed:
         result = dict(view.get("result") or {})
         if "private" in view:
             result["private"] = view["private"]
-        return cls(event.seq, Msg.from_json(event.summary), result, replayed)
+        proposal = event.seq if event.type == "proposal" else None
+        return cls(event.seq, Msg.from_json(event.summary), result, replayed, proposal)
 
 
 def parsed(kind: GameKind[Any], actor: Viewer, payload: Mapping[str, Any], *, trusted: bool) -> Any:
@@ -114,7 +140,8 @@ class Actions(People):
         trusted: bool = False,
     ) -> Performed:
         """`trusted`: a command the platform itself sends on the actor's behalf (recording a
-        linked game in its parent), which no client may send."""
+        linked game in its parent), which no client may send. A command one side sends on
+        another side's pieces, where the kind asks for consent, is a proposal (`propose`)."""
         with self.db.write() as s:
             game = self._lock(s, game_id)
             kind = get_kind(game.kind)
@@ -126,43 +153,203 @@ class Actions(People):
             self._check_references(s, game_id, kind, state, command)
             if seen_seq is not None:
                 self._check_fresh(s, game, seen_seq, kind.subjects(state, command, actor), actor)
-            now = self.clock.now()
-            physical = game.settings.get("dice") == "physical"
-            may_enter = kind.may_enter_dice(state, actor, physical)
-            dice = CommandDice(
-                self.dice,
-                rolls or {},
-                physical_only=physical,
-                may_enter=may_enter,
-                held=list(game.held_dice or []),
-            )
-            label = kind.label(command, state)
-            outcome = kind.apply(state, command, Context(actor, dice, now))
-            dice.check_all_used()
-            event = self._append(
-                s,
-                game,
-                "command",
-                actor,
-                dumped(command),
-                rolls=dice.rolls,
-                result=outcome.result,
-                summary=outcome.summary,
-                label=label,
-                subjects=kind.subjects(state, command, actor),
-                idem=idem,
-                at=now,
-            )
-            game.held_dice = dice.held or None
-            self._store(s, game, kind, outcome.state)
-            parent = game.settings.get("parent")
-        # Committed: the next action on this game starts from this state without parsing it.
-        self._remember(game_id, event.seq, outcome.state)
-        self.broker.publish(game_id, event.seq)
-        self._follow(
-            game_id, parent, event.seq, kind.followups(game_id, outcome.state, outcome.result)
+            side = None if trusted else kind.consent_of(state, command, actor)
+            if side is not None:
+                event = self._propose(s, game, kind, state, actor, command, side, idem)
+                applied = Applied(state)
+            else:
+                event, applied = self._apply(s, game, kind, state, actor, command, rolls, idem)
+        return self._applied(game_id, kind, event, applied, actor)
+
+    def _apply(
+        self,
+        s: Session,
+        game: Game,
+        kind: GameKind[Any],
+        state: BaseModel,
+        actor: Viewer,
+        command: Any,
+        rolls: Mapping[str, int] | None,
+        idem: IdemKey,
+        agreed_by: Viewer | None = None,
+    ) -> tuple[Event, Applied]:
+        """The command applied, in the caller's transaction: its event appended (with who agreed
+        to it, for a proposal accepted), the state stored, the proposals it moves past expired."""
+        now = self.clock.now()
+        physical = game.settings.get("dice") == "physical"
+        may_enter = kind.may_enter_dice(state, actor, physical)
+        dice = CommandDice(
+            self.dice,
+            rolls or {},
+            physical_only=physical,
+            may_enter=may_enter,
+            held=list(game.held_dice or []),
         )
+        label = kind.label(command, state)
+        outcome = kind.apply(state, command, Context(actor, dice, now))
+        dice.check_all_used()
+        summary = outcome.summary
+        result = dict(outcome.result)
+        if agreed_by is not None:
+            summary = agreed_summary(summary, agreed_by)
+            result["agreed_by"] = agreed_by.person_id
+        event = self._append(
+            s,
+            game,
+            "command",
+            actor,
+            dumped(command),
+            rolls=dice.rolls,
+            result=result,
+            summary=summary,
+            label=label,
+            subjects=kind.subjects(state, command, actor),
+            idem=idem,
+            at=now,
+        )
+        game.held_dice = dice.held or None
+        self._store(s, game, kind, outcome.state)
+        self._move_on(game, kind, outcome.state)
+        followups = kind.followups(game.id, outcome.state, outcome.result)
+        return event, Applied(outcome.state, game.settings.get("parent"), followups)
+
+    def _applied(
+        self, game_id: str, kind: GameKind[Any], event: Event, applied: Applied, actor: Viewer
+    ) -> Performed:
+        """Committed: the next action on this game starts from this state without parsing it;
+        the phones are told; the follow-ups go to the parent."""
+        self._remember(game_id, event.seq, applied.state)
+        self.broker.publish(game_id, event.seq)
+        self._follow(game_id, applied.parent, event.seq, list(applied.followups))
         return Performed.of(event, kind, actor)
+
+    @staticmethod
+    def _move_on(game: Game, kind: GameKind[Any], state: BaseModel) -> None:
+        if game.proposals:
+            game.proposals = stored(moved_on(proposals_of(game.proposals), kind.moment(state)))
+
+    # ------------------------------------------------------------------ adversaries consent
+
+    def _propose(
+        self,
+        s: Session,
+        game: Game,
+        kind: GameKind[Any],
+        state: BaseModel,
+        actor: Viewer,
+        command: Any,
+        side: str,
+        idem: IdemKey,
+        what: Msg | None = None,
+    ) -> Event:
+        """A command on another side's pieces, kept for that side to accept: nothing changes.
+        The rules are asked first (on a copy, with dice that decide nothing), so a proposal the
+        rules would refuse is refused now, to its sender."""
+        if not isinstance(command, dict):
+            kind.apply(state, command, Context(actor, NoDice(), self.clock.now()))
+        what = what or kind.describe(command, state)
+        event = self._append(
+            s,
+            game,
+            "proposal",
+            actor,
+            command if isinstance(command, dict) else dumped(command),
+            result={"side": side},
+            summary=proposed(actor, what),
+            label=what,
+            subjects=[],
+            idem=idem,
+        )
+        kept = [p for p in proposals_of(game.proposals) if p.status == "open"]
+        kept.append(
+            Proposal(
+                id=event.seq,
+                side=side,
+                proposer=actor.person_id or 0,
+                proposer_role=actor.role,
+                proposer_name=actor.name,
+                command=event.command,
+                what=what.to_json(),
+                moment=kind.moment(state),
+            )
+        )
+        game.proposals = stored(kept)
+        return event
+
+    def answer(
+        self,
+        game_id: str,
+        actor: Viewer,
+        proposal_id: int,
+        *,
+        accept: bool,
+        idem_key: str,
+    ) -> Performed:
+        """The other side's answer to a proposal: accepted, it is applied as if its proposer had
+        sent it then, through the normal path, with both names in the log; refused (or withdrawn
+        by its proposer), nothing changes and the log says so. A proposal the game moved past
+        has expired and says so."""
+        idem = make_idem(
+            caller_of(actor), idem_key, "answer", {"proposal": proposal_id, "accept": accept}
+        )
+        with self.db.write() as s:
+            game = self._lock(s, game_id)
+            kind = get_kind(game.kind)
+            prior = self._by_idem(s, game_id, idem)
+            if prior is not None:
+                return Performed.of(prior, kind, actor, replayed=True)
+            proposals = proposals_of(game.proposals)
+            proposal = next((p for p in proposals if p.id == proposal_id), None)
+            if proposal is None:
+                raise NotFound(N_("No such proposal: it was answered already."))
+            state = self._state(game, kind, copy=False)
+            withdrawn = proposal.proposer == actor.person_id
+            if not withdrawn and (actor.is_staff or kind.side_of(state, actor) != proposal.side):
+                raise NotAllowed(N_("Only the other side answers this proposal."))
+            if withdrawn and accept:
+                raise NotAllowed(N_("The other side answers your proposal; you may withdraw it."))
+            if proposal.status == "expired" or kind.moment(state) != proposal.moment:
+                raise StaleScreen(N_("This proposal expired: the game moved on since it was made."))
+            game.proposals = stored([p for p in proposals if p.id != proposal_id])
+            proposer = Viewer(proposal.proposer_role, proposal.proposer, proposal.proposer_name)
+            what = Msg.from_json(proposal.what)
+            if not accept:
+                event = self._append(
+                    s,
+                    game,
+                    "consent",
+                    actor,
+                    {"type": "refuse", "proposal": proposal_id},
+                    result={"proposal": proposal_id, "accepted": False},
+                    summary=refused(actor, proposer, what, withdrawn),
+                    label=what,
+                    subjects=[],
+                    idem=idem,
+                )
+                applied = Applied(state)
+            elif proposal.is_undo:
+                target = self._undo_target(s, game_id)
+                if target is None or target.seq != proposal.command.get("seq"):
+                    raise StaleScreen(
+                        N_("This proposal expired: the game moved on since it was made.")
+                    )
+                event, applied = self._undo_in(s, game, kind, proposer, target, idem, actor)
+            else:
+                command = parsed(kind, proposer, proposal.command, trusted=False)
+                self._check_references(s, game_id, kind, state, command)
+                event, applied = self._apply(
+                    s, game, kind, state, proposer, command, None, idem, agreed_by=actor
+                )
+        return self._applied(game_id, kind, event, applied, actor)
+
+    def proposals(
+        self, game: Game, viewer: Viewer, kind: GameKind[Any], state: BaseModel
+    ) -> list[dict[str, Any]]:
+        """What a page shows its viewer of the game's proposals (`consent.shown_to`)."""
+        if not game.proposals or viewer.role == "public":
+            return []
+        side = kind.side_of(state, viewer)
+        return shown_to(proposals_of(game.proposals), side, viewer.person_id, viewer.is_staff)
 
     def _check_references(
         self, s: Session, game_id: str, kind: GameKind[Any], state: BaseModel, command: Any
@@ -250,13 +437,15 @@ class Actions(People):
         target_seq: int | None = None,
     ) -> Performed:
         """Undoes the last action not yet undone. `target_seq` is the action the screen named:
-        if another came since, the screen is stale and nothing is undone."""
-        if not actor.is_staff:
-            raise NotAllowed(N_("Only referees undo actions."))
+        if another came since, the screen is stale and nothing is undone. Where sides play
+        without a referee (a kind that asks for consent), a side's member undoes their own last
+        action alone while no one else has acted since; any other undo is a proposal."""
         idem = make_idem(caller_of(actor), idem_key, "undo", {"target": target_seq})
         with self.db.write() as s:
             game = self._lock(s, game_id)
             kind = get_kind(game.kind)
+            if not actor.is_staff and not kind.consent_commands:
+                raise NotAllowed(N_("Only referees undo actions."))
             prior = self._by_idem(s, game_id, idem)
             if prior is not None:
                 return Performed.of(prior, kind, actor, replayed=True)
@@ -267,38 +456,96 @@ class Actions(People):
                 raise StaleScreen(
                     N_("The last action changed since your screen showed it: check and retry.")
                 )
-            if not actor.is_organizer and target.actor_id not in (None, actor.person_id):
+            state = self._state(game, kind, copy=False)
+            side = None
+            if not actor.is_staff:
+                side = self._undo_consent(s, game, kind, state, actor, target)
+            elif not actor.is_organizer and target.actor_id not in (None, actor.person_id):
                 # A referee undoes their own actions; the organizer may undo anyone's.
                 raise NotAllowed(
                     N_("Only {name} or the organizer can undo “{label}”."),
                     name=target.actor_name,
                     label=Msg.from_json(target.label),
                 )
-            state = self._without(s, game, target)
-            label = Msg.from_json(target.label)
-            summary = Msg(N_("Undone: {label}"), {"label": label})
-            event = self._append(
-                s,
-                game,
-                "undo",
-                actor,
-                {"type": "undo", "seq": target.seq},
-                summary=summary,
-                label=summary,
-                subjects=target.subjects,
-                idem=idem,
-                undoes=target.seq,
+            if side is not None:
+                what = Msg(N_("Undo: {label}"), {"label": Msg.from_json(target.label)})
+                command = {"type": UNDO, "seq": target.seq}
+                event = self._propose(s, game, kind, state, actor, command, side, idem, what=what)
+                applied = Applied(state)
+            else:
+                event, applied = self._undo_in(s, game, kind, actor, target, idem)
+        return self._applied(game_id, kind, event, applied, actor)
+
+    def _undo_consent(
+        self,
+        s: Session,
+        game: Game,
+        kind: GameKind[Any],
+        state: BaseModel,
+        actor: Viewer,
+        target: Event,
+    ) -> str | None:
+        """The side that must agree to this side member's undo, or None: it is their own last
+        action and nobody else has acted since."""
+        later = s.exec(
+            select(Event).where(
+                Event.game_id == game.id,
+                Event.seq > target.seq,
+                col(Event.type).in_(TOLD),
             )
-            target.undone_by = event.seq
-            s.add(target)
-            game.held_dice = held_after_undo(game.held_dice, target.rolls) or None
-            # The snapshots at or after the target no longer hold: they include what was undone.
-            for stale in self._snapshots(s, game_id, since=target.seq):
-                stale.snapshot = None
-                s.add(stale)
-            self._store(s, game, kind, state)
-        self.broker.publish(game_id, event.seq)
-        return Performed.of(event, kind, actor)
+        ).all()
+        if alone_undoes(target, later, actor):
+            return None
+        own = kind.side_of(state, actor)
+        if own is None:
+            raise NotAllowed(N_("Only referees undo actions."))
+        others = [side for side in kind.sides(state) if side != own]
+        if not others:
+            raise NotAllowed(N_("Only referees undo actions."))
+        return others[0]
+
+    def _undo_in(
+        self,
+        s: Session,
+        game: Game,
+        kind: GameKind[Any],
+        actor: Viewer,
+        target: Event,
+        idem: IdemKey,
+        agreed_by: Viewer | None = None,
+    ) -> tuple[Event, Applied]:
+        """`target` undone, in the caller's transaction: the state replayed without it, its dice
+        held for the action done again, the snapshots after it dropped."""
+        state = self._without(s, game, target)
+        label = Msg.from_json(target.label)
+        summary = Msg(N_("Undone: {label}"), {"label": label})
+        result: dict[str, Any] = {}
+        if agreed_by is not None:
+            summary = agreed_summary(summary, agreed_by)
+            result["agreed_by"] = agreed_by.person_id
+        event = self._append(
+            s,
+            game,
+            "undo",
+            actor,
+            {"type": "undo", "seq": target.seq},
+            summary=summary,
+            label=summary,
+            subjects=target.subjects,
+            idem=idem,
+            undoes=target.seq,
+            result=result,
+        )
+        target.undone_by = event.seq
+        s.add(target)
+        game.held_dice = held_after_undo(game.held_dice, target.rolls) or None
+        # The snapshots at or after the target no longer hold: they include what was undone.
+        for stale in self._snapshots(s, game.id, since=target.seq):
+            stale.snapshot = None
+            s.add(stale)
+        self._store(s, game, kind, state)
+        self._move_on(game, kind, state)
+        return event, Applied(state)
 
     def _without(self, s: Session, game: Game, target: Event) -> BaseModel:
         """The game's state replayed without `target`, from the last snapshot before it."""

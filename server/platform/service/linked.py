@@ -89,8 +89,12 @@ class Linked(Actions):
             if child is None or child.settings.get("parent") != parent_id:
                 raise NotFound(N_("No such game."))
             delegates: dict[str, Any] = child.settings.get("delegates") or {}
-            wanted: Any = "staff" if actor.is_staff else actor.person_id
-            person_id = next((int(p) for p, d in delegates.items() if d == wanted), None)
+            # Who plays in it plays as themself (a league owner coaching a team of this match is
+            # that team's coach there, not its staff); the parent's staff who play in it not,
+            # as its staff.
+            own = next((int(p) for p, d in delegates.items() if d == actor.person_id), None)
+            staff = next((int(p) for p, d in delegates.items() if d == "staff"), None)
+            person_id = own if own is not None else staff if actor.is_staff else None
             if person_id is None or actor.person_id is None:
                 return None
             person = s.get(Person, person_id)

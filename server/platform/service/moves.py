@@ -24,6 +24,18 @@ from server.i18n import N_, Msg
 from server.migrate import revisions
 from server.models import Event, Game, Person, Ticket
 from server.platform.access import new_nonce
+from server.platform.consent import (
+    TOLD,
+    UNDO,
+    NoDice,
+    Proposal,
+    agreed_summary,
+    alone_undoes,
+    moved_on,
+    proposed,
+    refused,
+    stored,
+)
 from server.platform.dice import RecordedDice, ReplayDiverged, held_after_undo, take_held
 from server.platform.idempotency import AlreadyCreated
 from server.platform.kinds import (
@@ -108,6 +120,7 @@ class _Replayed:
     held: list[dict[str, Any]] = field(default_factory=list)  # dice held by undo, as the game's
     in_play: Counter[str] = field(default_factory=Counter)  # people of each role, links alive
     snapshotted: list[Event] = field(default_factory=list)  # rows that keep a snapshot
+    proposals: list[Proposal] = field(default_factory=list)  # waiting for the other side
 
     def snapshot(self, row: Event, state: BaseModel) -> None:
         """The state after `row`, kept with it every SNAPSHOT_EVERY entries, as the live service
@@ -274,7 +287,12 @@ class Moves(Linked):
             created_at=game.created_at,
             settings=settings,
             state=game.state,
-            events=[MovedEvent.model_validate(e, from_attributes=True) for e in events],
+            events=[
+                MovedEvent.model_validate(e, from_attributes=True).model_copy(
+                    update={"agreed_by": e.result.get("agreed_by")}
+                )
+                for e in events
+            ],
         )
 
     # ------------------------------------------------------------------------------ tickets
@@ -480,7 +498,15 @@ class Moves(Linked):
             for r in replayed:
                 row = s.get(Game, r.game.id)
                 assert row is not None
-                for name in ("settings", "state", "seq", "status", "next_deadline", "held_dice"):
+                for name in (
+                    "settings",
+                    "state",
+                    "seq",
+                    "status",
+                    "next_deadline",
+                    "held_dice",
+                    "proposals",
+                ):
                     setattr(row, name, getattr(r.game, name))
                 s.add(row)
             persons = {}
@@ -576,6 +602,7 @@ class Moves(Linked):
             )
         game.state, game.seq = after, len(g.events)
         game.held_dice = replayed.held or None
+        game.proposals = stored(replayed.proposals)
         game.status, game.next_deadline = kind.status(state), kind.next_deadline(state)
         return replayed
 
@@ -602,9 +629,17 @@ class Moves(Linked):
         )
         if e.type in ("person", "access"):
             state = self._people_entry(guard, replayed, e, renaming, row, actor, state)
+        elif e.type == "proposal":
+            self._proposal_entry(guard, replayed, e, renaming, row, actor, state)
+        elif e.type == "consent":
+            self._refusal_entry(guard, replayed, e, row, actor, state)
         elif e.type == "command":
             command = guard.admitted(actor, renaming, e.command)
             self._check_names(kind, state, command, guard.mine)
+            side = kind.consent_of(state, command, actor)
+            agreed = None
+            if side is not None:  # sent on another side's pieces: that side agreed
+                agreed = self._agreed(guard, replayed, e, renaming, actor, dumped(command), state)
             dice = RecordedDice(
                 renaming.rolls(e.rolls),
                 may_enter=kind.may_enter_dice(state, actor, guard.physical),
@@ -621,6 +656,10 @@ class Moves(Linked):
             state = outcome.state
             row.command, row.rolls, row.result = dumped(command), dice.rolls, dict(outcome.result)
             row.summary, row.label = outcome.summary.to_json(), label.to_json()
+            if agreed is not None:
+                row.result["agreed_by"] = agreed.person_id
+                row.summary = agreed_summary(outcome.summary, agreed).to_json()
+            replayed.proposals = moved_on(replayed.proposals, kind.moment(state))
             replayed.before[e.seq] = before
             replayed.active.append(row)
             if len(replayed.before) > KEPT_BEFORE:
@@ -628,10 +667,114 @@ class Moves(Linked):
             if e.seq % MOVED_SNAPSHOTS == 0:
                 replayed.snapshots[e.seq] = state.model_dump(mode="json")
         else:
-            return self._undo_entry(game, replayed, e, row, actor)
+            state = self._undo_entry(guard, game, replayed, e, row, actor, renaming, state)
+            replayed.proposals = moved_on(replayed.proposals, kind.moment(state))
+            return state
         replayed.events.append(row)
         replayed.snapshot(row, state)
         return state
+
+    def _proposal_entry(
+        self,
+        guard: _Guard,
+        replayed: _Replayed,
+        e: MovedEvent,
+        renaming: Renaming,
+        row: Event,
+        actor: Viewer,
+        state: BaseModel,
+    ) -> None:
+        """A proposal, as the live service makes one: by a side's member, of a command on
+        another side's pieces the rules accept now, or of an undo that needs consent."""
+        kind = guard.kind
+        if actor.is_staff or actor.person_id is None:
+            raise NotAllowed(N_("Only a side proposes."))
+        if e.command.get("type") == UNDO:
+            target = replayed.active[-1] if replayed.active else None
+            if target is None or target.seq != e.command.get("seq"):
+                raise KeyError("an undo of what was not the last action")
+            side = guard.undo_consent(replayed, state, actor, target)
+            what = Msg(N_("Undo: {label}"), {"label": Msg.from_json(target.label)})
+            command: dict[str, Any] = {"type": UNDO, "seq": target.seq}
+        else:
+            parsed_command = guard.admitted(actor, renaming, e.command)
+            self._check_names(kind, state, parsed_command, guard.mine)
+            side = kind.consent_of(state, parsed_command, actor)
+            kind.apply(state, parsed_command, Context(actor, NoDice(), e.at))  # the trial run
+            what = kind.describe(parsed_command, state)
+            command = dumped(parsed_command)
+        if side is None:
+            raise KeyError("a proposal of what needs nobody's consent")
+        row.command, row.result, row.subjects = command, {"side": side}, []
+        row.summary = proposed(actor, what).to_json()
+        row.label = what.to_json()
+        replayed.proposals = [p for p in replayed.proposals if p.status == "open"]
+        replayed.proposals.append(
+            Proposal(
+                id=e.seq,
+                side=side,
+                proposer=actor.person_id,
+                proposer_role=actor.role,
+                proposer_name=actor.name,
+                command=command,
+                what=what.to_json(),
+                moment=kind.moment(state),
+            )
+        )
+
+    def _refusal_entry(
+        self,
+        guard: _Guard,
+        replayed: _Replayed,
+        e: MovedEvent,
+        row: Event,
+        actor: Viewer,
+        state: BaseModel,
+    ) -> None:
+        """A proposal refused by the side it was made to, or withdrawn by its proposer."""
+        proposal = guard.open_proposal(replayed, e.command.get("proposal"), state)
+        withdrawn = proposal.proposer == actor.person_id
+        if not withdrawn and guard.kind.side_of(state, actor) != proposal.side:
+            raise NotAllowed(N_("Only the other side answers this proposal."))
+        replayed.proposals.remove(proposal)
+        proposer = Viewer(proposal.proposer_role, proposal.proposer, proposal.proposer_name)
+        row.command = {"type": "refuse", "proposal": proposal.id}
+        row.result, row.subjects = {"proposal": proposal.id, "accepted": False}, []
+        row.summary = refused(actor, proposer, Msg.from_json(proposal.what), withdrawn).to_json()
+        row.label = proposal.what
+        replayed.events.append(row)
+
+    def _agreed(
+        self,
+        guard: _Guard,
+        replayed: _Replayed,
+        e: MovedEvent,
+        renaming: Renaming,
+        actor: Viewer,
+        command: dict[str, Any],
+        state: BaseModel,
+    ) -> Viewer:
+        """Who agreed to a command that needed consent: a member of the side it was proposed
+        to, to this very command, proposed by its sender at this moment of the game."""
+        person = renaming.people.get(e.agreed_by) if e.agreed_by is not None else None
+        known = replayed.people.get(person) if person is not None else None
+        if person is None or known is None or replayed.revoked.get(person, True):
+            raise NotAllowed(N_("Only the other side answers this proposal."))
+        agreed = Viewer(known[0], person, known[1])
+        proposal = next(
+            (
+                p
+                for p in replayed.proposals
+                if p.status == "open" and p.proposer == actor.person_id and p.command == command
+            ),
+            None,
+        )
+        if proposal is None or guard.kind.moment(state) != proposal.moment:
+            raise KeyError("a command on another side's pieces nobody agreed to")
+        if guard.kind.side_of(state, agreed) != proposal.side:
+            raise NotAllowed(N_("Only the other side answers this proposal."))
+        replayed.proposals.remove(proposal)
+        return agreed
 
     def _people_entry(
         self,
@@ -682,25 +825,41 @@ class Moves(Linked):
         return state
 
     def _undo_entry(
-        self, game: Game, replayed: _Replayed, e: MovedEvent, row: Event, actor: Viewer
+        self,
+        guard: _Guard,
+        game: Game,
+        replayed: _Replayed,
+        e: MovedEvent,
+        row: Event,
+        actor: Viewer,
+        renaming: Renaming,
+        state: BaseModel,
     ) -> BaseModel:
         """An undo: the last action not undone, replayed without it, as the service does; by
-        the staff, a referee their own actions only."""
+        the staff (a referee their own actions only), or by a side's member: their own last
+        action while nobody else acted since, else with the other side's consent."""
         target = replayed.active[-1] if replayed.active else None
         if target is None or target.seq != e.command.get("seq"):
             raise KeyError("an undo of what was not the last action")
-        if not actor.is_staff or (
-            not actor.is_organizer and target.actor_id not in (None, actor.person_id)
-        ):
+        agreed = None
+        if actor.is_staff:
+            if not actor.is_organizer and target.actor_id not in (None, actor.person_id):
+                raise NotAllowed(N_("Only referees undo actions."))
+        elif not guard.kind.consent_commands or actor.person_id is None:
             raise NotAllowed(N_("Only referees undo actions."))
+        elif guard.undo_consent(replayed, state, actor, target) is not None:
+            command = {"type": UNDO, "seq": target.seq}
+            agreed = self._agreed(guard, replayed, e, renaming, actor, command, state)
         row.command, row.undoes = {"type": "undo", "seq": target.seq}, target.seq
         target.undone_by = e.seq
         replayed.active.pop()
         replayed.held = held_after_undo(replayed.held, target.rolls)
         row.subjects = target.subjects
-        row.summary = row.label = Msg(
-            N_("Undone: {label}"), {"label": Msg.from_json(target.label)}
-        ).to_json()
+        summary = Msg(N_("Undone: {label}"), {"label": Msg.from_json(target.label)})
+        row.summary = row.label = summary.to_json()
+        if agreed is not None:
+            row.result = {"agreed_by": agreed.person_id}
+            row.summary = row.label = agreed_summary(summary, agreed).to_json()
         replayed.events.append(row)
         # The snapshots after the target hold what is undone.
         while replayed.snapshotted and replayed.snapshotted[-1].seq >= target.seq:
@@ -822,6 +981,28 @@ class _Guard:
         # The platform's own commands: the clock's, and a record of a game this one opened.
         trusted = internal and (actor is SYSTEM or self.opens)
         return parsed(self.kind, actor, dumped(command), trusted=trusted)
+
+    def undo_consent(
+        self, replayed: _Replayed, state: BaseModel, actor: Viewer, target: Event
+    ) -> str | None:
+        """As the live service decides (`Actions._undo_consent`): None when it is the actor's
+        own last action and nobody else acted since, else the side that must agree."""
+        later = [e for e in replayed.events if e.seq > target.seq and e.type in TOLD]
+        if alone_undoes(target, later, actor):
+            return None
+        own = self.kind.side_of(state, actor)
+        others = [side for side in self.kind.sides(state) if side != own]
+        if own is None or not others:
+            raise NotAllowed(N_("Only referees undo actions."))
+        return others[0]
+
+    def open_proposal(self, replayed: _Replayed, number: Any, state: BaseModel) -> Proposal:
+        proposal = next((p for p in replayed.proposals if p.id == number), None)
+        if proposal is None or proposal.status != "open":
+            raise KeyError("an answer to no open proposal")
+        if self.kind.moment(state) != proposal.moment:
+            raise KeyError("an answer to an expired proposal")
+        return proposal
 
     def room(self, replayed: _Replayed, role: str, change: int) -> None:
         replayed.in_play[role] += change

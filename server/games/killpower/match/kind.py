@@ -145,6 +145,26 @@ class KillpowerMatch(GameKind[MatchState]):
 
     subjects = staticmethod(turn.subjects)
 
+    # Self-refereed, a coach's hand tools on the other team's gladiators (conditions, wounds or
+    # damage, expulsions) are proposals its coach accepts or refuses (platform.md, "Adversaries
+    # consent"); on their own team, and everything the rules' flow asks, one tap.
+    consent_commands = frozenset({"hurt", "condition", "expel"})
+
+    def touches(self, state: MatchState, command: Any) -> set[str]:
+        gladiator = getattr(command, "gladiator", None)
+        fighter = state.fighters.get(str(gladiator))
+        return {fighter.side} if fighter is not None else set()
+
+    def sides(self, state: MatchState) -> list[str]:
+        return [side for side in SIDES if side in state.teams]
+
+    def moment(self, state: MatchState) -> Any:
+        """A proposal holds for the phase it was made in."""
+        return [state.stage, state.turn, state.phase]
+
+    def describe(self, command: Any, state: MatchState) -> Msg:
+        return views.described(command, state)
+
     def may_enter_dice(
         self, state: MatchState, actor: Viewer, physical: bool
     ) -> Callable[[str | None], bool]:

@@ -414,3 +414,35 @@ def template_globals() -> dict[str, Any]:
         "killpower_offences": OFFENCE_TITLES,
         "killpower_pending": PENDING_TITLES,
     }
+
+
+def described(command: Any, state: MatchState) -> Msg:
+    """What a coach's hand tool would do, for the other coach asked to agree to it."""
+    fighter = state.fighters.get(str(getattr(command, "gladiator", "")))
+    name = fighter.label if fighter is not None else str(getattr(command, "gladiator", "?"))
+    if command.type == "hurt":
+        if command.wound_points:
+            return Msg(
+                N_("{name} takes {points} wound points"), {"name": name, "points": command.points}
+            )
+        return Msg(
+            N_("{name} takes {points} damage points"), {"name": name, "points": command.points}
+        )
+    if command.type == "condition":
+        condition = Msg(CONDITION_TITLES[command.condition])
+        if command.clear:
+            return Msg(
+                N_("{name} is no longer {condition}"), {"name": name, "condition": condition}
+            )
+        if command.turns:
+            return Msg(
+                N_("{name} is {condition} for {turns} turns"),
+                {"name": name, "condition": condition, "turns": command.turns},
+            )
+        return Msg(N_("{name} is {condition}"), {"name": name, "condition": condition})
+    if command.type == "expel":
+        return Msg(
+            N_("{name} is expelled for {offence}"),
+            {"name": name, "offence": Msg(OFFENCE_TITLES[command.offence])},
+        )
+    return Msg(LABELS.get(command.type, N_("the action")))
