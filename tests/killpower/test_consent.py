@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -222,7 +223,7 @@ def test_a_proposal_expires_when_the_game_moves_on(
     # Phase 3 ends: the proposal made in it expired, and says so on both pages.
     match.end_phase()
     assert service.load(match.id).game.proposals[0]["status"] == "expired"  # type: ignore[index]
-    with pytest.raises(StaleScreen, match="expired|expiré"):
+    with pytest.raises(StaleScreen, match=r"expired|expiré"):
         service.answer(match.id, match.coach["B"], done.proposal, accept=True, idem_key=key())
     assert fighter_state(match, "B", 1) == before
     # A new proposal takes the expired one's place.
@@ -272,7 +273,7 @@ def test_no_forged_answer_applies_a_proposal(client: TestClient, rolls: Scripted
     match = running(service, rolls)
     coaches = Coaches(client, match)
     before = fighter_state(match, "B", 1)
-    status, text = coaches.send("api", "A", TOOLS["hurt"](match.g("B", 1)))
+    _, text = coaches.send("api", "A", TOOLS["hurt"](match.g("B", 1)))
     proposal = json.loads(text)["proposal"]
     for viewer in (match.coach["A"], match.organizer, SYSTEM):
         with pytest.raises(NotAllowed):
@@ -368,16 +369,13 @@ def test_every_kind_that_asks_for_consent_declares_real_commands() -> None:
     asking = [kind for kind in KINDS.values() if kind.consent_commands]
     assert asking
     for kind in asking:
-        types = {
-            t
-            for member in kind.commands.json_schema()["$defs"].values()
-            for t in member.get("properties", {}).get("type", {}).get("enum", [])
-            + [member.get("properties", {}).get("type", {}).get("const")]
-            if t
-        }
+        types = set()
+        for member in kind.commands.json_schema()["$defs"].values():
+            typed = member.get("properties", {}).get("type", {})
+            types |= {*typed.get("enum", []), typed.get("const")} - {None}
         assert kind.consent_commands <= types, kind.key
         for page in ("player", "staff"):
-            source = open(f"templates/{kind.key}/{page}.html").read()
+            source = (Path("templates") / kind.key / f"{page}.html").read_text()
             assert '{% include "platform/_proposals.html" %}' in source
 
 
