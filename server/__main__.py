@@ -161,6 +161,7 @@ def local_service() -> Any:
         SystemClock(),
         secret_roll,
         Broker(),
+        trusted_servers=settings.trusted_servers,
     )
 
 

@@ -89,7 +89,14 @@ def create_app(
         relay = PostgresRelay(db.url, broker, resync_seconds=settings.live_resync_seconds)
         broker.relay = relay
     clock = clock or SystemClock()
-    service = GameService(db, settings.resolved_secret_key(), clock, dice or secret_roll, broker)
+    service = GameService(
+        db,
+        settings.resolved_secret_key(),
+        clock,
+        dice or secret_roll,
+        broker,
+        trusted_servers=settings.trusted_servers,
+    )
 
     lifespan = running(settings, db, service, broker, relay, scheduler=scheduler)
 

@@ -50,6 +50,10 @@ class Settings(BaseSettings):
     import_max_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
     import_max_events: int = Field(default=50_000, ge=1)
     import_max_games: int = Field(default=100, ge=1)
+    # The servers whose import tickets this one seals games in progress to, and whose files of
+    # such games it imports: their keys (each server's home page shows its own), comma-separated.
+    # A server always trusts itself.
+    trusted_servers: str = ""
     # The proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (comma-separated
     # addresses, or "*"): none by default, so a client cannot choose the address the join-code
     # limit counts. Behind a reverse proxy, name it (e.g. "127.0.0.1" or the proxy's address).

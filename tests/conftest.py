@@ -34,6 +34,7 @@ from server.platform.clock import FakeClock
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer, register
 from server.platform.live import Broker
+from server.platform.sealing import server_key
 from server.platform.service import GameService, Registered
 from tests.kinds.tally import TALLY
 from tests.server_process import free_port
@@ -527,7 +528,15 @@ def other(tmp_path: Path, sqlite_template: Path) -> Iterator[GameService]:
     path = tmp_path / "other.db"
     shutil.copy(sqlite_template, path)
     db = Database.connect(Settings(database_url=f"sqlite:///{path}", secret_key=OTHER_SECRET))
-    server = GameService(db, OTHER_SECRET, FakeClock(), ScriptedRolls.cycle(), Broker())
+    # Its runner trusts the server of the tests (`service`): games in progress come in from it.
+    server = GameService(
+        db,
+        OTHER_SECRET,
+        FakeClock(),
+        ScriptedRolls.cycle(),
+        Broker(),
+        trusted_servers=server_key(SECRET),
+    )
     for n in range(3):
         game, owner = server.create_game("tally", f"Déjà là {n}", "Hôte", idem_key=key())
         for name in ("Un", "Deux", "Trois"):

@@ -10,6 +10,7 @@ import threading
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any, ClassVar
 
 from sqlmodel import col, delete, func, select
 
@@ -53,29 +54,42 @@ class SharedLimiter:
 
 @dataclass
 class StreamBudget:
-    """Live streams held open in this process, by address and by game: a new one past either
-    budget is refused (a phone's reconnecting stream is let in once its old one has closed)."""
+    """Live streams held open in this process: by address; by game for the public's (no link),
+    so a crowd of anonymous streams never fills a game its people cannot then watch; and by
+    person for a game's people (`PER_PERSON`: a few tabs and phones of theirs). A new one past
+    its budget is refused (a phone's reconnecting stream is let in once its old one has closed)."""
 
     per_address: int
-    per_game: int
+    per_game: int  # the public's streams of one game
     by_address: Counter[str] = field(default_factory=Counter)
     by_game: Counter[str] = field(default_factory=Counter)
+    by_person: Counter[tuple[str, int]] = field(default_factory=Counter)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def open(self, address: str, game_id: str) -> bool:
+    PER_PERSON: ClassVar[int] = 8
+
+    def open(self, address: str, game_id: str, person: int | None = None) -> bool:
         with self._lock:
-            if (
-                self.by_address[address] >= self.per_address
-                or self.by_game[game_id] >= self.per_game
-            ):
+            if self.by_address[address] >= self.per_address:
+                return False
+            if person is None and self.by_game[game_id] >= self.per_game:
+                return False
+            if person is not None and self.by_person[game_id, person] >= self.PER_PERSON:
                 return False
             self.by_address[address] += 1
-            self.by_game[game_id] += 1
+            if person is None:
+                self.by_game[game_id] += 1
+            else:
+                self.by_person[game_id, person] += 1
             return True
 
-    def close(self, address: str, game_id: str) -> None:
+    def close(self, address: str, game_id: str, person: int | None = None) -> None:
         with self._lock:
-            for counter, key in ((self.by_address, address), (self.by_game, game_id)):
+            held: list[tuple[Counter[Any], Any]] = [(self.by_address, address)]
+            held.append(
+                (self.by_game, game_id) if person is None else (self.by_person, (game_id, person))
+            )
+            for counter, key in held:
                 counter[key] -= 1
                 if counter[key] <= 0:
                     del counter[key]

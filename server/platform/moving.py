@@ -90,10 +90,15 @@ class Sealed(_Strict):
     box: str  # the replay, sealed to the ticket's key (`server.platform.sealing`)
 
 
+class Witness(_Strict):
+    by: str = Field(max_length=60)
+    signature: str = Field(max_length=100)
+
+
 class GameFile(_Strict):
     """A game's file: what its reader may know (`records`), and what replays it, either in clear
-    (when its reader may know all of it) or sealed for one destination; `witness`: the keyed
-    hash of the replay by the server that wrote it."""
+    (when its reader may know all of it) or sealed for one destination; `witness`: the key of the
+    server that wrote it and its signature of the replay (`server.platform.sealing`)."""
 
     arbitre: Literal["game"]
     format: int = Field(ge=1)
@@ -102,7 +107,7 @@ class GameFile(_Strict):
     records: list[Record] = Field(default_factory=list)
     replay: list[MovedGame] | None = None
     sealed: Sealed | None = None
-    witness: str | None = Field(default=None, max_length=64)
+    witness: Witness | None = None
 
 
 def read_game_file(text: str, known_schemas: tuple[str, ...], limits: ImportLimits) -> GameFile:

@@ -218,7 +218,9 @@ def make_ticket(
         return home_refused(request, templates, error, {})
     made = service.new_ticket()
     return templates.response(
-        request, "platform/ticket.html", {"ticket": made.text, "hours": TICKET_HOURS}
+        request,
+        "platform/ticket.html",
+        {"ticket": made.text, "hours": TICKET_HOURS, "server_key": made.server},
     )
 
 
@@ -912,7 +914,7 @@ def game_file(
     game_id: str,
     viewer: PageViewerDep,
     service: ServiceDep,
-    ticket: Annotated[str | None, Query(max_length=200)] = None,
+    ticket: Annotated[str | None, Query(max_length=400)] = None,
 ) -> Response:
     """The game's file, the organizer's alone, never a token: what they may read of it, and
     what replays it, in clear when they may read all of it, else sealed to the import ticket

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hmac
+import html
 import json
 import logging
 import re
@@ -213,14 +214,14 @@ class BodyLimits:
             body = message.get("body", b"")
             size += len(body)
             if size > self.big.get(scope["path"], MAX_BODY):
-                await _refuse(send, 413, "too_large", N_("This request is too big."))
+                await _refuse(send, 413, "too_large", N_("This request is too big."), scope)
                 return
             chunks.append(body)
             more = message.get("more_body", False)
         body = b"".join(chunks)
         content_type = dict(scope.get("headers") or []).get(b"content-type", b"")
         if b"json" in content_type and json_depth(body.decode("utf-8", "replace")) > MAX_JSON_DEPTH:
-            await _refuse(send, 422, "invalid", N_("This JSON nests too deeply."))
+            await _refuse(send, 422, "invalid", N_("This JSON nests too deeply."), scope)
             return
         await self.app(scope, _replay([{"type": "http.request", "body": body}]), send)
 
@@ -236,14 +237,33 @@ def _replay(messages: list[Message]) -> Receive:
     return receive
 
 
-async def _refuse(send: Send, status: int, code: str, message: str) -> None:
-    body = json.dumps({"code": code, "message": Msg(message).render()}).encode()
+async def _refuse(
+    send: Send, status: int, code: str, message: str, scope: Scope | None = None
+) -> None:
+    """A refusal before the app reads the request: JSON, or a small page for a browser's form
+    (a file too big brought from the home page), in the reader's language."""
+    said = Msg(message).render()
+    headers = dict((scope or {}).get("headers") or [])
+    if b"text/html" in headers.get(b"accept", b"") and b"hx-request" not in headers:
+        back = Msg(N_("Back to the home page")).render()
+        body = (
+            f'<!doctype html><html lang="{i18n.current_language.get()}"><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{html.escape(said)} · Arbitre</title>"
+            '<link rel="stylesheet" href="/static/css/arbitre.css">'
+            f'<main class="panel alert" role="alert"><p>{html.escape(said)}</p>'
+            f'<p><a href="/">{html.escape(back)}</a></p></main></html>'
+        ).encode()
+        kind = b"text/html; charset=utf-8"
+    else:
+        body = json.dumps({"code": code, "message": said}).encode()
+        kind = b"application/json"
     await send(
         {
             "type": "http.response.start",
             "status": status,
             "headers": [
-                (b"content-type", b"application/json"),
+                (b"content-type", kind),
                 (b"content-length", b"%d" % len(body)),
             ],
         }

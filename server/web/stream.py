@@ -51,12 +51,8 @@ async def events(
     broker: Broker = request.app.state.broker
     clock = request.app.state.clock
     caller = await api_caller(request, game_id)
-    # A budget of streams per address and per game (`STREAMS_PER_ADDRESS`, `STREAMS_PER_GAME`),
-    # given back when the stream ends.
     budget: StreamBudget = request.app.state.streams
     address = request.client.host if request.client else "?"
-    if not budget.open(address, game_id):
-        raise TooManyAttempts(TOO_MANY_STREAMS, seconds=STREAM_RETRY_SECONDS)
 
     def opening() -> tuple[Viewer, int]:
         """Who watches (a bearer token, else this browser's link), and from which change: one
@@ -74,8 +70,12 @@ async def events(
         viewer, current = await asyncio.to_thread(opening)
     except BaseException:
         broker.unsubscribe(subscription)
-        budget.close(address, game_id)
         raise
+    # A budget of streams per address, per game for the public's and per person for its people
+    # (`STREAMS_PER_ADDRESS`, `STREAMS_PER_GAME`), given back when the stream ends.
+    if not budget.open(address, game_id, viewer.person_id):
+        broker.unsubscribe(subscription)
+        raise TooManyAttempts(TOO_MANY_STREAMS, seconds=STREAM_RETRY_SECONDS)
     subscription.latest = max(subscription.latest, current)
     # The version of the link this browser was let in with (its session says it, as checked a
     # moment ago): a link re-issued since is not taken for this one.
@@ -140,7 +140,7 @@ async def events(
                     yield encoder.write(frame)
         finally:
             broker.unsubscribe(subscription)
-            budget.close(address, game_id)
+            budget.close(address, game_id, viewer.person_id)
             if watcher is not None:
                 fanout.forget(watcher)
 

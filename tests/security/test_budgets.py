@@ -195,11 +195,21 @@ def test_streams_past_the_budget_per_address_and_per_game_are_refused(
             wait_for(lambda: not app.state.streams.by_address)
     per_game = app_with(settings, streams_per_address=100, streams_per_game=2)
     with TestClient(per_game):
-        game, *_ = tally_game(per_game.state.service)
+        service = per_game.state.service
+        game, org, *_ = tally_game(service)
         with serve(per_game) as base:
             held, refused = open_streams(base, [f"/g/{game.id}/events"] * 3, {})
             try:
                 assert len(held) == 2 and [r.status_code for r in refused] == [429]
+                # The public filled the game's budget (the outside review's 256 anonymous
+                # streams): its people still watch it, a few streams each.
+                token = service.link_of(service.person(game.id, org.person_id)).token
+                with httpx.Client(base_url=base) as phone:
+                    assert phone.get(f"/t/{token}").status_code == 303
+                    cookies = dict(phone.cookies)
+                mine, refused_mine = open_streams(base, [f"/g/{game.id}/events"] * 9, cookies)
+                held += mine
+                assert len(mine) == 8 and [r.status_code for r in refused_mine] == [429]
             finally:
                 close_all(held)
 

@@ -20,9 +20,11 @@ from server.errors import InvalidInput, NotAllowed
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import KINDS, SYSTEM, Viewer, nobodys
 from server.platform.moving import ImportLimits
+from server.platform.sealing import new_ticket, server_key, witness
 from server.platform.service import GameService
 from server.platform.service.moves import Moves
-from tests.conftest import counts, csrf_of, form_fields, key, phone, top_of
+from server.web.security import FORM_OVERHEAD
+from tests.conftest import OTHER_SECRET, counts, csrf_of, form_fields, key, phone, top_of
 from tests.security.conftest import SCENES, Scene
 
 
@@ -179,6 +181,11 @@ def test_a_game_in_progress_moves_sealed_to_one_server_once(
     scene = SCENES["battlefight:playing"](service, rolls)
     state: Any = service.load(scene.game).state
     ticket = other.new_ticket()
+    # The source seals only to a server its runner trusts (the outside review made a ticket of
+    # its own key and read every hand).
+    with pytest.raises(InvalidInput, match=r"TRUSTED_SERVERS"):
+        file_of(service, scene, ticket=ticket.text)
+    service.trusted = service.trusted | {server_key(OTHER_SECRET)}
     body = file_of(service, scene, ticket=ticket.text)
     assert "replay" not in body and body["sealed"]["ticket"] == ticket.id
     for seat in state.table.seats:
@@ -208,6 +215,7 @@ def test_a_ticket_opens_nothing_after_a_day(
     service: GameService, rolls: ScriptedRolls, other: GameService
 ) -> None:
     scene = SCENES["trust_me:fight"](service, rolls)
+    service.trusted = service.trusted | {server_key(OTHER_SECRET)}
     ticket = other.new_ticket()
     body = file_of(service, scene, ticket=ticket.text)
     other.clock.advance(timedelta(hours=24, minutes=1).total_seconds())  # type: ignore[attr-defined]
@@ -419,8 +427,20 @@ def test_the_import_page_answers_a_big_file_413_and_a_record_422(
         "/games/import",
         data=form_fields(answer.text, "/games/import"),
         files={"file": ("big.json", big, "application/json")},
+        headers={"Accept": "text/html,application/xhtml+xml"},
     )
-    assert answer.status_code == 413
+    assert answer.status_code == 413 and "Mio" in answer.text  # the home page, its error said
+    # Far past it, refused before the app reads it: a browser's form still gets a page that
+    # says so in its language, with the way back (not the API's JSON).
+    huge = big + b"x" * FORM_OVERHEAD
+    answer = newcomer.post(
+        "/games/import",
+        data=form_fields(newcomer.get("/").text, "/games/import"),
+        files={"file": ("big.json", huge, "application/json")},
+        headers={"Accept": "text/html,application/xhtml+xml"},
+    )
+    assert answer.status_code == 413 and answer.headers["content-type"].startswith("text/html")
+    assert "trop gros" in answer.text and 'href="/"' in answer.text
     assert counts(service) == before
     # The ticket form on the People page names the file the organizer takes away.
     org = service.person(scene.game, organizer_of(service, scene.game).person_id or 0)
@@ -457,3 +477,61 @@ def test_an_import_holds_no_lock_while_it_replays(
     game, _ = other.import_game(text, caller="test", idem_key=key())
     assert other.verify(game.id) and done.is_set()
     assert "Pendant" in {p.name for p in other.people(there.id)}
+
+
+def test_a_ticket_of_the_organizer_s_own_making_seals_nothing(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """The outside review's hole: a ticket is a public key; an organizer who makes one of their
+    own reads the sealed file. A ticket must come signed by a server this one trusts."""
+    scene = SCENES["battlefight:playing"](service, rolls)
+    mine = new_ticket("the organizer's own laptop")
+    with pytest.raises(InvalidInput, match=r"TRUSTED_SERVERS"):
+        file_of(service, scene, ticket=mine.text)
+    # A trusted server's ticket whose key was swapped for the organizer's: its signature fails.
+    real = service.new_ticket()
+    swapped = real.text.replace(real.public_key, mine.public_key)
+    with pytest.raises(InvalidInput, match=r"damaged|abîmé"):
+        file_of(service, scene, ticket=swapped)
+
+
+@pytest.mark.parametrize("label", ["battlefight:playing", "trust_me:fight", "rcb:dealt"])
+def test_a_game_in_progress_with_secrets_comes_only_from_a_trusted_server(
+    service: GameService, rolls: ScriptedRolls, other: GameService, label: str
+) -> None:
+    """The outside review stacked a BattleFight deck in a file of its own making (the sealed box
+    decrypted, the shuffle dice chosen) and imported it. A game its organizer may not read whole
+    comes in only signed by a server the destination trusts."""
+    scene = SCENES[label](service, rolls)
+    body = clear_file(service, scene)
+    before = counts(other)
+    unsigned = {k: v for k, v in body.items() if k != "witness"}
+    with pytest.raises(InvalidInput, match=r"TRUSTED_SERVERS"):
+        brought(other, unsigned)
+    forged = {**body, "witness": witness("a server nobody trusts", body["replay"])}
+    with pytest.raises(InvalidInput, match=r"TRUSTED_SERVERS"):
+        brought(other, forged)
+    changed = json.loads(json.dumps(body))
+    changed["replay"][0]["name"] = "Partie truquée"  # signed, then changed
+    with pytest.raises(InvalidInput, match=r"TRUSTED_SERVERS"):
+        brought(other, changed)
+    assert counts(other) == before
+    game, _ = brought(other, body)  # signed by the tests' server, which `other` trusts
+    assert other.verify(game.id)
+
+
+def test_a_crowd_of_people_is_refused_before_anything_is_reserved(
+    service: GameService, rolls: ScriptedRolls, other: GameService, monkeypatch: Any
+) -> None:
+    """The outside review's file of 49,990 referees held the write lock 14 s while their rows
+    were reserved, then was refused at its 66th entry: now the people of each role are counted
+    first, and nothing is reserved (the lock is never taken)."""
+    scene = SCENES["serial_battle:setup"](service, rolls)
+    body = _with_people(clear_file(service, scene), "referee", 5_000)
+
+    def never(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("reserved before the people were counted")
+
+    monkeypatch.setattr(Moves, "_reserve", never)
+    with pytest.raises(InvalidInput, match=r"no room|complète"):
+        brought(other, body)

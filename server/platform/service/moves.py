@@ -66,8 +66,9 @@ from server.platform.sealing import (
     open_sealed,
     read_ticket,
     seal,
+    server_key,
+    signer,
     witness,
-    witnessed,
 )
 from server.platform.service.actions import parsed
 from server.platform.service.inputs import invalid_from
@@ -145,6 +146,7 @@ MOVED_SNAPSHOTS = 20
 
 
 Join = tuple[int, MovedGame, MovedEvent]
+REJOINS = 4  # people of a role a file may hold: its room, times this (those who left included)
 
 
 def _joins(games: Sequence[MovedGame]) -> list[Join]:
@@ -167,6 +169,19 @@ def _joins(games: Sequence[MovedGame]) -> list[Join]:
             raise _damaged(
                 g, "-", Msg(N_("a game has one organizer, not {count}"), {"count": organizers})
             )
+        # Before anything is reserved: no more people of a role than the kind holds, counting
+        # those who left and came back (`REJOINS` times its room) (an outside attack's file of
+        # 50,000 referees held the write lock 14 s reserving them).
+        kind = KINDS[g.kind]
+        roles = Counter(str(e.command.get("role")) for e in g.events if e.type == "person")
+        for role, count in roles.items():
+            if role != "organizer" and count > REJOINS * kind.people_limit(role):
+                raise InvalidInput(
+                    N_("This game has no room for another {role}: {count} at most."),
+                    field="file",
+                    role=Msg(kind.role_title(role)),
+                    count=kind.people_limit(role),
+                )
     if len({old for old, _, _ in joins}) != len(joins):
         raise _damaged(games[0], "-", Msg(N_("a person who joined twice")))
     return joins
@@ -183,7 +198,7 @@ class Moves(Linked):
         (`kinds.record_readable`), sealed to another server's import ticket when one is given,
         else not at all (the file is then a record to read). Only the organizer takes it (the
         server's runner, `SYSTEM`, on the command line); never a token."""
-        sealed_to = read_ticket(ticket) if ticket else None
+        sealed_to = read_ticket(ticket, self.trusted) if ticket else None
         now = self.clock.now()
         family = self._family(game_id, reader)
         moved = [self._moved(g, events) for g, events, _ in family]
@@ -369,9 +384,11 @@ class Moves(Linked):
         limits = limits or ImportLimits()
         file = read_game_file(text, revisions(), limits)
         games = self._unsealed(file, limits)
-        from_file = not witnessed(
-            self.secret, [g.model_dump(mode="json") for g in games], file.witness
+        signed_by = signer(
+            [g.model_dump(mode="json") for g in games],
+            file.witness.model_dump() if file.witness else None,
         )
+        from_file = signed_by != server_key(self.secret)
         self._check_games(games)
         joins = _joins(games)
         digest = hashlib.sha256(text.encode()).hexdigest()
@@ -383,10 +400,36 @@ class Moves(Linked):
         renaming, people = reserved.renaming, reserved.people
         try:
             replayed = [self._replay(g, renaming, people[g.id], from_file, games) for g in games]
+            if signed_by not in self.trusted:
+                self._check_unsigned(games, replayed, people)
             return self._write(games, replayed, people, renaming, file)
         except BaseException:
             self._release(list(renaming.games.values()))
             raise
+
+    @staticmethod
+    def _check_unsigned(
+        games: list[MovedGame], replayed: list[_Replayed], people: dict[str, list[Person]]
+    ) -> None:
+        """A file no server this one trusts wrote: each of its games must be one its organizer
+        may read whole (a finished game, a Serial Battle with no card dealt face down...), or
+        anyone could bring in a deal they chose, or read one they sealed to a key of their own."""
+        for g, r in zip(games, replayed, strict=True):
+            organizer = next(p for p in people[g.id] if p.role == "organizer")
+            reader = Viewer("organizer", organizer.id, organizer.name)
+            kind = KINDS[g.kind]
+            state = kind.state_model.model_validate(r.game.state)
+            if not record_readable(kind, state, [e.rolls for e in r.events], reader):
+                raise InvalidInput(
+                    N_(
+                        "“{name}” holds what its organizer may not read (hands, a deck's order, "
+                        "secret dice): it comes in only from a server this one trusts, sealed "
+                        "with an import ticket or saved by that server's runner "
+                        "(TRUSTED_SERVERS)."
+                    ),
+                    field="file",
+                    name=g.name,
+                )
 
     def _check_games(self, games: list[MovedGame]) -> None:
         """Known kinds, each game once, and a game only another opens (a league's match) with

@@ -31,6 +31,7 @@ from server.platform.kinds import (
     Viewer,
 )
 from server.platform.live import Broker
+from server.platform.sealing import trusted_keys
 
 log = logging.getLogger("arbitre.service")
 
@@ -43,10 +44,20 @@ class Store:
     """The database, the clock, the dice and the broker every job of the service shares."""
 
     def __init__(
-        self, db: Database, secret: str, clock: Clock, dice: DiceSource, broker: Broker
+        self,
+        db: Database,
+        secret: str,
+        clock: Clock,
+        dice: DiceSource,
+        broker: Broker,
+        *,
+        trusted_servers: str = "",
     ) -> None:
         self.db = db
         self.secret = secret
+        # The servers whose tickets and files this one takes for games in progress
+        # (`TRUSTED_SERVERS`, and itself: `server.platform.sealing`).
+        self.trusted = trusted_keys(secret, trusted_servers)
         self.clock = clock
         self.dice = dice
         self.broker = broker
