@@ -157,6 +157,18 @@ class Match:
         self.check_secrets()
         return summary
 
+    def agree(self, side: str) -> str:
+        """`side`'s coach accepts the other coach's proposal (a hand tool on `side`'s team)."""
+        open_ones = [
+            p for p in self.service.load(self.id).game.proposals or [] if p["status"] == "open"
+        ]
+        assert len(open_ones) == 1, open_ones
+        summary = self.service.answer(
+            self.id, self.coach[side], open_ones[0]["id"], accept=True, idem_key=key()
+        ).summary.render()
+        self.check_secrets()
+        return summary
+
     def fails(self, side: str, command: dict[str, Any], error: type[ArbitreError]) -> str:
         before = self.service.load(self.id).game.seq
         with pytest.raises(error) as caught:

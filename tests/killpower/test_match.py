@@ -116,9 +116,12 @@ def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
     summary = match.act(A, {"type": "power", "gladiator": match.g(A, 1), "card": "sommeil"}, 2)
     assert "pose une carte pouvoir face cachée" in summary
     assert match.view(B)["reveals"][0]["text"] == "La cible s'endort pour 2 tours."
+    # Sommeil read, A's coach puts B2 to sleep: a proposal B's coach accepts (issue 34).
     match.act(
         A, {"type": "condition", "gladiator": match.g(B, 2), "condition": "asleep", "turns": 2}
     )
+    assert not match.fighter(B, 2).has("asleep")
+    match.agree(B)
     assert match.view(A)["teams"][B]["fighters"][1]["conditions"] == [{"key": "asleep", "left": 2}]
     match.fails(B, {"type": "act", "gladiator": match.g(B, 2), "action": "pass"}, RuleError)
     # A bluff looks the same from the other side.
@@ -148,6 +151,7 @@ def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
     assert (match.fighter(A, 6).where, match.fighter(A, 6).square) == ("zt", (1, 4))
     # Turn 10: a power's 20 wound points put B1 in a coma: off for the match, a risk of death.
     match.act(A, {"type": "hurt", "gladiator": match.g(B, 1), "points": 20, "wound_points": True})
+    match.agree(B)  # on B's gladiator: B's coach agrees
     assert (match.fighter(B, 1).where, match.fighter(B, 1).state) == ("coma", -16)
     if match.state.moving == B:
         match.end_phase()

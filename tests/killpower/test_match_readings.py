@@ -673,4 +673,7 @@ def test_an_armed_power_ends_when_its_bearer_leaves(
         {"type": "hurt", "gladiator": a1, "points": 12, "wound_points": True},
         idem_key=key(),
     )
+    # B's coach's wound points on A's gladiator: a proposal A's coach accepts (issue 34).
+    proposal = (m.service.load(m.id).game.proposals or [])[0]["id"]
+    m.service.answer(m.id, m.coach[A], proposal, accept=True, idem_key=key())
     assert m.state.armed == [] and m.state.fighter(a1).where == "bg"

@@ -29,6 +29,7 @@ def test_every_page_route_that_changes_something_asks_for_the_token(
         "token": "x",
         "match_id": "x",
         "team_id": "1",
+        "proposal_id": "1",
         "page": "staff",
     }
     unsafe = sorted(

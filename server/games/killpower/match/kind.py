@@ -64,7 +64,7 @@ from server.games.killpower.match.contract import league_record
 from server.games.killpower.match.play import played, side_of
 from server.games.killpower.match.state import SIDES, MatchSettings, MatchState, TeamPlay
 from server.i18n import N_, Msg
-from server.platform.kinds import GameKind, Handler, LoggedEvent, PersonInfo, Viewer
+from server.platform.kinds import GameKind, Handler, LoggedEvent, Viewer
 
 HANDLERS: dict[type, Handler] = {
     Lineup: played(preparation.on_lineup),
@@ -121,18 +121,7 @@ class KillpowerMatch(GameKind[MatchState]):
             state.teams[side] = TeamPlay(roster=roster)
         return state
 
-    def add_person(self, state: MatchState, person: PersonInfo) -> MatchState:
-        if person.role != "coach":
-            return state
-        if any(t is not None and t.coach == person.id for t in state.teams.values()):
-            return state  # a link re-issued: the coach keeps their side, never takes the other
-        state = state.model_copy(deep=True)
-        for side in SIDES:
-            team = state.teams.get(side)
-            if team is not None and team.coach is None:
-                team.coach = person.id
-                break
-        return state
+    add_person = staticmethod(preparation.seat_coach)
 
     def references(self, state: MatchState) -> Mapping[str, Collection[Any]]:
         return {
@@ -145,25 +134,12 @@ class KillpowerMatch(GameKind[MatchState]):
 
     subjects = staticmethod(turn.subjects)
 
-    # Self-refereed, a coach's hand tools on the other team's gladiators (conditions, wounds or
-    # damage, expulsions) are proposals its coach accepts or refuses (platform.md, "Adversaries
-    # consent"); on their own team, and everything the rules' flow asks, one tap.
-    consent_commands = frozenset({"hurt", "condition", "expel"})
-
-    def touches(self, state: MatchState, command: Any) -> set[str]:
-        gladiator = getattr(command, "gladiator", None)
-        fighter = state.fighters.get(str(gladiator))
-        return {fighter.side} if fighter is not None else set()
-
-    def sides(self, state: MatchState) -> list[str]:
-        return [side for side in SIDES if side in state.teams]
-
-    def moment(self, state: MatchState) -> Any:
-        """A proposal holds for the phase it was made in."""
-        return [state.stage, state.turn, state.phase]
-
-    def describe(self, command: Any, state: MatchState) -> Msg:
-        return views.described(command, state)
+    # Self-refereed, a coach's hand tools on the other team (platform.md, "Adversaries consent").
+    consent_commands = records.HAND_TOOLS
+    touches = staticmethod(records.touches)
+    sides = staticmethod(records.sides)
+    moment = staticmethod(records.moment)
+    describe = staticmethod(views.described)
 
     def may_enter_dice(
         self, state: MatchState, actor: Viewer, physical: bool

@@ -13,9 +13,11 @@ from server.games.killpower.match.play import (
 )
 from server.games.killpower.match.state import (
     SIDES,
+    MatchState,
     make_fighter,
 )
 from server.i18n import N_
+from server.platform.kinds import PersonInfo
 
 
 def prepare(p: Play) -> None:
@@ -123,3 +125,18 @@ def on_lineup(p: Play, c: Lineup) -> None:
     p.say(N_("{team} has given its lineup."), team=team.roster.name)
     if all(t.ready for t in s.teams.values()) and len(s.teams) == 2:
         prepare(p)
+
+
+def seat_coach(state: MatchState, person: PersonInfo) -> MatchState:
+    """A coach joining the match takes the first team with no coach yet."""
+    if person.role != "coach":
+        return state
+    if any(t is not None and t.coach == person.id for t in state.teams.values()):
+        return state  # a link re-issued: the coach keeps their side, never takes the other
+    state = state.model_copy(deep=True)
+    for side in SIDES:
+        team = state.teams.get(side)
+        if team is not None and team.coach is None:
+            team.coach = person.id
+            break
+    return state

@@ -3,6 +3,8 @@ re-entries, a surrender; the free throws after a draw (3.4)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from server.errors import NotAllowed, RuleError
 from server.games.killpower import match_rules as mr
 from server.games.killpower.match.combat import (
@@ -31,6 +33,26 @@ from server.games.killpower.match.state import (
 )
 from server.games.killpower.match_rules import Side
 from server.i18n import N_, Msg
+
+# Adversaries consent (`server.platform.consent`): self-refereed, a coach's hand tools on the other
+# team's gladiators (states, damage or wound points, expulsions) are proposals its coach accepts or
+# refuses; on their own team, and everything the rules' flow asks, one tap.
+HAND_TOOLS = frozenset({"hurt", "condition", "expel"})
+
+
+def touches(state: MatchState, command: Any) -> set[str]:
+    """The team whose gladiator a hand tool names."""
+    fighter = state.fighters.get(str(getattr(command, "gladiator", None)))
+    return {fighter.side} if fighter is not None else set()
+
+
+def sides(state: MatchState) -> list[str]:
+    return [side for side in SIDES if side in state.teams]
+
+
+def moment(state: MatchState) -> Any:
+    """A proposal holds for the phase it was made in."""
+    return [state.stage, state.turn, state.phase]
 
 
 def on_hurt(p: Play, c: Hurt) -> None:
