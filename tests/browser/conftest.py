@@ -79,11 +79,18 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test of this folder is a browser test (`-m "not browser"` leaves them out)."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture(autouse=True)
 def _browser_marker(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Marks the test, and closes the phones it opened: a page left open goes on ticking its
-    countdowns and holding its stream, slowing every test after it."""
-    request.node.add_marker(pytest.mark.browser)
+    """Closes the phones the test opened: a page left open goes on ticking its countdowns and
+    holding its stream, slowing every test after it."""
     yield
     if "browser" in request.fixturenames:
         for context in request.getfixturevalue("browser").contexts:
