@@ -130,13 +130,13 @@ Handler = Callable[[Any, Any, Context], Applied]
 @dataclass(frozen=True)
 class LinkedGame:
     """A game that another one opens (a league's match), as the parent's kind plans it: the
-    platform creates it with its organizer and `people`, each acting for a person of the parent
-    (`delegate`: that person's id, or "staff" for the parent's staff), then performs `record(game
-    id, the new people's ids in order)` in the parent, a command no client may send."""
+    platform creates it with its organizer (named after the parent's, acting for the parent's
+    staff) and `people`, each acting for a person of the parent (`delegate`: that person's id,
+    "organizer" for the parent's organizer, or "staff" for the parent's staff), then performs
+    `record(game id, the new people's ids in order)` in the parent, a command no client may send."""
 
     kind: str
     name: str
-    organizer: str
     settings: dict[str, Any]
     people: Sequence[tuple[str, str, int | str]]  # role, name, delegate
     record: Callable[[str, list[int]], dict[str, Any]]

@@ -70,6 +70,7 @@ def page_context(
         # Sides playing without a referee undo too (their own last action alone, else with
         # the other side's consent).
         context["undoable"] = service.last_undoable(game.id)
+        context["undo_asks"] = service.undo_asks(game.id, viewer)
     if not viewer.is_staff and loaded.kind.page_log and viewer.role != "public":
         context["match_log"] = service.log(
             game.id, viewer, after=max(0, game.seq - loaded.kind.page_log)
@@ -110,6 +111,7 @@ def live_tag(context: dict[str, Any], digests: Digests | None = None) -> str:
         "projection": context["projection"],
         "game": [game.name, game.status],
         "undoable": context.get("undoable"),
+        "undo_asks": context.get("undo_asks"),
         "proposals": context.get("proposals"),
         "recent": context.get("recent"),
         "log": context.get("match_log"),

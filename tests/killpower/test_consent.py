@@ -166,7 +166,10 @@ def test_a_hand_tool_on_the_other_team_waits_for_its_coach(
         assert "Tomas (Titanos)" in last, last
     event = service.log(match.id, match.organizer)[-1]
     assert event["actor"]["name"] == "Nadia (Nabos)"
-    assert service.load(match.id).game.proposals is None
+    # A's page says how it ended (until the game moves on); B's has nothing left to answer.
+    assert [p["status"] for p in service.load(match.id).game.proposals or []] == ["accepted"]
+    assert 'data-proposal-status="accepted"' in coaches.page("A")
+    assert 'value="accept"' not in coaches.page("B")
 
 
 @pytest.mark.parametrize("via", ["api", "htmx"])
@@ -189,9 +192,10 @@ def test_a_refused_proposal_changes_nothing_and_says_so(
             "refuses" in summaries(service, match, side)[-1]
             or "refuse" in summaries(service, match, side)[-1]
         )
-    # Answered: a second answer finds nothing.
+    # Answered: a second answer finds nothing; B's page says it was refused.
     status, _ = coaches.answer(via, "A", proposal, True)
     assert status == 404 and fighter_state(match, "A", 1) == before
+    assert 'data-proposal-status="refused"' in coaches.page("B")
 
 
 @pytest.mark.parametrize("tool", sorted(TOOLS))
@@ -229,6 +233,9 @@ def test_a_proposal_expires_when_the_game_moves_on(
     # A new proposal takes the expired one's place.
     service.perform(match.id, match.coach["A"], TOOLS["hurt"](match.g("B", 1)), idem_key=key())
     assert [p["status"] for p in service.load(match.id).game.proposals or []] == ["open"]
+    # One the rules would no longer take expires at once (B1 expelled by its own coach).
+    match.act("B", TOOLS["expel"](match.g("B", 1)))
+    assert [p["status"] for p in service.load(match.id).game.proposals or []] == ["expired"]
 
 
 def test_undo_alone_only_while_the_other_coach_has_not_acted(
@@ -341,18 +348,27 @@ def test_a_move_carries_the_consent_and_an_import_holds_to_it(
     assert counts(other) == before
 
 
+@pytest.mark.parametrize("opener", ["owner", "other coach"])
 def test_the_league_owner_coaching_a_team_is_that_coach_in_the_match(
-    service: GameService, rolls: ScriptedRolls
+    service: GameService, rolls: ScriptedRolls, opener: str
 ) -> None:
+    """Whoever opens the match (the outside review: the other coach opened it, and the owner
+    came in as its staff, reading both sides and acting alone)."""
     rolls.endless = True
     league = League(service, rolls)
     tomas = league.coach("Tomas")
     league.act(league.owner, team_command("Nabos", NABOS))
     league.act(tomas, team_command("Titanos", TITANOS))
+    owner_first = opener == "owner"
+    nabos, titanos = league.team("Nabos").id, league.team("Titanos").id
     match = service.open_linked(
         league.id,
-        league.owner,
-        {"team_a": league.team("Nabos").id, "team_b": league.team("Titanos").id, "mode": "self"},
+        league.owner if owner_first else tomas,
+        {
+            "team_a": nabos if owner_first else titanos,
+            "team_b": titanos if owner_first else nabos,
+            "mode": "self",
+        },
         idem_key=key(),
     )
     link = service.handoff(league.id, league.owner, match)
@@ -360,7 +376,10 @@ def test_the_league_owner_coaching_a_team_is_that_coach_in_the_match(
     person = service.person_by_token(link.token)
     assert person.role == "coach"
     state: Any = service.load(match).state
-    assert state.teams["A"].coach == person.id
+    assert state.teams["A" if owner_first else "B"].coach == person.id
+    # The match's staff is named after the league's organizer, not after whoever opened it.
+    organizer = next(p for p in service.people(match) if p.role == "organizer")
+    assert organizer.name == "Camille"
 
 
 def test_every_kind_that_asks_for_consent_declares_real_commands() -> None:

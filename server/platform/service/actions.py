@@ -23,16 +23,19 @@ from server.models import Event, Game, Person
 from server.platform.consent import (
     TOLD,
     UNDO,
-    NoDice,
     Proposal,
+    Status,
     agreed_summary,
     alone_undoes,
+    applies,
     moved_on,
     proposals_of,
     proposed,
     refused,
     shown_to,
     stored,
+    trial,
+    undo_of,
 )
 from server.platform.dice import CommandDice, ReplayDiverged, held_after_undo
 from server.platform.idempotency import (
@@ -209,7 +212,7 @@ class Actions(People):
         )
         game.held_dice = dice.held or None
         self._store(s, game, kind, outcome.state)
-        self._move_on(game, kind, outcome.state)
+        self._move_on(s, game, kind, outcome.state)
         followups = kind.followups(game.id, outcome.state, outcome.result)
         return event, Applied(outcome.state, game.settings.get("parent"), followups)
 
@@ -223,10 +226,19 @@ class Actions(People):
         self._follow(game_id, applied.parent, event.seq, list(applied.followups))
         return Performed.of(event, kind, actor)
 
-    @staticmethod
-    def _move_on(game: Game, kind: GameKind[Any], state: BaseModel) -> None:
-        if game.proposals:
-            game.proposals = stored(moved_on(proposals_of(game.proposals), kind.moment(state)))
+    def _move_on(self, s: Session, game: Game, kind: GameKind[Any], state: BaseModel) -> None:
+        """After a change: the proposals it moved past, or that can no longer apply, expire."""
+        if not game.proposals:
+            return
+        now = self.clock.now()
+
+        def still(p: Proposal) -> bool:
+            if p.is_undo:
+                target = self._undo_target(s, game.id)
+                return target is not None and target.seq == p.command.get("seq")
+            return applies(kind, state, p, now)
+
+        game.proposals = stored(moved_on(proposals_of(game.proposals), kind.moment(state), still))
 
     # ------------------------------------------------------------------ adversaries consent
 
@@ -245,9 +257,8 @@ class Actions(People):
         """A command on another side's pieces, kept for that side to accept: nothing changes.
         The rules are asked first (on a copy, with dice that decide nothing), so a proposal the
         rules would refuse is refused now, to its sender."""
-        if not isinstance(command, dict):
-            kind.apply(state, command, Context(actor, NoDice(), self.clock.now()))
-        what = what or kind.describe(command, state)
+        if what is None:
+            what = trial(kind, state, command, actor, self.clock.now())
         event = self._append(
             s,
             game,
@@ -260,7 +271,12 @@ class Actions(People):
             subjects=[],
             idem=idem,
         )
-        kept = [p for p in proposals_of(game.proposals) if p.status == "open"]
+        # The proposer's notices of how their earlier proposals ended give way to this one.
+        kept = [
+            p
+            for p in proposals_of(game.proposals)
+            if p.status == "open" or p.proposer != actor.person_id
+        ]
         kept.append(
             Proposal(
                 id=event.seq,
@@ -300,7 +316,7 @@ class Actions(People):
                 return Performed.of(prior, kind, actor, replayed=True)
             proposals = proposals_of(game.proposals)
             proposal = next((p for p in proposals if p.id == proposal_id), None)
-            if proposal is None:
+            if proposal is None or proposal.status not in ("open", "expired"):
                 raise NotFound(N_("No such proposal: it was answered already."))
             state = self._state(game, kind, copy=False)
             withdrawn = proposal.proposer == actor.person_id
@@ -310,7 +326,10 @@ class Actions(People):
                 raise NotAllowed(N_("The other side answers your proposal; you may withdraw it."))
             if proposal.status == "expired" or kind.moment(state) != proposal.moment:
                 raise StaleScreen(N_("This proposal expired: the game moved on since it was made."))
-            game.proposals = stored([p for p in proposals if p.id != proposal_id])
+            # Its proposer's notice of the answer, until the game moves on (`moved_on`).
+            status: Status = "withdrawn" if withdrawn else "accepted" if accept else "refused"
+            ended = proposal.ending(status, kind.moment(state), actor.name)
+            game.proposals = stored([ended if p.id == proposal_id else p for p in proposals])
             proposer = Viewer(proposal.proposer_role, proposal.proposer, proposal.proposer_name)
             what = Msg.from_json(proposal.what)
             if not accept:
@@ -468,13 +487,29 @@ class Actions(People):
                     label=Msg.from_json(target.label),
                 )
             if side is not None:
-                what = Msg(N_("Undo: {label}"), {"label": Msg.from_json(target.label)})
+                what = undo_of(target)
                 command = {"type": UNDO, "seq": target.seq}
                 event = self._propose(s, game, kind, state, actor, command, side, idem, what=what)
                 applied = Applied(state)
             else:
                 event, applied = self._undo_in(s, game, kind, actor, target, idem)
         return self._applied(game_id, kind, event, applied, actor)
+
+    def undo_asks(self, game_id: str, actor: Viewer) -> bool:
+        """Whether this side member's undo would be a proposal (for the button's words)."""
+        with self.db.read() as s:
+            game = s.get(Game, game_id)
+            target = self._undo_target(s, game_id)
+            if game is None or target is None or actor.is_staff:
+                return False
+            kind = get_kind(game.kind)
+            if not kind.consent_commands:
+                return False
+            state = self._state(game, kind, copy=False)
+            try:
+                return self._undo_consent(s, game, kind, state, actor, target) is not None
+            except NotAllowed:
+                return False
 
     def _undo_consent(
         self,
@@ -544,7 +579,7 @@ class Actions(People):
             stale.snapshot = None
             s.add(stale)
         self._store(s, game, kind, state)
-        self._move_on(game, kind, state)
+        self._move_on(s, game, kind, state)
         return event, Applied(state)
 
     def _without(self, s: Session, game: Game, target: Event) -> BaseModel:

@@ -54,15 +54,19 @@ class Linked(Actions):
             raise invalid_from(error) from None
         creation = make_idem(SYSTEM_CALLER, f"linked:{idem.stored}", "create", body)
         with self.db.write() as s:
-            self._lock(s, parent_id)
+            parent = self._lock(s, parent_id)
             child = self._created(s, creation)
             if child is None:
+                # "organizer" as a delegate: the parent's organizer (a league owner who keeps a
+                # team plays it as its coach, whoever opens the match); the child's organizer is
+                # named after the parent's.
+                owner = self._organizer(s, parent)
                 people = [(role, name) for role, name, _ in plan.people]
                 child, _ = self._new_game(
                     s,
                     child_kind,
                     clean_name(plan.name, limit=120),
-                    clean_name(plan.organizer),
+                    clean_name(owner.name),
                     {"dice": loaded.game.settings.get("dice", "server"), "parent": parent_id},
                     child_settings,
                     creation,
@@ -71,7 +75,9 @@ class Linked(Actions):
                 persons = self._people(s, child.id)
                 delegates: dict[str, int | str] = {str(persons[0].id): "staff"}  # the staff
                 for person, (_, _, delegate) in zip(persons[1:], plan.people, strict=True):
-                    delegates[str(person.id)] = delegate
+                    delegates[str(person.id)] = (
+                        owner.id if delegate == "organizer" and owner.id else delegate
+                    )
                 child.settings = {**child.settings, "delegates": delegates}
                 s.add(child)
         ids = [p.id for p in self.people(child.id)]

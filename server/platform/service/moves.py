@@ -27,7 +27,6 @@ from server.platform.access import new_nonce
 from server.platform.consent import (
     TOLD,
     UNDO,
-    NoDice,
     Proposal,
     agreed_summary,
     alone_undoes,
@@ -35,6 +34,8 @@ from server.platform.consent import (
     proposed,
     refused,
     stored,
+    trial,
+    undo_of,
 )
 from server.platform.dice import RecordedDice, ReplayDiverged, held_after_undo, take_held
 from server.platform.idempotency import AlreadyCreated
@@ -737,14 +738,13 @@ class Moves(Linked):
             if target is None or target.seq != e.command.get("seq"):
                 raise KeyError("an undo of what was not the last action")
             side = guard.undo_consent(replayed, state, actor, target)
-            what = Msg(N_("Undo: {label}"), {"label": Msg.from_json(target.label)})
+            what = undo_of(target)
             command: dict[str, Any] = {"type": UNDO, "seq": target.seq}
         else:
             parsed_command = guard.admitted(actor, renaming, e.command)
             self._check_names(kind, state, parsed_command, guard.mine)
             side = kind.consent_of(state, parsed_command, actor)
-            kind.apply(state, parsed_command, Context(actor, NoDice(), e.at))  # the trial run
-            what = kind.describe(parsed_command, state)
+            what = trial(kind, state, parsed_command, actor, e.at)
             command = dumped(parsed_command)
         if side is None:
             raise KeyError("a proposal of what needs nobody's consent")

@@ -101,15 +101,13 @@ def linked_game(
             "organizer": organizer,
         }
 
-    keeper: int | str = actor.person_id if actor.is_organizer and actor.person_id else "staff"
     return LinkedGame(
         kind=KILLPOWER_MATCH.key,
         name=f"{teams[0].name} – {teams[1].name}",
-        organizer=actor.name or N_("League owner"),
         settings=settings,
-        # A team the owner keeps is played by the owner, as its coach (not as the match's
-        # staff, who see both sides) when the owner opens the match; else by the league's staff.
-        people=[("coach", f"{t.coach_name} ({t.name})", t.coach or keeper) for t in teams],
+        # A team the owner keeps is played by the owner as its coach, not as the match's staff
+        # who see both sides, whoever opens the match (`open_linked`: "organizer").
+        people=[("coach", f"{t.coach_name} ({t.name})", t.coach or "organizer") for t in teams],
         record=record,
     )
 
