@@ -39,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     export.add_argument("path", nargs="?", default=None)
     take = game_commands.add_parser("import", help="a game's file replayed here, new links")
     take.add_argument("path")
+    commands.add_parser("key", help="this server's key, for the TRUSTED_SERVERS of another")
     demo = commands.add_parser("demo", help="create a ready game with sample players")
     demo.add_argument("kind", nargs="?", default=None)
     demo.add_argument(
@@ -67,6 +68,11 @@ def main(argv: list[str] | None = None) -> int:
         return game_command(
             args.game_command, args.game if "game" in args else None, args.path, url
         )
+    if args.command == "key":
+        from server.platform.sealing import server_key
+
+        print(server_key(settings.resolved_secret_key()))
+        return 0
     if args.command == "demo":
         url = args.url or f"http://{settings.host}:{settings.port}"
         return demo_game(args.kind, url.rstrip("/"))

@@ -48,7 +48,7 @@ class Settings(BaseSettings):
     # A game file brought from another server: its size, the entries of its logs, the games in
     # it (a league and its matches); checked before any work. People per role are the kind's.
     import_max_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
-    import_max_events: int = Field(default=50_000, ge=1)
+    import_max_events: int = Field(default=20_000, ge=1)
     import_max_games: int = Field(default=100, ge=1)
     # The servers whose import tickets this one seals games in progress to, and whose files of
     # such games it imports: their keys (each server's home page shows its own), comma-separated.

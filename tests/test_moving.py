@@ -344,6 +344,10 @@ def test_the_command_line_moves_a_game_from_one_database_to_another(
     get_settings.cache_clear()
     try:
         assert main(["game", "export", scene.game, str(path)]) == 0
+        # The key the other server's runner adds to its TRUSTED_SERVERS.
+        capsys.readouterr()
+        assert main(["key"]) == 0
+        assert capsys.readouterr().out.strip() == server_key(SECRET)
         # A fresh process, as on the other server: every kind must be there without the app.
         import os
         import subprocess

@@ -54,38 +54,50 @@ class SharedLimiter:
 
 @dataclass
 class StreamBudget:
-    """Live streams held open in this process: by address; by game for the public's (no link),
-    so a crowd of anonymous streams never fills a game its people cannot then watch; and by
-    person for a game's people (`PER_PERSON`: a few tabs and phones of theirs). A new one past
-    its budget is refused (a phone's reconnecting stream is let in once its old one has closed)."""
+    """Live streams held open in this process. The public's (no link) and a game's people's are
+    counted apart, so a crowd of anonymous streams never shuts a game's people out: the public's
+    by address (`per_address`) and by game (`per_game`); the people's by person (`PER_PERSON`: a
+    few tabs and phones of theirs) and by address (`PEOPLE_PER_ADDRESS` times the public's: a
+    club's phones behind one address). A new one past its budget is refused (a phone's
+    reconnecting stream is let in once its old one has closed)."""
 
     per_address: int
     per_game: int  # the public's streams of one game
-    by_address: Counter[str] = field(default_factory=Counter)
+    by_address: Counter[tuple[str, bool]] = field(default_factory=Counter)  # (address, person?)
     by_game: Counter[str] = field(default_factory=Counter)
     by_person: Counter[tuple[str, int]] = field(default_factory=Counter)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     PER_PERSON: ClassVar[int] = 8
+    PEOPLE_PER_ADDRESS: ClassVar[int] = 4
 
     def open(self, address: str, game_id: str, person: int | None = None) -> bool:
+        known = person is not None
+        room = self.per_address * (self.PEOPLE_PER_ADDRESS if known else 1)
         with self._lock:
-            if self.by_address[address] >= self.per_address:
+            if self.by_address[address, known] >= room:
                 return False
             if person is None and self.by_game[game_id] >= self.per_game:
                 return False
             if person is not None and self.by_person[game_id, person] >= self.PER_PERSON:
                 return False
-            self.by_address[address] += 1
+            self.by_address[address, known] += 1
             if person is None:
                 self.by_game[game_id] += 1
             else:
                 self.by_person[game_id, person] += 1
             return True
 
+    def held(self, address: str) -> int:
+        """The streams this address holds open, the public's and the people's."""
+        with self._lock:
+            return self.by_address[address, False] + self.by_address[address, True]
+
     def close(self, address: str, game_id: str, person: int | None = None) -> None:
         with self._lock:
-            held: list[tuple[Counter[Any], Any]] = [(self.by_address, address)]
+            held: list[tuple[Counter[Any], Any]] = [
+                (self.by_address, (address, person is not None))
+            ]
             held.append(
                 (self.by_game, game_id) if person is None else (self.by_person, (game_id, person))
             )

@@ -36,7 +36,7 @@ class ImportLimits:
     kind's (`GameKind.people_limit`)."""
 
     bytes: int = 16 * 1024 * 1024
-    events: int = 50_000
+    events: int = 20_000
     games: int = 100
 
 

@@ -182,11 +182,20 @@ def test_streams_past_the_budget_per_address_and_per_game_are_refused(
                 # Another game from the same address: the address's budget is spent too.
                 _more, refused_other = open_streams(base, [f"/g/{other.id}/events"], {})
                 assert [r.status_code for r in refused_other] == [429]
+                # But not for the people of a game behind the same address (the second outside
+                # review's 64 anonymous streams locked a player out of their own game).
+                token = service.link_of(service.person(other.id, _o.person_id)).token
+                with httpx.Client(base_url=base) as phone:
+                    assert phone.get(f"/t/{token}").status_code == 303
+                    cookies = dict(phone.cookies)
+                theirs, refused_theirs = open_streams(base, [f"/g/{other.id}/events"], cookies)
+                held += theirs
+                assert len(theirs) == 1 and not refused_theirs
                 # One closes: its place is given back (a phone reconnecting).
-                client, response = held.pop()
+                client, response = held.pop(0)
                 response.close()
                 client.close()
-                wait_for(lambda: app.state.streams.by_address.get("127.0.0.1", 0) == 2)
+                wait_for(lambda: app.state.streams.held("127.0.0.1") == 3)
                 again, refused_again = open_streams(base, [f"/g/{game.id}/events"], {})
                 assert len(again) == 1 and not refused_again
                 held += again

@@ -89,7 +89,8 @@ _BROKEN = (
     AssertionError,
 )
 IMPORTING = "importing"  # a reserved game's status until its replay is written
-STALE_RESERVATION = timedelta(minutes=10)  # a reservation a crash left behind, swept after
+STALE_RESERVATION = timedelta(minutes=10)
+WRITE_BATCH = 1000  # a moved log's rows written under one hold of the write lock  # a reservation a crash left behind, swept after
 
 
 class Damaged(InvalidInput):
@@ -390,7 +391,11 @@ class Moves(Linked):
             file.witness.model_dump() if file.witness else None,
         )
         from_file = signed_by != server_key(self.secret)
+        claimed_key = file.witness.by if file.witness else ""
         self._check_games(games)
+        if signed_by not in self.trusted:  # before any work
+            rolls = [[e.rolls for e in g.events] for g in games]
+            self._check_unsigned(games, [g.state for g in games], rolls, claimed_key)
         joins = _joins(games)
         digest = hashlib.sha256(text.encode()).hexdigest()
         idem = make_idem(caller, idem_key, "import", {"file": digest})
@@ -402,7 +407,9 @@ class Moves(Linked):
         try:
             replayed = [self._replay(g, renaming, people[g.id], from_file, games) for g in games]
             if signed_by not in self.trusted:
-                self._check_unsigned(games, replayed, people)
+                states = [r.game.state for r in replayed]
+                rolls = [[e.rolls for e in r.events] for r in replayed]
+                self._check_unsigned(games, states, rolls, claimed_key)
             return self._write(games, replayed, people, renaming, file)
         except BaseException:
             self._release(list(renaming.games.values()))
@@ -410,26 +417,34 @@ class Moves(Linked):
 
     @staticmethod
     def _check_unsigned(
-        games: list[MovedGame], replayed: list[_Replayed], people: dict[str, list[Person]]
+        games: list[MovedGame], states: list[dict[str, Any]], rolls: list[list[list[Any]]], key: str
     ) -> None:
         """A file no server this one trusts wrote: each of its games must be one its organizer
         may read whole (a finished game, a Serial Battle with no card dealt face down...), or
-        anyone could bring in a deal they chose, or read one they sealed to a key of their own."""
-        for g, r in zip(games, replayed, strict=True):
-            organizer = next(p for p in people[g.id] if p.role == "organizer")
-            reader = Viewer("organizer", organizer.id, organizer.name)
+        anyone could bring in a deal they chose, or read one they sealed to a key of their own.
+        Asked of the states the file claims before any replay, then of the states replayed."""
+        for g, state, dice in zip(games, states, rolls, strict=True):
             kind = KINDS[g.kind]
-            state = kind.state_model.model_validate(r.game.state)
-            if not record_readable(kind, state, [e.rolls for e in r.events], reader):
+            try:
+                model = kind.state_model.model_validate(state)
+            except ValidationError:
+                continue  # a damaged state: the replay says where
+            organizer = next(
+                (e.command.get("name") for e in g.events if e.command.get("role") == "organizer"),
+                "",
+            )
+            reader = Viewer("organizer", None, str(organizer))
+            if not record_readable(kind, model, dice, reader):
                 raise InvalidInput(
                     N_(
                         "“{name}” holds what its organizer may not read (hands, a deck's order, "
                         "secret dice): it comes in only from a server this one trusts, sealed "
                         "with an import ticket or saved by that server's runner "
-                        "(TRUSTED_SERVERS)."
+                        "(TRUSTED_SERVERS; this file's server: {key})."
                     ),
                     field="file",
                     name=g.name,
+                    key=key or "-",
                 )
 
     def _check_games(self, games: list[MovedGame]) -> None:
@@ -531,7 +546,13 @@ class Moves(Linked):
         renaming: Renaming,
         file: GameFile,
     ) -> tuple[Game, Registered]:
-        """The write lock again: everything the replay made, in one batch; the ticket used."""
+        """The write lock again, briefly each time: the log's rows in bounded batches (the
+        games still hidden while they are importing), then the games, their people and the
+        ticket used, in one batch."""
+        rows = [e for r in replayed for e in r.events]
+        for start in range(0, len(rows), WRITE_BATCH):
+            with self.db.write() as s:
+                s.add_all(rows[start : start + WRITE_BATCH])
         with self.db.write() as s:
             if file.sealed is not None:
                 ticket = s.get(Ticket, file.sealed.ticket)
@@ -563,7 +584,6 @@ class Moves(Linked):
                 for person_id, revoked in r.revoked.items():
                     persons[person_id].revoked = revoked
                     self._set_link(persons[person_id])
-                s.add_all(r.events)
             s.add_all(persons.values())
             top = s.get(Game, renaming.games[games[0].id])
             assert top is not None
