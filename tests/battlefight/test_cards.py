@@ -47,6 +47,10 @@ from server.games.battlefight.cards import (
         ("L'adversaire a Pousser 1", Step("push", "opponent", n=1)),  # 4.4.1 (modifiers)
         ("L’adversaire a Piocher 2", Step("draw", "opponent", n=2)),
         ("Tout le monde a Se déplacer 1", Step("move", "everyone", n=1)),  # 4.4.2 (modifiers)
+        # 4.3 « un mot ou un nombre »: the book bounds no number (issue 33, item 11).
+        ("Blesser 25", Step("wound", n=25)),
+        ("Piocher 21", Step("draw", n=21)),
+        ("Se déplacer -999", Step("move", n=-999)),
         ("  tout  le monde a  Défausser 1 ", Step("discard", "everyone", n=1)),
     ],
 )
@@ -71,6 +75,10 @@ def test_all_nineteen_keywords_are_read() -> None:
         ("S'empêcher", "needs a technique type"),
         ("S'empêcher magie", "needs a technique type"),
         ("L'adversaire a", "is not a step"),
+        # Past Arbitre's guard against typos, said as such (not "needs a number").
+        ("Blesser 1000", "Arbitre reads numbers from {low} to {high}"),
+        ("Piocher -1", "Arbitre reads numbers from {low} to {high}"),
+        ("Blesser " + "9" * 40, "Arbitre reads numbers from {low} to {high}"),
     ],
 )
 def test_a_step_it_cannot_read_is_refused_with_why(text: str, problem: str) -> None:
@@ -122,11 +130,13 @@ def test_a_deck_holds_four_of_each_type() -> None:  # 1.1.3
     ("text", "ok"),
     [
         ("Défausser -1", False),  # N cards: a count
-        ("Piocher 1000000000000", False),  # N times: bounded
-        ("Piocher 21", False),
-        ("Piocher 20", True),
+        ("Piocher 1000000000000", False),  # N times: bounded by Arbitre, not by the book
+        ("Piocher 1000", False),
+        ("Piocher 999", True),
+        ("Piocher 21", True),  # 4.3: no rule caps it (issue 33, item 11)
         ("Se déplacer -1", True),  # V + N: a malus is a reading the book allows
-        ("Se déplacer -21", False),
+        ("Se déplacer -21", True),
+        ("Se déplacer -1000", False),
         ("Blesser 0", True),
     ],
 )

@@ -265,6 +265,17 @@ def test_bluff_cards_in_a_championship_and_in_a_tournament(
         idem_key=key(),
     )
     assert service.load(match_id).state.teams["A"].bluff == 5  # type: ignore[attr-defined]
+    # Issue 33, item 6: "autant [...] que vous le souhaitez": a 21st is no different; past 100,
+    # the refusal says the bound is the app's, not the rules'.
+    other = Viewer("coach", league.state.live[0].coaches[1], "V")
+    refused = {"type": "lineup", "gladiators": league.ids("Viking")[:1], "bluff": 101}
+    with pytest.raises(RuleError, match="100") as caught:
+        service.perform(match_id, other, refused, idem_key=key())
+    assert caught.value.field == "bluff" and "13.2" in caught.value.message
+    rolls.push(4)
+    lineup = {"type": "lineup", "gladiators": league.ids("Viking")[:1], "bluff": 21}
+    service.perform(match_id, other, lineup, idem_key=key())
+    assert service.load(match_id).state.teams["B"].bluff == 21  # type: ignore[attr-defined]
 
 
 def test_a_located_blow_decides_table_8(match: Match) -> None:

@@ -120,8 +120,10 @@ class Step:
 
 
 LASTING = {"charm", "force", "protection", "speed", "forbid_type", "forbid_card"}
-NUMBER = re.compile(r"[+-]?\d{1,3}")
-MAX_N = 20
+NUMBER = re.compile(r"[+-]?\d+")
+# 4.3 "un mot ou un nombre": the book bounds no number; Arbitre reads -999 to 999 (counts 0 to
+# 999), a guard against typos said as such, not a rule (spec, "Numbers in steps").
+MAX_N = 999
 COUNTS = {"discard", "discard_if_possible", "draw", "push", "stable"}
 
 
@@ -163,11 +165,14 @@ def _with_parameter(
         if not NUMBER.fullmatch(rest):
             raise CardError(N_("“{step}” needs a number."), step=text.strip())
         n = int(rest)
-        # N cards, N times: a count (0 to 20); elsewhere a bonus or malus (-20 to 20).
+        # N cards, N times: a count (0 to 999); elsewhere a bonus or malus (-999 to 999).
         low = 0 if keyword in COUNTS else -MAX_N
         if not low <= n <= MAX_N:
             raise CardError(
-                N_("“{step}”: the number goes from {low} to {high}."),
+                N_(
+                    "“{step}”: Arbitre reads numbers from {low} to {high} (a guard against typos; "
+                    "the rule book bounds none, 4.3)."
+                ),
                 step=text.strip(),
                 low=low,
                 high=MAX_N,

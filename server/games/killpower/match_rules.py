@@ -29,7 +29,9 @@ MAX_CONCENTRATION = 4  # 7, CONCENTRATION: +1 per turn, at most +4
 FORFEIT_TURNS = 5  # TABLE 7, case II: forfeit if nobody enters the field within 5 turns
 FREE_THROWS = 2  # 13.2: two living gladiators, one shot each
 BLUFF_CARDS = (1, 3)  # 3.2 and 4.4: each coach takes 1 to 3 bluff cards
-TOURNAMENT_BLUFF_CARDS = 20  # 13.2: "Rajoutez autant de cartes bluff que vous le souhaitez"
+# 13.2: "Rajoutez autant de cartes bluff que vous le souhaitez": no rule caps them; this is a
+# bound of the app (a lineup is a form), said as such when it is passed.
+BLUFF_BOUND = 100
 
 
 def other(side: Side) -> Side:

@@ -31,7 +31,8 @@ class Lineup(Strict):
     side: Side | None = None  # the referee gives it for a side; a coach for their own
     gladiators: list[GladiatorRef] = Field(min_length=1, max_length=rules.TEAM_SIZE)
     # 3.2: 1 to 3 bluff cards; 13.2, a tournament: "autant que vous le souhaitez".
-    bluff: int = Field(default=1, ge=mr.BLUFF_CARDS[0], le=mr.TOURNAMENT_BLUFF_CARDS)
+    # Bounded for parsing only; the bound a lineup may reach is `mr.BLUFF_BOUND` (preparation).
+    bluff: int = Field(default=1, ge=mr.BLUFF_CARDS[0], le=100_000)
 
 
 class GiveBall(Strict):

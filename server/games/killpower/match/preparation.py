@@ -112,6 +112,15 @@ def on_lineup(p: Play, c: Lineup) -> None:
             )
     if not s.tournament and c.bluff > mr.BLUFF_CARDS[1]:
         raise RuleError(N_("A championship match takes 1 to 3 bluff cards (3.2)."), field="bluff")
+    if c.bluff > mr.BLUFF_BOUND:  # 13.2 sets no cap: this one is Arbitre's
+        raise RuleError(
+            N_(
+                "Arbitre keeps at most {count} bluff cards a team: a bound of the app, the rules "
+                "set none (13.2)."
+            ),
+            field="bluff",
+            count=mr.BLUFF_BOUND,
+        )
     team.lineup = sorted(c.gladiators, key=lambda gid: roster[gid]["number"])
     team.bluff = c.bluff
     team.ready = True
