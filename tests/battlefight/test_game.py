@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from server.errors import NotAllowed, RuleError
+from server.errors import NotAllowed, RuleError, StaleScreen
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import PUBLIC
 from server.platform.service import GameService
@@ -332,3 +332,20 @@ def test_on_phones_the_organizer_cannot_choose_for_a_player(
         act(service, t, None, {"type": "choose", "values": ["base-concentration"]})
     s = state(service, t)
     assert "console" not in service.load(t.game.id).kind.view(s, t.org, None)
+
+
+def test_two_players_open_their_boosters_at_once(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """Both phones show the same screen and both tap "Ouvrir mes boosters": a player's deck is
+    theirs alone, so the second is not refused as a stale screen (found on PostgreSQL under
+    load by the browser tests); the start, which concerns everyone, still is."""
+    t = seated(service, rolls)
+    seen = service.seq_of(t.game.id)
+    for name in ("Léa", "Hugo"):
+        service.perform(
+            t.game.id, t.viewer(name), {"type": "boosters"}, idem_key=key(), seen_seq=seen
+        )
+    assert all(len(p.deck) == 20 for p in state(service, t).players.values())
+    with pytest.raises(StaleScreen):
+        service.perform(t.game.id, t.org, {"type": "start"}, idem_key=key(), seen_seq=seen)

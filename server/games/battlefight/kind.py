@@ -116,6 +116,14 @@ class BattleFight(GameKind[BFState]):
             return viewer.is_staff or viewer.role == "player"
         return viewer.role == "player"  # a draw offered or claimed: the players' own
 
+    def subjects(self, state: BFState, command: Any, actor: Viewer) -> list[int] | None:
+        """A deck opened or chosen concerns its player alone: two players opening their boosters
+        at once are not each other's stale screens; anything else, the whole game."""
+        if isinstance(command, OpenBoosters | ChooseDeck):
+            player = command.player if command.player is not None else actor.person_id
+            return [player] if player is not None else None
+        return None
+
     def from_form(self, payload: dict[str, Any]) -> dict[str, Any]:
         """A deck form sends `count_<key>` per card: the deck lists each key that many times."""
         if payload.get("type") != "deck":
