@@ -101,28 +101,37 @@ class CommandDice:
     rolls: list[dict[str, Any]] = field(default_factory=list)
     may_enter: Callable[[str | None], bool] = everyone
     held: list[dict[str, Any]] = field(default_factory=list)
-    _taken: set[str] = field(default_factory=set)
+    _asked: dict[str, int] = field(default_factory=dict)
+    _used: set[str] = field(default_factory=set)
+
+    def key(self, purpose: str) -> str:
+        """The name an entered value goes by: the purpose, then "purpose #2", "#3"... for the
+        same purpose asked again in one action (two power cards drawn for one gladiator, TABLE
+        4's "roll again"), so each entered value serves one roll and the next is asked by its
+        own name. The log keeps the purpose."""
+        self._asked[purpose] = self._asked.get(purpose, 0) + 1
+        n = self._asked[purpose]
+        return purpose if n == 1 else f"{purpose} #{n}"
 
     def roll(
         self, sides: int, purpose: str, *, owner: str | None = None, secret: bool = False
     ) -> int:
         by_hand = owner != SERVER and self.may_enter(owner)
-        # An entered value serves one roll: a die rolled again for the same purpose (TABLE 4's
-        # "roll again") is the server's, or asked for again.
-        if purpose in self.entered and purpose not in self._taken:
-            self._taken.add(purpose)
+        name = self.key(purpose)
+        if name in self.entered:
+            self._used.add(name)
             if not by_hand:
                 raise BadRoll(
                     N_("The die for “{purpose}” is not yours to enter: Arbitre rolls it."),
-                    field=f"roll_{purpose}",
-                    purpose=purpose,
+                    field=f"roll_{name}",
+                    purpose=name,
                 )
-            value = self.entered[purpose]
+            value = self.entered[name]
             if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= sides:
                 raise BadRoll(
                     N_("The die for “{purpose}” must be between 1 and {sides}, not {value}."),
-                    field=f"roll_{purpose}",
-                    purpose=purpose,
+                    field=f"roll_{name}",
+                    purpose=name,
                     sides=sides,
                     value=value,
                 )
@@ -130,8 +139,8 @@ class CommandDice:
         elif self.physical_only and by_hand:
             raise MissingRoll(
                 N_("Enter the die rolled for “{purpose}” (1 to {sides})."),
-                field=f"roll_{purpose}",
-                purpose=purpose,
+                field=f"roll_{name}",
+                purpose=name,
                 sides=sides,
             )
         else:
@@ -158,7 +167,7 @@ class CommandDice:
         """After the rules ran: a value entered for a die this action never rolled is refused,
         not silently dropped."""
         for purpose in self.entered:
-            if purpose not in self._taken:
+            if purpose not in self._used:
                 raise BadRoll(
                     N_("This action rolls no die “{purpose}”: leave it empty."),
                     field=f"roll_{purpose}",

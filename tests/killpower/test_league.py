@@ -12,6 +12,7 @@ from server.games.killpower.league import public, sheet
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import PUBLIC, Viewer
 from server.platform.service import GameService
+from tests.conftest import key
 from tests.killpower.conftest import League, team_command
 
 
@@ -284,3 +285,37 @@ def test_the_mode_is_chosen_before_the_first_team(
         league.act(league.owner, {"type": "mode", "mode": "championship"})
     with pytest.raises(NotAllowed):
         league.act(league.coaches["Alix"], {"type": "mode", "mode": "championship"})
+
+
+def test_with_physical_dice_a_recruit_s_two_power_cards_are_each_asked_once(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """Issue 33, item 7: both draws of "2 pouvoirs" (2.1) asked for the die "power card for
+    NAME"; a value entered served one roll and the form asked again, forever. Each draw now has
+    its own name ("... #2"), and the team is made once every die is entered."""
+    from server.platform.dice import MissingRoll
+
+    rolls.endless = True  # the dice the server rolls (none here is the staff's to leave out)
+    league = League(service, rolls, dice="physical")
+    nadia = league.coach("Nadia")
+    # The owner recruits for Nadia at the table, physical dice in hand (the staff enter any die).
+    command = team_command("Nabos", ["powers"] + ["gloves"] * 6, coach=nadia.person_id)
+    entered: dict[str, int] = {}
+    asked = []
+    for _ in range(20):
+        try:
+            service.perform(league.id, league.owner, command, idem_key=key(), rolls=entered)
+            break
+        except MissingRoll as missing:
+            name = str(missing.field).removeprefix("roll_")
+            assert name not in entered, f"asked again for {name!r}"
+            asked.append(name)
+            entered[name] = 1
+    else:
+        raise AssertionError(f"the team was never made: {asked}")
+    assert asked[:2] == ["power card for Nab1", "power card for Nab1 #2"]
+    gladiator = league.team("Nabos").gladiators[0]
+    assert len(gladiator.powers) == 2
+    # The log keeps each die's purpose, entered by hand.
+    rolled = [r for e in service.log(league.id, league.owner) for r in e.get("rolls", [])]
+    assert [r["manual"] for r in rolled if r["purpose"] == "power card for Nab1"] == [True, True]
