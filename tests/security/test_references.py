@@ -91,6 +91,7 @@ def sb_pending(world: World, service: GameService, rolls: ScriptedRolls, kind: s
             "attacker": world.ids["Léa"],
             "defenders": [world.ids["Inès"]],
             "card": "couteau",
+            "defender_card": "machette",
             "answer": False,
         }
     service.perform(world.game, ref, command, idem_key=key())

@@ -324,7 +324,12 @@ def test_mass_damage_hits_every_defender() -> None:
 # ---------------------------------------------------------------- knocked out (Assommé)
 def test_knocked_out_the_attacker_takes_a_card_and_leaves() -> None:
     t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["rope"], "Hugo": ["gun", "knife"]}))
-    t.play({"type": "assault", "attacker": 1, "defenders": [2], "card": "rope"}, 1, 1)
+    assault = {"type": "assault", "attacker": 1, "defenders": [2], "card": "rope"}
+    # Issue 33, item 16: Hugo holds two cards he could answer with; nobody chooses for him.
+    with pytest.raises(RuleError) as unsaid:
+        t.play(assault, 1, 1)
+    assert unsaid.value.field == "defender_card" and t.p(2).pv == 36
+    t.play({**assault, "defender_card": "gun"}, 1, 1)
     assert t.p(2).knocked_out and t.p(2).pv == 28 and t.p(1).pv == 36  # no answer
     pending = t.state.pending[0]
     assert (pending.kind, pending.winner, pending.loser) == ("knockout", 1, 2)
@@ -356,7 +361,7 @@ def test_the_winner_takes_cards_up_to_five_and_the_rest_goes_back() -> None:
             },
         )
     )
-    t.play(duel(card="blade"), 6, 1)
+    t.play(duel(card="blade", defender_card="gun"), 6, 1)
     pending = t.state.pending[0]
     assert pending.kind == "loot"
     # "Un joueur ne peut posséder plus de 5 cartes, les autres sont remises à l'arbitre."
@@ -475,14 +480,14 @@ def test_a_correction_to_zero_eliminates_and_an_eliminated_player_is_not_correct
 
 def test_the_last_kill_leaves_nobody_to_take_the_cards() -> None:
     t = Table(game("Léa", "Hugo", cards={"Léa": ["blade"], "Hugo": ["gun", "bow"]}))
-    t.play(duel(card="blade"), 6, 1)
+    t.play(duel(card="blade", defender_card="gun"), 6, 1)
     assert t.state.phase == "finished" and t.state.pending == []
     assert t.p(2).cards == [] and sorted(t.state.pool) == ["bow", "gun"]
 
 
 def test_a_winner_put_out_by_the_referee_leaves_the_loot_to_the_referee() -> None:
     t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["blade"], "Hugo": ["gun", "bow"]}))
-    t.play(duel(card="blade"), 6, 1)
+    t.play(duel(card="blade", defender_card="gun"), 6, 1)
     assert t.state.pending[0].kind == "loot" and t.p(2).cards
     t.play({"type": "eliminate", "player": 1, "cause": "zone"})
     assert t.state.pending == [] and t.p(2).cards == [] and t.p(1).cards == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.games.serial_battle.assault import default_weapon
 from server.platform.clock import FakeClock
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
@@ -41,7 +42,10 @@ def test_a_whole_game_to_the_last_survivor(
     def kill(
         referee: Viewer, attacker: str, victim: str, card: str, idem: str | None = None
     ) -> Any:
-        # Face 6 of the sample Couteau and Pistolet is a critical blow: it kills outright.
+        # Face 6 of the sample Couteau and Pistolet is a critical blow: it kills outright. The
+        # referee names the victim's card, as the page's preselected choice does.
+        now = state()
+        answer = default_weapon(now, now.players[str(ids[victim])]) or "bare"
         done = act(
             referee,
             {
@@ -49,6 +53,7 @@ def test_a_whole_game_to_the_last_survivor(
                 "attacker": ids[attacker],
                 "defenders": [ids[victim]],
                 "card": card,
+                "defender_card": answer,
                 "answer": False,
             },
             6,

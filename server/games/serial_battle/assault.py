@@ -113,6 +113,38 @@ def weapon_for(state: SBState, player: Player, copy_id: str | None, field: str =
     return Weapon(copy_id=copy_id, card=card)
 
 
+def answer_weapon(state: SBState, player: Player, chosen: str | None, field: str) -> Weapon:
+    """The card a defender answers with: the one named; when none is, their only usable card
+    (or bare hands), but never one chosen for them among several (issue 33, item 16: an API
+    call that left it out was resolved with the best for them). The page preselects the
+    likeliest, visibly, so its form always names one."""
+    if chosen is None:
+        usable = usable_cards(state, player)
+        if len(usable) > 1:
+            raise RuleError(
+                N_("Say which card {name} answers with: {name} holds several."),
+                field=field,
+                name=player.name,
+            )
+        chosen = usable[0] if usable else None
+    if not chosen:
+        return Weapon(copy_id=None, card=BARE_HANDS)
+    return weapon_for(state, player, chosen, field)
+
+
+def usable_cards(state: SBState, player: Player) -> list[str]:
+    """The copies a player could strike with now (ammunition, state and card allowing)."""
+    found = []
+    for held in player.cards:
+        try:
+            weapon = weapon_for(state, player, held.copy_id)
+        except RuleError:
+            continue
+        if weapon.copy_id is not None:
+            found.append(weapon.copy_id)
+    return found
+
+
 def default_weapon(state: SBState, player: Player) -> str | None:
     """The card a player strikes with when the referee does not say: the best usable one (the
     most PV on average over its six faces, then the most faces with an effect), the first of
@@ -332,10 +364,8 @@ class Fight:
         chosen = c.defender_cards.get(defender.id) or (
             c.defender_card if self.single and c.defender_card else None
         )
-        copy_id = chosen if chosen is not None else default_weapon(self.state, defender)
-        if not copy_id:
-            return Weapon(copy_id=None, card=BARE_HANDS)
-        return weapon_for(self.state, defender, copy_id, "defender_card")
+        field = "defender_card" if self.single else f"defender_card_{defender.id}"
+        return answer_weapon(self.state, defender, chosen, field)
 
     def prefix(self, kind: str, defender: Player) -> str:
         return f"{kind}_" if self.single else f"{kind}_{defender.id}_"
@@ -597,8 +627,7 @@ def on_knockout_again(state: SBState, c: KnockoutAgain, ctx: Context) -> Applied
         loser.eliminated = True
     elif not loser.knocked_out and not weapon.card.has(Ability.LONG_RANGE):
         # Longue portée: "sans que ceux-ci ne puissent répliquer", the second assault too.
-        reply = c.defender_card or default_weapon(state, loser)
-        answer = weapon_for(state, loser, reply, "defender_card")
+        answer = answer_weapon(state, loser, c.defender_card, "defender_card")
         back = roll_blow(state, loser, winner, answer, ctx.dice, "answer_")
         spent[str(loser.id)] = spend_ammunition(state, loser, answer, ctx.dice, "answer_")
         land(state, back)

@@ -72,9 +72,11 @@ class Assault(Strict):
     defenders: list[PersonRef] = Field(min_length=1, max_length=32)
     touch: Touch = "attacker"  # who touched or called first
     card: CardRef = "bare"  # the attacker's card copy, or "bare" for bare hands
-    defender_card: CardRef | None = None  # the (single) defender's answer card; default: best
-    # Each defender's answer card in a group assault (form fields defender_card_<id>); a
-    # defender not named answers with their best usable card.
+    # The (single) defender's answer card; left out only when they hold at most one usable card
+    # (nobody chooses it for them: the page preselects the likeliest, visibly).
+    defender_card: CardRef | None = None
+    # Each defender's answer card in a group assault (form fields defender_card_<id>), by the
+    # same rule.
     defender_cards: dict[PersonRef, CardRef] = Field(default_factory=dict, max_length=32)
     answer: bool = True  # does the defender strike back (if still standing)
 
