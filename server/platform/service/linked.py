@@ -96,8 +96,8 @@ class Linked(Actions):
                 raise NotFound(N_("No such game."))
             delegates: dict[str, Any] = child.settings.get("delegates") or {}
             # Who plays in it plays as themself (a league owner coaching a team of this match is
-            # that team's coach there, not its staff); the parent's staff who play in it not,
-            # as its staff.
+            # that team's coach there, not its staff); the parent's staff who play none of its
+            # sides come in as its staff.
             own = next((int(p) for p, d in delegates.items() if d == actor.person_id), None)
             staff = next((int(p) for p, d in delegates.items() if d == "staff"), None)
             person_id = own if own is not None else staff if actor.is_staff else None
