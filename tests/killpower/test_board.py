@@ -267,3 +267,29 @@ def test_a_blind_gladiator_walks_on_table_4(on_board: Match) -> None:
     # 2 (up) to M20, then 2 again: L20 is taken, the walk ends on M20; 9 is rolled again.
     said = m.act(B, {"type": "blind_move", "gladiator": m.g(B, 2), "steps": 3}, 2, 9, 2)
     assert m.state.at[str(m.g(B, 2))] == (20, 13) and "M20" in said
+
+
+def test_no_sprint_from_inside_an_enemy_action_zone(on_board: Match) -> None:
+    """5.2: « un gladiateur peut SPRINTER (1A), sauf s'il est dans l'un des cas suivants : Il est
+    dans une ou plusieurs ZA » (issue 33, item 2): accepted before, now refused; outside any
+    enemy zone, the sprint is still taken."""
+    m, A, B = on_board, "A", "B"
+    m.act(B, {"type": "give_ball", "gladiator": m.g(B, 1)})
+    move(m, B, 1, "K17")
+    move(m, B, 2, "N20")
+    m.act(B, {"type": "end_phase"})
+    move(m, A, 1, "E16")
+    m.act(A, {"type": "end_phase"})
+    m.end_phase()  # phase 3: both let the rest pass
+    # Turn 19: B1 walks up to F17, beside A1 (E16): inside A1's action zone.
+    while m.state.phase != 3:
+        if m.state.moving == B:
+            move(m, B, 1, "F17")
+        m.end_phase()
+    assert m.state.at[str(m.g(B, 1))] == (17, 6)
+    m.act(A, {"type": "act", "gladiator": m.g(A, 1), "action": "wait"})  # RAP 10 first
+    with pytest.raises(Exception, match=r"ZA|zone") as refused:
+        m.act(B, {"type": "act", "gladiator": m.g(B, 1), "action": "sprint"})
+    assert "5.2" in str(refused.value)
+    m.act(B, {"type": "act", "gladiator": m.g(B, 1), "action": "pass"})
+    assert "sprint" in m.act(B, {"type": "act", "gladiator": m.g(B, 2), "action": "sprint"})

@@ -134,6 +134,13 @@ def on_act(p: Play, c: Act) -> None:
     elif c.action == "sprint":
         if f.has("immobile") or f.has("blind"):
             raise Refused(N_("{name} cannot sprint."), field="gladiator", name=f.label)
+        # 5.2: « sauf s'il est dans l'un des cas suivants : Il est dans une ou plusieurs ZA ».
+        if s.board and field.zones_on(s, f):
+            raise Refused(
+                N_("{name} is in an enemy action zone (ZA): no sprint from there (5.2)."),
+                field="gladiator",
+                name=f.label,
+            )
         p.say(N_("{name} sprints."), name=f.label)  # 5.2
     elif c.action == "concentrate":
         # 7, CONCENTRATION: +1 BAL per turn, at most +4; an immobile target meanwhile.
