@@ -688,3 +688,55 @@ def test_an_armed_power_ends_when_its_bearer_leaves(
     proposal = (m.service.load(m.id).game.proposals or [])[0]["id"]
     m.service.answer(m.id, m.coach[A], proposal, accept=True, idem_key=key())
     assert m.state.armed == [] and m.state.fighter(a1).where == "bg"
+
+
+def test_a_power_s_state_outlasts_a_reset_or_an_exit_only_when_its_card_says_so(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """3.4 « le gladiateur repart de sa ZT normalement, sauf contre-indication du pouvoir »; 3.3
+    « est expulsé [...] n'est plus affecté par le pouvoir sauf contre-indication de ce dernier »
+    (issue 33, item 5): a card may say what it outlasts (`survives`); its states and its being
+    active then outlast that, and nothing else does."""
+    from datetime import UTC, datetime
+
+    from server.games.killpower.match.kind import KILLPOWER_MATCH
+    from server.games.killpower.match.play import Play
+    from server.platform.dice import CommandDice
+    from server.platform.kinds import Context
+
+    rolls.endless = True
+    m = Match(service, rolls)
+    for side in (A, B):
+        m.act(side, {"type": "lineup", "gladiators": m.ids[side][:2], "bluff": 1})
+    for _ in range(2):  # each team's first gladiator on the field, in its movement phase
+        moving = m.state.moving
+        if m.state.ball == f"zt:{moving}":
+            m.act(moving, {"type": "give_ball", "gladiator": m.g(moving, 2)})
+        m.act(moving, {"type": "enter", "gladiator": m.g(moving, 1)})
+        m.act(moving, {"type": "end_phase"})
+    state = m.state
+    state.cards["sommeil"] = state.cards["sommeil"].model_copy(
+        update={"survives": ["reset", "expulsion"]}
+    )
+    ctx = Context(m.organizer, CommandDice(ScriptedRolls.cycle(), {}), datetime.now(UTC))
+    b1, a1 = m.g(B, 1), m.g(A, 1)
+
+    def put(gladiator: int, condition: str, card: str | None) -> None:
+        nonlocal state
+        command = {"type": "condition", "gladiator": gladiator, "condition": condition}
+        if card:
+            command["card"] = card
+        state = KILLPOWER_MATCH.apply(state, KILLPOWER_MATCH.parse(command), ctx).state
+
+    put(b1, "asleep", "sommeil")  # a card that says it outlasts a reset and an expulsion
+    put(b1, "blind", "peur")  # a card that says nothing
+    put(a1, "immobile", None)  # no card at all
+    play = Play(state, ctx, None)
+    play.reset(A, B)
+    assert set(state.fighter(b1).conditions) == {"asleep"}
+    assert state.fighter(a1).conditions == {}
+    # An expulsion: the same card's state outlasts it; a bluff puts no state.
+    play.expel(state.fighter(b1), "table6")
+    assert set(state.fighter(b1).conditions) == {"asleep"}
+    with pytest.raises(RuleError):
+        put(a1, "blind", "bluff")

@@ -375,7 +375,10 @@ MATCH: dict[str, Callable[[World, GameService, ScriptedRolls], tuple[Any, dict[s
     "attack": gladiator_fields("attackers", "target"),
     "answer": gladiator_fields("gladiator"),
     "hurt": gladiator_fields("gladiator"),
-    "condition": gladiator_fields("gladiator"),
+    "condition": lambda w, s, r: (
+        None,
+        {"gladiator": w.foreign["gladiator"], "card": w.foreign["card"]},
+    ),
     "expel": gladiator_fields("gladiator"),
     "reentry": gladiator_fields("gladiator"),
     "power": lambda w, s, r: (

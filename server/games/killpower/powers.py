@@ -46,6 +46,10 @@ class PowerCard(BaseModel):
     # The characteristic the target resists under, if it may (Rayon laser: VIE, Sommeil: POU).
     resistance: Literal["", "DEP", "PHY", "HAB", "POU", "BAL", "VIE"] = ""
     copies: int = Field(default=1, ge=1, le=7)
+    # 3.3 and 3.4 « sauf contre-indication du pouvoir »: what the power (active on its bearer, or
+    # a state it put on a target) outlasts, when its card says so: an expulsion, a badly wounded
+    # gladiator, a basket's (or a gift point's) return to the side-line zones.
+    survives: list[Literal["expulsion", "bg", "reset"]] = Field(default_factory=list, max_length=3)
 
     @field_validator("name", "text", "read_aloud", "deactivation", "read_when")
     @classmethod

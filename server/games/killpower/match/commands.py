@@ -157,6 +157,8 @@ class SetCondition(Strict):
     condition: Condition
     turns: int = Field(default=0, ge=0, le=20)  # 0: until cleared
     clear: bool = False
+    # The power card that put it (read aloud): what the card outlasts, the state does (3.3).
+    card: PowerRef | None = None
 
 
 class Expel(Strict):

@@ -186,12 +186,27 @@ class Play:
         self.drop_ball(f)
         f.where = where
         f.state = state
-        f.active = []  # 3.3: a power stops when its bearer leaves (unless its card says not)
+        # 3.3: a power stops when its bearer leaves, and its states end, « sauf contre-indication
+        # du pouvoir »: what its card says it outlasts (an expulsion, a badly wounded gladiator).
+        event = "expulsion" if where == "expelled" else "bg" if where == "bg" else None
+        self.outlast(f, event)
         # 4.2: "Pour qu'un pouvoir fonctionne, son lanceur doit être sur le terrain".
         self.s.armed = [a for a in self.s.armed if a.fighter != f.id]
         f.concentration = 0
         f.waiting = False
-        f.conditions = {}
+
+    def outlast(self, f: Fighter, event: str | None) -> None:
+        """What of a gladiator's powers and powers' states outlasts `event` (3.3, 3.4: « sauf
+        contre-indication du pouvoir »): those whose card says so (`PowerCard.survives`); the
+        rest, and every state no power put, end. None: nothing outlasts (a coma, a death)."""
+
+        def lasts(key: str | None) -> bool:
+            card = self.s.cards.get(key or "")
+            return event is not None and card is not None and event in card.survives
+
+        f.active = [k for k in f.active if lasts(k)]
+        f.conditions = {c: u for c, u in f.conditions.items() if lasts(f.causes.get(c))}
+        f.causes = {c: k for c, k in f.causes.items() if c in f.conditions}
 
     def expel(self, f: Fighter, offence: mr.Offence, reason: str = "") -> None:
         """6.2 and TABLE 6: out for 1D5+5 (or 1D5, or 1D10) turns; started in phase 3, it ends at
@@ -387,8 +402,7 @@ class Play:
             if f.where in ("field", "bg"):
                 f.where = "zt"
                 f.state = None
-                f.active = []
-                f.conditions = {}
+                self.outlast(f, "reset")
             f.concentration = 0
         s.armed = []  # 3.4: "Reprenez en main les cartes pouvoir qui ne sont plus actifs"
         s.spent, s.spent_in, s.free = {}, [], []  # the board: everyone starts again from the ZT

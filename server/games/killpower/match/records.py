@@ -78,8 +78,11 @@ def on_condition(p: Play, c: SetCondition) -> None:
                 condition=title,
             )
         del f.conditions[c.condition]
+        f.causes.pop(c.condition, None)
         p.say(N_("{name} is no longer {condition}."), name=f.label, condition=title)
         return
+    if c.card is not None and c.card not in s.cards:
+        raise RuleError(N_("A bluff puts no state on anyone."), field="card")
     if f.where in ("dead", "coma"):
         raise Refused(N_("{name} is out of the match."), field="gladiator", name=f.label)
     until = None
@@ -90,6 +93,10 @@ def on_condition(p: Play, c: SetCondition) -> None:
         f.after["afraid"] = c.turns  # 3.3: served after the expulsion
     else:
         f.conditions[c.condition] = until
+        if c.card is not None:
+            f.causes[c.condition] = c.card
+        else:
+            f.causes.pop(c.condition, None)
     if c.condition in INERT or c.condition == "on_ground":
         p.drop_ball(f)  # 5.1 and 10: an inert or fallen gladiator lets the ball go
         f.concentration = 0

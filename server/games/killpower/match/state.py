@@ -108,6 +108,7 @@ class Fighter(BaseModel):
     conditions: dict[str, Until | None] = Field(default_factory=dict)
     back: Until | None = None  # end of an expulsion
     after: dict[str, int] = Field(default_factory=dict)  # served after the expulsion (3.3)
+    causes: dict[str, str] = Field(default_factory=dict)  # a state's power card, by condition
     square: tuple[int, int] | None = None  # re-entry square rolled (1D2, 1D10), 6.2
     location: str | None = None  # 8.4: the location chosen by the blow that left it in a coma
     concentration: int = 0
