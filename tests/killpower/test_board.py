@@ -111,6 +111,10 @@ def test_reachable_squares() -> None:
         ((14, 8), 3, 8, (17, 11)),  # 8: down and right
         ((2, 2), 5, 1, (1, 1)),  # 7: "placé sur une case au sol adjacente au mur"
         ((26, 14), 4, 8, (27, 15)),
+        # 7 « il s'écrase [...] il ne rebondit pas »: E17 aimed at C10, 3 squares off in
+        # direction 1 (up and left) meets the wall at A8, not A7 slid along it.
+        ((10, 3), 3, 1, (8, 1)),
+        ((5, 1), 4, 1, (5, 1)),  # already at the wall: it stops there
     ],
 )
 def test_where_a_missed_ball_lands(

@@ -150,9 +150,17 @@ def clamp(square: Square) -> Square:
 
 
 def scattered(aimed: Square, away: int, way: int) -> Square:
-    """TABLE 9.E: `away` squares from the aimed square in TABLE 4's direction `way`."""
+    """TABLE 9.E: `away` squares from the aimed square in TABLE 4's direction `way`; 7: « s'il
+    rencontre un obstacle, il s'écrase [...] il ne rebondit pas »: a ball that would fly off the
+    field stops where its flight meets the wall, never slid along it (issue 33, item 4)."""
     dc, dr = STEPS[way]
-    return clamp((aimed[0] + dc * away, aimed[1] + dr * away))
+    square = clamp(aimed)
+    for _ in range(away):
+        ahead = (square[0] + dc, square[1] + dr)
+        if not on_board(ahead):
+            break
+        square = ahead
+    return square
 
 
 def in_view(thrower: Square, aimed: Square, landing: Square) -> bool:
