@@ -176,6 +176,9 @@ def test_a_match_on_the_board(on_board: Match) -> None:
     s = m.state
     assert s.pending is not None and s.pending.kind == "intercept"
     assert s.pending.data["who"] == [m.g(A, 1)]
+    # What A's coach is offered is what the engine accepts (issue 33, item 3): A2 is able, but
+    # the ball's path crosses no square of A2's action zone.
+    assert [w["id"] for w in m.view(A)["pending"]["who"]] == [m.g(A, 1)]
     m.fails(A, {"type": "answer", "yes": True, "gladiator": m.g(A, 2)}, RuleError)
     m.act(A, {"type": "answer", "yes": True, "gladiator": m.g(A, 1)}, 10)  # missed
     s = m.state

@@ -77,6 +77,13 @@ def interceptors_of(s: MatchState, side: Side) -> list[Fighter]:
     ]
 
 
+def offered_interceptors(s: MatchState, side: Side, data: dict[str, Any]) -> list[Fighter]:
+    """7: who may try to intercept the ball in the air now: able, and on the board, one whose
+    action zone its path crosses (`data["who"]`). What a coach is offered is this, and what the
+    engine accepts is this (issue 33, item 3)."""
+    return [f for f in interceptors_of(s, side) if "who" not in data or f.id in data["who"]]
+
+
 def fly(p: Play, thrower: Fighter, data: dict[str, Any]) -> None:
     """7, ATTRAPER LE BALLON: after the thrower's roll, the other team says whether a
     gladiator whose action zone the ball crosses tries to intercept it."""

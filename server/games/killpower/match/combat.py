@@ -9,8 +9,8 @@ from server.errors import NotAllowed, RuleError
 from server.games.killpower import match_rules as mr
 from server.games.killpower.match import field
 from server.games.killpower.match.ball import (
-    interceptors_of,
     land_ball,
+    offered_interceptors,
 )
 from server.games.killpower.match.commands import (
     Answer,
@@ -243,7 +243,7 @@ def intercept(p: Play, c: Answer, pending: Pending) -> None:
         land_ball(p, data)
         return
     g = s.fighter(c.gladiator)
-    able = [f for f in interceptors_of(s, pending.side) if "who" not in data or f.id in data["who"]]
+    able = offered_interceptors(s, pending.side, data)
     if g not in able:
         # The board: only one whose action zone the ball's path crosses (7).
         raise Refused(N_("{name} cannot intercept now."), field="gladiator", name=g.label)
@@ -256,7 +256,7 @@ def intercept(p: Play, c: Answer, pending: Pending) -> None:
         p.say(N_("{name} intercepts the ball ({die})!"), name=g.label, die=die)
     else:
         p.say(N_("{name} misses the interception ({die})."), name=g.label, die=die)
-        if not [f for f in interceptors_of(s, pending.side) if f in able]:
+        if not offered_interceptors(s, pending.side, data):
             s.pending = None
             land_ball(p, data)
 

@@ -10,7 +10,7 @@ from server.games.killpower import board
 from server.games.killpower import match_rules as mr
 from server.games.killpower.match import field
 from server.games.killpower.match.ball import (
-    interceptors_of,
+    offered_interceptors,
 )
 from server.games.killpower.match.play import (
     Play,
@@ -248,9 +248,8 @@ def pending_view(state: MatchState, staff: bool, side: Side | None) -> dict[str,
         pending["target"] = state.fighter(data["target"]).label
         pending["hits"] = [{"id": h, "label": state.fighter(h).label} for h in data["hits"]]
     elif state.pending.kind == "intercept":
-        pending["who"] = [
-            {"id": f.id, "label": f.label} for f in interceptors_of(state, state.pending.side)
-        ]
+        offered = offered_interceptors(state, state.pending.side, data)
+        pending["who"] = [{"id": f.id, "label": f.label} for f in offered]
     else:
         pending["taker"] = state.fighter(data["taker"]).label
     return pending
