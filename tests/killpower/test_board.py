@@ -10,6 +10,7 @@ from server.errors import InvalidInput, NotAllowed, RuleError
 from server.games.killpower import board
 from server.games.killpower import match_rules as mr
 from server.games.killpower.board import distance, name, parse
+from server.games.killpower.match.field import legal_moves
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
 from tests.killpower.conftest import Match
@@ -300,3 +301,11 @@ def test_no_sprint_from_inside_an_enemy_action_zone(on_board: Match) -> None:
     assert "5.2" in str(refused.value)
     m.act(B, {"type": "act", "gladiator": m.g(B, 1), "action": "pass"})
     assert "sprint" in m.act(B, {"type": "act", "gladiator": m.g(B, 2), "action": "sprint"})
+    # 5.2 « Cela lui permet de se déplacer une seconde fois durant la phase d'action » (item 1):
+    # the sprinter moves again within its DEP (a square of A1's action zone is never lit), and
+    # only the sprinter.
+    lit = {board.name(sq) for sq in legal_moves(m.state, m.fighter(B, 2))}
+    assert "N18" in lit and not lit & {"D15", "E17", "F15"}
+    assert "N18" in move(m, B, 2, "N18")
+    assert m.state.at[str(m.g(B, 2))] == (18, 14)
+    m.fails(B, {"type": "move", "gladiator": m.g(B, 1), "to": "G17"}, RuleError)

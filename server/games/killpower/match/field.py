@@ -80,7 +80,10 @@ def is_free(s: MatchState, f: Fighter) -> bool:
 def legal_moves(s: MatchState, f: Fighter) -> dict[Square, int]:
     """Where a gladiator of the moving team may go now, with the DEP each square costs; from the
     side-line zone, one DEP onto a free edge square of its half first."""
-    if s.stage != "running" or s.phase == 3 or f.side != s.moving or s.pending is not None:
+    sprint = s.phase == 3 and s.sprinting == f.id
+    if s.stage != "running" or s.pending is not None:
+        return {}
+    if not sprint and (s.phase == 3 or f.side != s.moving):
         return {}
     if f.inert or f.has("immobile") or f.has("on_ground") or f.has("held"):
         return {}
@@ -88,6 +91,13 @@ def legal_moves(s: MatchState, f: Fighter) -> dict[Square, int]:
     taken = occupied(s)
     zones = enemy_zones(s, f.side)
     here = square_of(s, f)
+    if sprint:
+        # 5.2: « Il n'a pas le droit d'entrer dans une ZA durant ou à la fin de son sprint »;
+        # « Il doit être sur le terrain tout le temps du sprint ».
+        if here is None or f.where != "field":
+            return {}
+        reach = board.reachable(here, left, taken, zones)
+        return {sq: cost for sq, cost in reach.items() if sq not in zones}
     if here is not None and f.where == "field":
         return board.reachable(here, left, taken, zones, free=is_free(s, f))
     if f.where != "zt" or f.has("afraid") or left < 1:
@@ -111,9 +121,12 @@ def on_move(p: Play, c: Move) -> None:
     s = p.s
     need_board(s)
     f = p.own(c.gladiator)
-    if s.stage != "running" or s.phase == 3 or f.side != s.moving:
+    sprint = s.phase == 3 and s.sprinting == f.id
+    if s.stage != "running" or (not sprint and (s.phase == 3 or f.side != s.moving)):
         raise Refused(
-            N_("{name} moves in their team's movement phase only."), field="gladiator", name=f.label
+            N_("{name} moves in their team's movement phase, or in phase 3 by sprinting (5.2)."),
+            field="gladiator",
+            name=f.label,
         )
     to = board.parse(c.to)
     if to is None:
@@ -132,8 +145,16 @@ def on_move(p: Play, c: Move) -> None:
         f.where, f.entered = "field", s.entries
     spend(s, f, options[to])
     s.at[str(f.id)] = to
-    s.moved = True
     p.say(N_("{name} moves to {square}."), name=f.label, square=board.name(to))
+    if sprint:
+        # TABLE 5 (6): « En phase 3, il est interdit d'aller dans sa ZP (par exemple [...] en
+        # sprintant) sous peine d'expulsion, sauf si on est dans l'un des 3 cas du 1/ ».
+        if in_own_basket_zone(s, f):
+            p.say(N_("{name} sprinted into their own basket zone (TABLE 5)."), name=f.label)
+            p.expel(f, "basket_zone", "")
+            s.sprinting = None
+        return
+    s.moved = True
     basket_zone_warning(p, f)
 
 

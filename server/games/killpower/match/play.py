@@ -104,6 +104,8 @@ class Play:
         s = self.s
         if s.stage != "running":
             raise RuleError(N_("The match is not being played."))
+        if s.sprinting is not None and s.sprinting != f.id:
+            s.sprinting = None  # 5.2: the sprint ends when the next gladiator acts
         if anywhere and f.where == "zt":
             pass
         elif f.where != "field" and not (f.where == "zt" and s.carrier is f):
@@ -347,6 +349,7 @@ class Play:
         """End of phase 3: a gift point of TABLE 7 case IV is validated now (3.4), then the next
         turn."""
         s = self.s
+        s.sprinting = None
         if s.gift is not None and s.team(s.gift).case != "IV":
             # 3.4: "Le don d'un point n'est validé qu'à la fin de la PHASE 3": a team out of case
             # IV by then (someone back on the field or able to enter) gives nothing.
@@ -398,6 +401,7 @@ class Play:
         already checked (3.3, GESTION DES TOURS checks the next one only after a phase 3 "si aucun
         panier n'a été marqué")."""
         s = self.s
+        s.sprinting = None
         for f in s.fighters.values():
             if f.where in ("field", "bg"):
                 f.where = "zt"

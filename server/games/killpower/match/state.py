@@ -249,6 +249,9 @@ class MatchState(BaseModel):
     spent_in: list[int] = Field(default_factory=list)  # [turn, phase] of `spent`
     free: list[int] = Field(default_factory=list)
     free_in: int = 0  # the turn of `free`
+    # 5.2: the gladiator sprinting now in phase 3 (it moves a second time, within its DEP, never
+    # into an enemy's action zone), until the next gladiator acts or the phase ends.
+    sprinting: int | None = None
 
     def team(self, side: str) -> TeamPlay:
         return self.teams[side]

@@ -142,6 +142,8 @@ def on_act(p: Play, c: Act) -> None:
                 name=f.label,
             )
         p.say(N_("{name} sprints."), name=f.label)  # 5.2
+        if s.board:  # « se déplacer une seconde fois durant la phase d'action »: its squares lit
+            s.sprinting = f.id
     elif c.action == "concentrate":
         # 7, CONCENTRATION: +1 BAL per turn, at most +4; an immobile target meanwhile.
         f.concentration = min(mr.MAX_CONCENTRATION, f.concentration + 1)
