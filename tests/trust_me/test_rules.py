@@ -289,3 +289,22 @@ def test_a_wrong_csv_box_names_its_line(change, words: str) -> None:  # type: ig
     change(rows)
     with pytest.raises(InvalidInput, match=words):
         read_box_csv("\n".join(rows))
+
+
+@pytest.mark.parametrize(("drawn", "racket"), [(3, "racket"), (1, None)])
+def test_the_noisy_military_vehicle_makes_a_racket_from_the_start(
+    drawn: int, racket: str | None
+) -> None:
+    """p. 8 « L'alarme du véhicule est bloquée ! Ce véhicule produit en permanence le marqueur
+    "Vacarme" » (issue 33, item 12): drawn among the spare sheets, the racket is in play from
+    the deal, for the zombies' second movement priority; the other sheets make none."""
+    from server.games.trust_me.setup import SPECIALS, specials
+    from server.platform.dice import CommandDice, ScriptedRolls
+
+    state = TMState(box=sample_box())
+    for i, name in enumerate(("Léa", "Hugo", "Zoé"), start=1):  # three players: one spare sheet
+        state.survivors[str(i)] = Survivor(id=i, name=name)
+    dice = CommandDice(ScriptedRolls([drawn]), {})
+    specials(state, dice)
+    assert (state.specials[0] == "vehicle") is (list(SPECIALS)[drawn - 1] == "vehicle")
+    assert state.racket == racket

@@ -149,6 +149,10 @@ def specials(state: TMState, dice: Dice) -> None:
     state.specials = []
     for _ in range(MAX_PLAYERS - len(state.survivors)):
         state.specials.append(left.pop(dice.roll(len(left), "spare sheet", owner=SERVER) - 1))
+    if "vehicle" in state.specials:
+        # p. 8: « Ce véhicule produit en permanence le marqueur "Vacarme" »: in play all game
+        # (the zombies' second movement priority), from the start.
+        state.racket = "racket"
 
 
 def shuffle(cards: list[str], dice: Dice, purpose: str) -> list[str]:
