@@ -532,6 +532,7 @@ TM_CASES: dict[str, Callable[[World, GameService, ScriptedRolls], tuple[Any, dic
     ),
     "give": lambda w, s, r: (None, {"item": w.foreign["item"]}),
     "claim": lambda w, s, r: (None, {"objective": w.foreign["objective"]}),
+    "retarget": lambda w, s, r: (None, {"target": w.foreign["player"]}),
 }
 
 
@@ -552,6 +553,7 @@ TM_TEMPLATES: dict[str, Callable[[World], dict[str, Any]]] = {
     "recover": lambda w: {"type": "recover", "player": w.ids["player"], "take": "actions"},
     "use": lambda w: {"type": "use", "slot": "c1", "item": w.ids["thing"]},
     "keep": lambda w: {"type": "keep"},
+    "retarget": lambda w: {"type": "retarget", "target": w.ids["other"]},
     "arrange": lambda w: {"type": "arrange", "slot": "c1"},
     "give": lambda w: {"type": "give", "item": w.ids["thing"], "to": "c1"},
     "claim": lambda w: {"type": "claim", "objective": "coffre-bus", "times": 1},

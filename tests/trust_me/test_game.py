@@ -625,3 +625,39 @@ def test_a_medical_kit_takes_off_the_wound_chosen(
     t.dice(12)  # the kit's green die
     t.act("Léa", {"type": "use", "slot": "c8", "item": kit, "at": "c1"})
     assert "c1" not in t.sheet("Léa").wounds
+
+
+def test_the_cible_marker_moves_for_free_on_one_s_own_turn(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """11, Viser: « Une fois votre marqueur sur le plateau de jeu, vous pouvez gratuitement,
+    durant votre tour, déplacer votre marqueur sur une autre cible valide » (issue 33, item 14:
+    no command did it)."""
+    t = dealt(service, rolls)
+    # Léa has no marker down yet: moving it is not free, aiming costs an action.
+    with pytest.raises(RuleError):
+        t.act("Léa", {"type": "retarget", "target": t.id("Ana")})
+    t.act("Léa", {"type": "act", "action": "aim", "slot": t.free("Léa"), "target": t.id("Hugo")})
+    assert t.sheet("Léa").aiming == t.id("Hugo")
+    # Not her turn now: it waits for it.
+    with pytest.raises(RuleError):
+        t.act("Léa", {"type": "retarget", "target": t.id("Ana")})
+    while t.state.turn != t.id("Léa") or t.state.declared is not None:
+        if t.state.declared is not None:  # Hugo acts under her aim: she holds
+            t.act("Léa", {"type": "aimed", "answer": "hold"})
+            continue
+        name = next(n for n in NAMES if t.id(n) == t.state.turn)
+        t.act(name, {"type": "act", "action": "nothing", "slot": t.free(name)})
+    assert t.sheet("Léa").aiming == t.id("Hugo")  # still down
+    tokens = [tok.model_dump() for tok in t.sheet("Léa").tokens]
+    # Her page offers it: every survivor but herself and Hugo, none chosen beforehand.
+    view = service.load(t.game).kind.view(t.state, t.people["Léa"], service.clock.now())
+    assert {o["name"] for o in view["me"]["retargets"]} == {"Ana", "Tom"}
+    said = t.act("Léa", {"type": "retarget", "target": t.id("Ana")})
+    assert "Ana" in said and t.sheet("Léa").aiming == t.id("Ana")
+    assert [tok.model_dump() for tok in t.sheet("Léa").tokens] == tokens  # free: no token
+    assert t.state.turn == t.id("Léa")  # and her turn goes on
+    with pytest.raises(RuleError):  # herself, or the one she already aims at
+        t.act("Léa", {"type": "retarget", "target": t.id("Léa")})
+    with pytest.raises(RuleError):
+        t.act("Léa", {"type": "retarget", "target": t.id("Ana")})

@@ -203,6 +203,14 @@ class Bandage(Strict):
     wound: Slot
 
 
+class Retarget(Strict):
+    """11, Viser: « Une fois votre marqueur sur le plateau de jeu, vous pouvez gratuitement,
+    durant votre tour, déplacer votre marqueur sur une autre cible valide »."""
+
+    type: Literal["retarget"]
+    target: PersonRef
+
+
 class Give(Strict):
     """11, Échange: an item handed to the other survivor of the exchange, to a place of theirs."""
 
@@ -266,7 +274,7 @@ class Leave(Strict):
 Command = Annotated[
     SetBox | SetPassport | SetDecor | Deal | Redraw | Keep | Community
     | Act | Search | Arrange | Use | Attack | Reroll | Defend | Endure | PlaceWounds | Usage
-    | Zombies | Aimed | Drop | Bandage | Give | EndExchange | Roll
+    | Zombies | Aimed | Drop | Bandage | Retarget | Give | EndExchange | Roll
     | Infections | Spawn | Recover | Claim | Leave,
     Field(discriminator="type"),
 ]  # fmt: skip

@@ -21,6 +21,7 @@ from server.games.trust_me.commands import (
     Drop,
     EndExchange,
     Give,
+    Retarget,
     Roll,
     Search,
     Use,
@@ -442,6 +443,31 @@ def free_action(state: TMState, ctx: Context) -> Survivor:
     if state.turn != s.id and s.id not in state.exchange:
         raise RuleError(N_("This is free, on your own turn."))
     return s
+
+
+def on_retarget(state: TMState, c: Retarget, ctx: Context) -> Applied:
+    """11, Viser: « vous pouvez gratuitement, durant votre tour, déplacer votre marqueur sur une
+    autre cible valide » (issue 33, item 14): free, on one's own turn, once the marker is down."""
+    s = free_action(state, ctx)
+    if state.turn != s.id:
+        raise RuleError(N_("This is free, on your own turn."))
+    if s.aiming is None:
+        raise RuleError(
+            N_("Your Cible marker is not on the board: aiming costs an action (11)."),
+            field="target",
+        )
+    other = combat.playing(state, c.target, "target")
+    if other.id == s.id:
+        raise RuleError(N_("Choose another survivor."), field="target")
+    if other.id == s.aiming:
+        raise RuleError(N_("You aim at {target} already."), field="target", target=other.name)
+    s.aiming = other.id
+    return Applied(
+        Msg(
+            N_("{name} moves their Cible marker to {target}."),
+            {"name": s.name, "target": other.name},
+        )
+    )
 
 
 def on_bandage(state: TMState, c: Bandage, ctx: Context) -> Applied:

@@ -70,6 +70,7 @@ LABELS = {
     "aimed": N_("the answer to the aim"),
     "drop": N_("the objects dropped"),
     "bandage": N_("the bandage"),
+    "retarget": N_("the Cible marker moved"),
     "give": N_("the object given"),
     "end_exchange": N_("the end of the exchange"),
     "roll": N_("the table's dice"),
@@ -408,6 +409,12 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
         ),
         "fatigue_placed": any(t.slot is not None and t.face == "fatigue" for t in s.tokens),
         "others": [{"id": o.id, "name": o.name} for o in state.playing() if o.id != s.id],
+        # 11, Viser: the marker down, it moves for free on one's turn to another survivor.
+        "retargets": [
+            {"id": o.id, "name": o.name}
+            for o in state.playing()
+            if s.aiming is not None and o.id not in (s.id, s.aiming)
+        ],
         "searchables": sorted(
             [{"key": w.key, "name": w.name} for w in state.box.weapons]
             + [{"key": t.key, "name": t.name} for t in state.box.things],
