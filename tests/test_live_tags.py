@@ -5,6 +5,7 @@ Battle assault between two players renders again their parts, not the other play
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -77,16 +78,22 @@ def test_healthz_counts_live_parts_and_tells_nothing_else(client: TestClient) ->
 
 
 def stream_events(
-    base: str, game: str, cookie: str, query: str, until: str
+    base: str,
+    game: str,
+    cookie: str,
+    query: str,
+    until: str,
+    on_hello: Callable[[], object] | None = None,
 ) -> list[dict[str, Any]]:
-    """The events of a page's stream until one of type `until` (after the hello)."""
+    """The events of a page's stream until one of type `until`; `on_hello` runs once the stream
+    has said hello (it is live: a change made then reaches it, whatever the machine's load)."""
     import json
 
     import httpx
 
     found: list[dict[str, Any]] = []
     url = f"{base}/g/{game}/events?{query}"
-    with httpx.stream("GET", url, cookies={"arbitre": cookie}, timeout=10) as sse:
+    with httpx.stream("GET", url, cookies={"arbitre": cookie}, timeout=20) as sse:
         event = ""
         for line in sse.iter_lines():
             if line.startswith("event:"):
@@ -95,6 +102,8 @@ def stream_events(
                 found.append({"event": event, **json.loads(line[5:])})
                 if event == until:
                     return found
+                if event == "hello" and on_hello is not None:
+                    on_hello()
     return found
 
 
@@ -103,9 +112,6 @@ def test_a_stream_pushes_its_viewer_s_part_and_never_another_s(
 ) -> None:
     """Issue 21: the part rides on the viewer's own stream, through their own projection (the
     same as their refresh); a part that is not theirs is never rendered there, only nudged."""
-    import threading
-    import time
-
     from tests.conftest import serve
 
     rolls.endless = True
@@ -121,13 +127,11 @@ def test_a_stream_pushes_its_viewer_s_part_and_never_another_s(
 
     app_service: GameService = client.app.state.service  # type: ignore[attr-defined]
 
-    def act_soon() -> None:  # through the app's service, whose broker the streams listen to
-        time.sleep(0.5)
+    def act() -> None:  # through the app's service, whose broker the streams listen to
         app_service.perform(game, people["referee"], assault, idem_key=key())
 
     with serve(client.app) as base:
-        threading.Thread(target=act_soon).start()
-        mine = stream_events(base, game, cookie, "part=player&tag=old", "part")
+        mine = stream_events(base, game, cookie, "part=player&tag=old", "part", on_hello=act)
         pushed = mine[-1]
         assert pushed["seq"] == service.seq_of(game) and pushed["tag"]
         refreshed = live(hugo, game, None)
@@ -142,8 +146,7 @@ def test_a_stream_pushes_its_viewer_s_part_and_never_another_s(
         assert same(html) == same(refreshed.text)
         assert refreshed_csrf(hugo, game) not in pushed["html"]
         # Asking the staff's part on a player's stream: nudges only, never the staff's part.
-        threading.Thread(target=act_soon).start()
-        other = stream_events(base, game, cookie, "part=staff&tag=old", "changed")
+        other = stream_events(base, game, cookie, "part=staff&tag=old", "changed", on_hello=act)
         assert all(e["event"] != "part" and "html" not in e for e in other)
 
 
