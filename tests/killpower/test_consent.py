@@ -333,7 +333,10 @@ def test_a_move_carries_the_consent_and_an_import_holds_to_it(
     moved, _ = other.import_game(json.dumps(data), caller="test", idem_key=key())
     records = other.export_game(moved.id, SYSTEM)["records"]
     moved_match = other.load(records[1]["id"]).game
-    assert [p["status"] for p in moved_match.proposals or []] == ["open"]  # still to answer
+    # Still to answer, and A's notice of the accepted one: as on the server it came from.
+    source = service.load(match.id).game.proposals or []
+    assert [p["status"] for p in moved_match.proposals or []] == ["accepted", "open"]
+    assert [p["status"] for p in source] == ["accepted", "open"]
     # A file where A's hurt on B's gladiator was never agreed to does not import.
     events = data["replay"][1]["events"]
     accepted = next(e for e in events if e.get("agreed_by"))

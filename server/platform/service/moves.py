@@ -28,8 +28,10 @@ from server.platform.consent import (
     TOLD,
     UNDO,
     Proposal,
+    Status,
     agreed_summary,
     alone_undoes,
+    applies,
     moved_on,
     proposed,
     refused,
@@ -723,16 +725,16 @@ class Moves(Linked):
             if agreed is not None:
                 row.result["agreed_by"] = agreed.person_id
                 row.summary = agreed_summary(outcome.summary, agreed).to_json()
-            replayed.proposals = moved_on(replayed.proposals, kind.moment(state))
             replayed.before[e.seq] = before
             replayed.active.append(row)
+            guard.move_on(replayed, state, e.at)
             if len(replayed.before) > KEPT_BEFORE:
                 del replayed.before[next(iter(replayed.before))]
             if e.seq % MOVED_SNAPSHOTS == 0:
                 replayed.snapshots[e.seq] = state.model_dump(mode="json")
         else:
             state = self._undo_entry(guard, game, replayed, e, row, actor, renaming, state)
-            replayed.proposals = moved_on(replayed.proposals, kind.moment(state))
+            guard.move_on(replayed, state, e.at)
             return state
         replayed.events.append(row)
         replayed.snapshot(row, state)
@@ -771,7 +773,9 @@ class Moves(Linked):
         row.command, row.result, row.subjects = command, {"side": side}, []
         row.summary = proposed(actor, what).to_json()
         row.label = what.to_json()
-        replayed.proposals = [p for p in replayed.proposals if p.status == "open"]
+        replayed.proposals = [  # as `Actions._propose`: the proposer's notices give way
+            p for p in replayed.proposals if p.status == "open" or p.proposer != actor.person_id
+        ]
         replayed.proposals.append(
             Proposal(
                 id=e.seq,
@@ -799,7 +803,7 @@ class Moves(Linked):
         withdrawn = proposal.proposer == actor.person_id
         if not withdrawn and guard.kind.side_of(state, actor) != proposal.side:
             raise NotAllowed(N_("Only the other side answers this proposal."))
-        replayed.proposals.remove(proposal)
+        guard.ended(replayed, proposal, "withdrawn" if withdrawn else "refused", actor, state)
         proposer = Viewer(proposal.proposer_role, proposal.proposer, proposal.proposer_name)
         row.command = {"type": "refuse", "proposal": proposal.id}
         row.result, row.subjects = {"proposal": proposal.id, "accepted": False}, []
@@ -836,7 +840,7 @@ class Moves(Linked):
             raise KeyError("a command on another side's pieces nobody agreed to")
         if guard.kind.side_of(state, agreed) != proposal.side:
             raise NotAllowed(N_("Only the other side answers this proposal."))
-        replayed.proposals.remove(proposal)
+        guard.ended(replayed, proposal, "accepted", agreed, state)
         return agreed
 
     def _people_entry(
@@ -1058,6 +1062,30 @@ class _Guard:
         if own is None or not others:
             raise NotAllowed(N_("Only referees undo actions."))
         return others[0]
+
+    def move_on(self, replayed: _Replayed, state: BaseModel, at: datetime) -> None:
+        """As the live service after a change (`Actions._move_on`): the proposals it moved past,
+        or that can no longer apply (an undo whose action is no longer the last, a command the
+        rules would refuse now), expire."""
+
+        def still(p: Proposal) -> bool:
+            if p.is_undo:
+                return bool(replayed.active) and replayed.active[-1].seq == p.command.get("seq")
+            return applies(self.kind, state, p, at)
+
+        replayed.proposals = moved_on(replayed.proposals, self.kind.moment(state), still)
+
+    def ended(
+        self,
+        replayed: _Replayed,
+        proposal: Proposal,
+        status: Status,
+        by: Viewer,
+        state: BaseModel,
+    ) -> None:
+        """An answered proposal: its proposer's notice, as the live service keeps it (`answer`)."""
+        done = proposal.ending(status, self.kind.moment(state), by.name)
+        replayed.proposals = [done if p is proposal else p for p in replayed.proposals]
 
     def open_proposal(self, replayed: _Replayed, number: Any, state: BaseModel) -> Proposal:
         proposal = next((p for p in replayed.proposals if p.id == number), None)
