@@ -96,6 +96,10 @@ class TM:
         """Every token left placed doing nothing (an aimer holding), up to the zombies."""
         while self.state.phase == "players":
             state = self.state
+            if state.declared is not None and state.declared.ready:  # nobody fired (10.2)
+                name = next(n for n in NAMES if self.id(n) == state.declared.survivor)
+                self.act(name, {"type": "aimed", "answer": "go_on"})
+                continue
             if state.declared is not None:
                 aimer = next(n for n in NAMES if self.id(n) == state.declared.aimers[0])
                 self.act(aimer, {"type": "aimed", "answer": "hold"})

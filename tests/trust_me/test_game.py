@@ -188,8 +188,15 @@ def test_a_whole_game(service: GameService, rolls: ScriptedRolls) -> None:
     assert "attack first" in said
     # Tom (Lena: Distance +2): red 8 + yellow 6 + 2 + 1 − 1 = 16 against 1 + 1 + 2 + 1 = 5: 11,
     # two wounds: the third kills Hugo, the second is not placed.
-    t.dice(8, 6)
+    # 10.2 « L'attaquant lance ses dés d'attaque »: once Hugo holds, Tom rolls, from his phone.
     said = t.act("Hugo", {"type": "aimed", "answer": "hold"})
+    assert "Tom does an attack now, rolling their own dice" in said
+    with pytest.raises(RuleError, match="Nobody fired"):
+        t.act("Tom", {"type": "aimed", "answer": "stop"})
+    with pytest.raises(NotAllowed):
+        t.act("Hugo", {"type": "aimed", "answer": "go_on"})
+    t.dice(8, 6)
+    said = t.act("Tom", {"type": "aimed", "answer": "go_on"})
     assert "16 (8 + 6 + 3 − 1)" in said
     t.act("Tom", {"type": "reroll"})
     t.dice(1, 1)
@@ -529,15 +536,11 @@ def test_a_rearrangement_lays_tokens_out_again(service: GameService, rolls: Scri
     assert tokens == {"c5": "fatigue", "c2": "action"}
 
 
-def test_physical_dice_each_player_enters_their_own(
-    service: GameService, rolls: ScriptedRolls
-) -> None:
-    """4 (I.): dice by colour, rolled at the table: in a game of physical dice the organizer
-    enters the table's (Communities, zombies, first player), each player their own survivor's on
-    their own phone; the server still shuffles and draws what nobody rolls by hand."""
+def physical_game(service: GameService) -> tuple[str, dict[str, Any], int]:
+    """A game of physical dice, Léa and Hugo dealt and kept, the table's dice entered by the
+    organizer: the game, the players, and the weapon Léa keeps in her right hand."""
     from tests.conftest import key, viewer_of
 
-    rolls.endless = True
     game, owner = service.create_game("trust_me", "Cave", "Orga", dice="physical", idem_key=key())
     org = viewer_of(owner)
     people = {
@@ -569,26 +572,72 @@ def test_physical_dice_each_player_enters_their_own(
         offered = state.survivor(people[name].person_id).offered
         keep = [{"item": offered[0], "slot": "right"}, {"item": offered[3], "slot": "c8"}]
         service.perform(game.id, people[name], {"type": "keep", "items": keep}, idem_key=key())
-    weapon = state.survivor(people["Léa"].person_id).offered[0]  # kept in her right hand
+    return game.id, people, state.survivor(people["Léa"].person_id).offered[0]
+
+
+def test_physical_dice_each_player_enters_their_own(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """4 (I.): dice by colour, rolled at the table: in a game of physical dice the organizer
+    enters the table's (Communities, zombies, first player), each player their own survivor's on
+    their own phone; the server still shuffles and draws what nobody rolls by hand."""
+    from tests.conftest import key
+
+    rolls.endless = True
+    game_id, people, weapon = physical_game(service)
     attack = {"type": "attack", "slot": "c9", "weapon": weapon, "target": people["Hugo"].person_id}
     mine = {"Léa: attack die": 1, "Léa: attack, cell die": 1}  # both cells for an extra die free
     with pytest.raises(RuleError, match="Enter the die"):
-        service.perform(game.id, people["Léa"], attack, idem_key=key())
+        service.perform(game_id, people["Léa"], attack, idem_key=key())
     said = service.perform(
-        game.id, people["Léa"], attack, idem_key=key(), rolls=mine
+        game_id, people["Léa"], attack, idem_key=key(), rolls=mine
     ).summary.render()
     assert "Léa attacks Hugo" in said and "(1 + 1 " in said
-    assert service.load(game.id).state.fight.attack_dice[0].value == 1  # type: ignore[attr-defined]
-    if service.load(game.id).state.fight.stage == "attack_reroll":  # type: ignore[attr-defined]
-        service.perform(game.id, people["Léa"], {"type": "reroll"}, idem_key=key())
+    assert service.load(game_id).state.fight.attack_dice[0].value == 1  # type: ignore[attr-defined]
+    if service.load(game_id).state.fight.stage == "attack_reroll":  # type: ignore[attr-defined]
+        service.perform(game_id, people["Léa"], {"type": "reroll"}, idem_key=key())
     # Hugo's defence is his to enter, on his phone.
     with pytest.raises(RuleError, match="Enter the die"):
-        service.perform(game.id, people["Hugo"], {"type": "defend"}, idem_key=key())
+        service.perform(game_id, people["Hugo"], {"type": "defend"}, idem_key=key())
     theirs = {"Hugo: defence die 1": 2, "Hugo: defence, cell die": 3}
     said = service.perform(
-        game.id, people["Hugo"], {"type": "defend"}, idem_key=key(), rolls=theirs
+        game_id, people["Hugo"], {"type": "defend"}, idem_key=key(), rolls=theirs
     ).summary.render()
     assert "(2 + 3 " in said
+
+
+def test_an_attack_declared_under_aim_is_rolled_by_the_attacker(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """10.2 « L'attaquant lance ses dés d'attaque »: Hugo aims at Léa; she declares an attack
+    (9.1); Hugo holds (9.2). With physical dice her dice are hers to enter, on her phone: the
+    server rolls none of them inside Hugo's answer (it used to)."""
+    from tests.conftest import key
+
+    rolls.endless = True
+    game_id, people, weapon = physical_game(service)
+    lea, hugo = people["Léa"], people["Hugo"]
+    service.perform(
+        game_id, lea, {"type": "act", "action": "nothing", "slot": "c1"}, idem_key=key()
+    )
+    aim = {"type": "act", "action": "aim", "slot": "c1", "target": lea.person_id}
+    service.perform(game_id, hugo, aim, idem_key=key())
+    attack = {"type": "attack", "slot": "c9", "weapon": weapon, "target": hugo.person_id}
+    said = service.perform(game_id, lea, attack, idem_key=key()).summary.render()
+    assert "Hugo aims at Léa: attack first" in said
+    held = service.perform(game_id, hugo, {"type": "aimed", "answer": "hold"}, idem_key=key())
+    assert "Léa does an attack now, rolling their own dice" in held.summary.render()
+    state: Any = service.load(game_id).state
+    assert state.fight is None and state.declared.ready
+    go = {"type": "aimed", "answer": "go_on"}
+    with pytest.raises(RuleError, match="Enter the die"):
+        service.perform(game_id, lea, go, idem_key=key())
+    mine = {"Léa: attack die": 5}  # her token on c1 covers the cell of the extra die
+    said = service.perform(game_id, lea, go, idem_key=key(), rolls=mine).summary.render()
+    assert "Léa attacks Hugo" in said and "(5 " in said
+    journal = service.log(game_id, lea)
+    rolled = [r for e in journal for r in e.get("rolls", [])]
+    assert {r["purpose"] for r in rolled if r.get("manual")} >= set(mine)
 
 
 def test_a_medical_kit_takes_off_the_wound_chosen(

@@ -131,3 +131,32 @@ def test_a_phone_keeps_searches_and_fights(trust_me: dict[str, Any], rolls: Scri
     assert answer.status_code == 200, answer.text
     assert t.state.fight is not None and t.state.fight.malus == [("table", 1)]
     assert "Roll one die again?" in lea.get(f"/g/{t.game}").text
+
+
+def test_nobody_fires_the_attacker_rolls_from_their_phone(
+    trust_me: dict[str, Any], rolls: ScriptedRolls
+) -> None:
+    """9.2, 10.2 « L'attaquant lance ses dés d'attaque »: Hugo, aiming at Léa, lets her act;
+    her phone then offers her attack to do (no way to stop: nobody fired), and rolls it."""
+    t, phones = trust_me["t"], trust_me["phones"]
+    for name in ("Léa", "Hugo", "Ana", "Tom"):
+        o = t.sheet(name).offered
+        keep = [{"item": o[0], "slot": "right"}, {"item": o[3], "slot": "c3"}]
+        t.act(name, {"type": "keep", "items": keep})
+    t.act("Léa", {"type": "act", "action": "nothing", "slot": "c1"})
+    t.act("Hugo", {"type": "act", "action": "aim", "slot": "c1", "target": t.id("Léa")})
+    t.act("Ana", {"type": "act", "action": "nothing", "slot": "c1"})
+    t.act("Tom", {"type": "act", "action": "nothing", "slot": "c1"})
+    surin = t.item("Léa", "surin")
+    attack = {"type": "attack", "weapon": str(surin), "target": str(t.id("Ana")), "slot": "c2"}
+    assert post(phones["lea"], t.game, attack).status_code == 200
+    assert "Let them act" in phones["hugo"].get(f"/g/{t.game}").text
+    assert post(phones["hugo"], t.game, {"type": "aimed", "answer": "hold"}).status_code == 200
+    page = phones["lea"].get(f"/g/{t.game}").text
+    assert "Nobody fired: do an attack now" in page and "Do it now" in page
+    assert "Stop and pass" not in page and t.state.fight is None
+    assert "Do it now" not in phones["hugo"].get(f"/g/{t.game}").text
+    rolls.push(4, 4, 4)
+    answer = post(phones["lea"], t.game, {"type": "aimed", "answer": "go_on"})
+    assert answer.status_code == 200, answer.text
+    assert t.state.fight is not None and t.state.declared is None

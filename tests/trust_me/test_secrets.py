@@ -104,7 +104,7 @@ def command_for(state: TMState, rng: random.Random) -> tuple[int | None, dict[st
         return who, {"type": {"defence": "defend", "usage": "usage"}[stage]}
     if state.declared is not None:
         d = state.declared
-        if d.attacked:
+        if d.attacked or d.ready:
             return d.survivor, {"type": "aimed", "answer": "go_on"}
         return d.aimers[0], {"type": "aimed", "answer": "hold"}
     if state.exchange:

@@ -126,13 +126,17 @@ class Placement(BaseModel):
 class Declared(BaseModel):
     """9.2: an action declared while others aim at the active survivor: it waits while each
     aimer in turn fires or holds; after a fight, the survivor attacked goes on or stops (6). The
-    command is the player's alone (a search names what was found): no view shows it."""
+    command is the player's alone (a search names what was found): no view shows it.
+
+    `ready`: every aimer held and the action rolls the survivor's own dice (10.2 « L'attaquant
+    lance ses dés d'attaque »): it waits for its player to do it, entering their own dice."""
 
     survivor: int
     aimers: list[int]
     command: dict[str, Any]
     action: str  # what the table heard declared ("move", "search"...)
     attacked: bool = False
+    ready: bool = False
 
     @property
     def aimer(self) -> int | None:

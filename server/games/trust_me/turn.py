@@ -70,6 +70,18 @@ class NoDice:
         raise DryRun
 
 
+class FirstDie(NoDice):
+    """`NoDice` that keeps whose the first die is: the dice an action rolls are its actor's."""
+
+    owner: str | None = None
+
+    def roll(
+        self, sides: int, purpose: str, *, owner: str | None = None, secret: bool = False
+    ) -> int:
+        self.owner = owner
+        raise DryRun
+
+
 def check_free(state: TMState) -> None:
     if state.fight is not None or state.placements:
         raise RuleError(N_("Finish the fight in progress first."))
@@ -357,7 +369,8 @@ def fire_from_aim(state: TMState, c: Attack, ctx: Context) -> Applied:
 
 
 def on_aimed(state: TMState, answer: str, ctx: Context) -> Applied:
-    """9.2: the aimer holds; or, after the fight, the survivor attacked goes on or stops (6)."""
+    """9.2: the aimer holds; or, after the fight, the survivor attacked goes on or stops (6); or,
+    every aimer having held, the survivor does the action that rolls their own dice (10.2)."""
     declared = state.declared
     if declared is None or state.fight is not None or state.placements:
         raise RuleError(N_("No declared action waits."))
@@ -367,6 +380,13 @@ def on_aimed(state: TMState, answer: str, ctx: Context) -> Applied:
             raise NotAllowed(N_("Only the survivor aiming holds their fire."))
         aimer = state.survivor(declared.aimers.pop(0))
         said = Msg(N_("{aimer} holds their fire."), {"aimer": aimer.name})
+    elif declared.ready:
+        if ctx.actor.person_id != target.id:
+            raise NotAllowed(N_("{name} decides, on their own phone."), name=target.name)
+        if answer == "stop":  # 9.3 « On réalise l'action »: only a fight lets them stop (6)
+            raise RuleError(N_("Nobody fired: the action declared is done."), field="answer")
+        declared.ready = False
+        said = Msg(N_("{name} goes on."), {"name": target.name})
     else:
         if not declared.attacked or ctx.actor.person_id != target.id:
             raise NotAllowed(N_("{name} decides, on their own phone."), name=target.name)
@@ -393,11 +413,10 @@ def on_aimed(state: TMState, answer: str, ctx: Context) -> Applied:
 
     command = TRUST_ME.parse(declared.command)
     trial = state.model_copy(deep=True)  # what happened meanwhile may forbid it (a weapon fell)
+    first = FirstDie()
     try:
         with suppress(DryRun):
-            perform(
-                trial, trial.survivor(target.id), command, Context(ctx.actor, NoDice(), ctx.now)
-            )
+            perform(trial, trial.survivor(target.id), command, Context(ctx.actor, first, ctx.now))
     except RuleError as error:
         state.acted = True  # its token stays: the action is lost
         lost = Msg(
@@ -405,6 +424,14 @@ def on_aimed(state: TMState, answer: str, ctx: Context) -> Applied:
             {"name": target.name, "why": error.msg},
         )
         return Applied(joined([said, lost]))
+    if first.owner == combat.owner(target) and ctx.actor.person_id != target.id:
+        declared.ready = True  # 10.2: the attacker rolls their own dice, from their own phone
+        state.declared = declared
+        now = Msg(
+            N_("Nobody fires: {name} does {action} now, rolling their own dice."),
+            {"name": target.name, "action": Msg(ACTION_WORDS[declared.action])},
+        )
+        return Applied(joined([said, now]))
     return Applied(joined([said, perform(state, target, command, ctx)]))
 
 

@@ -239,6 +239,11 @@ def waiting_view(state: TMState) -> dict[str, Any] | None:
                 declared.survivor,
                 Msg(N_("goes on with the action declared, or stops")).render(),
             )
+        elif declared.ready:
+            person, what = (
+                declared.survivor,
+                Msg(N_("does the action declared, rolling their own dice")).render(),
+            )
         else:
             person = declared.aimer or declared.survivor
             what = Msg(
@@ -399,8 +404,11 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
         "endure_needs_slot": not any(t.slot is not None and t.face == "action" for t in s.tokens)
         and bool(s.free_tokens()),
         "go_on_decision": bool(
-            state.declared and state.declared.attacked and state.declared.survivor == s.id
+            state.declared
+            and (state.declared.attacked or state.declared.ready)
+            and state.declared.survivor == s.id
         ),
+        "may_stop": bool(state.declared and state.declared.attacked),
         "may_recover": bool(
             state.zombies
             and state.zombies.spawned
