@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from server.errors import InvalidInput, NotAllowed, RuleError
-from server.games.trust_me.sheet import wound_places
+from server.games.trust_me.sheet import mark, wound_places
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import PUBLIC
 from server.platform.service import GameService
@@ -710,3 +710,40 @@ def test_the_cible_marker_moves_for_free_on_one_s_own_turn(
         t.act("Léa", {"type": "retarget", "target": t.id("Léa")})
     with pytest.raises(RuleError):
         t.act("Léa", {"type": "retarget", "target": t.id("Ana")})
+
+
+def test_the_reroll_cell_and_the_lucky_charm_each_give_a_reroll(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """1: the free cell, « Lors de vos attaques, vous pouvez relancer l'un de vos dés »; 5,
+    Porte-Bonheur: « Relancez l'un de vos dés si le résultat ne vous convient pas ». Each gives
+    its own: Ana, wearing the charm with the cell free, rolls one die again, then one again (Léa,
+    with the cell alone, once: `test_a_game_of_four`); Hugo, defending with neither, none."""
+    t = dealt(service, rolls)
+    lea = t.state.survivor(t.id("Léa"))
+    assert t.sheet("Ana").slot_of(t.item("Ana", "porte-bonheur")) is not None
+    assert lea.item_in("c4") is None  # the re-roll cell is free for both
+    t.act("Léa", {"type": "act", "action": "nothing", "slot": "c9"})
+    t.act("Hugo", {"type": "act", "action": "nothing", "slot": "c9"})
+    t.dice(8, 5)
+    bat = t.item("Ana", "batte")
+    t.act("Ana", {"type": "attack", "slot": "c9", "weapon": bat, "target": t.id("Hugo")})
+    t.dice(2)
+    said = t.act("Ana", {"type": "reroll", "die": 0})
+    assert "8 becomes 2" in said and "Ana may roll one die again" in said
+    assert t.state.fight.stage == "attack_reroll"  # type: ignore[union-attr]
+    t.dice(4)
+    said = t.act("Ana", {"type": "reroll", "die": 1})
+    assert "5 becomes 4" in said and "Attack: " in said
+    assert t.state.fight.stage == "defence"  # type: ignore[union-attr]
+    t.dice(1, 1)
+    said = t.act("Hugo", {"type": "defend"})
+    assert "9 against 5" in said and "Hugo takes 1 wound" in said  # no re-roll for Hugo
+    # 6: the wound « se place dans l'une des deux cases mains ou dans l'une des neuf cases »:
+    # the cell Hugo's Action token covers too; the token stays, taken back as any other.
+    assert any(tok.slot == "c9" for tok in t.sheet("Hugo").tokens)
+    t.act("Ana", {"type": "wounds", "slots": ["c9"]})
+    assert t.sheet("Hugo").wounds == ["c9"]
+    with pytest.raises(RuleError, match="free hand or cell"):  # one marker a place
+        wound_again = t.state.model_copy(deep=True)
+        mark(wound_again, wound_again.survivor(t.id("Hugo")), "c9", "infection")

@@ -9,6 +9,8 @@ sender is that person and that the fight is at that stage."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from server.errors import NotAllowed, RuleError
 from server.games.trust_me.catalog import COLOUR_TITLES, SIDES, Colour, Outcome, Skill
 from server.games.trust_me.commands import (
@@ -97,10 +99,26 @@ def held_weapon(state: TMState, s: Survivor, item: int) -> tuple[str, bool]:
     return weapon.category, weapon.two_handed and slot != "hands"
 
 
+RerollSource = Literal["cell", "charm"]
+
+
+def reroll_sources(
+    state: TMState, s: Survivor, attacking: bool, used: list[RerollSource]
+) -> list[RerollSource]:
+    """What lets this roll's survivor roll one die again, not yet used on it, the free one first.
+    1: "Lors de vos attaques, vous pouvez relancer l'un de vos dés" (the cell, attacks only);
+    5, Porte-Bonheur: "Relancez l'un de vos dés si le résultat ne vous convient pas". Each gives
+    its own re-roll: a survivor with both rolls one die again, then one again."""
+    sources: list[RerollSource] = []
+    if attacking and has_skill(state, s, "reroll"):
+        sources.append("cell")
+    if wearing(state, s, "charm") is not None:
+        sources.append("charm")
+    return [source for source in sources if source not in used]
+
+
 def may_reroll(state: TMState, s: Survivor, attacking: bool) -> bool:
-    """1: "Lors de vos attaques, vous pouvez relancer l'un de vos dés" (the cell, attacks only);
-    5, Porte-Bonheur: "Relancez l'un de vos dés si le résultat ne vous convient pas"."""
-    return (attacking and has_skill(state, s, "reroll")) or wearing(state, s, "charm") is not None
+    return bool(reroll_sources(state, s, attacking, []))
 
 
 def start_attack(state: TMState, s: Survivor, c: Attack, ctx: Context, from_aim: bool) -> Msg:
@@ -225,11 +243,14 @@ def on_reroll(state: TMState, c: Reroll, ctx: Context) -> Applied:
         state, ctx, stage if stage in ("attack_reroll", "defence_reroll") else "attack_reroll"
     )
     assert fight is not None
-    dice = fight.attack_dice if stage == "attack_reroll" else fight.defence_dice
+    attacking = stage == "attack_reroll"
+    dice = fight.attack_dice if attacking else fight.defence_dice
     said: list[Msg] = []
     if c.die is not None:
         if c.die >= len(dice):
             raise RuleError(N_("Choose one of the dice rolled."), field="die")
+        source = reroll_sources(state, s, attacking, fight.rerolled)[0]
+        fight.rerolled.append(source)
         old = dice[c.die]
         dice[c.die] = roll(ctx.dice, s, old.colour, "die rolled again", old.why)
         said.append(
@@ -243,11 +264,15 @@ def on_reroll(state: TMState, c: Reroll, ctx: Context) -> Applied:
                 },
             )
         )
-        if not (stage == "attack_reroll" and has_skill(state, s, "reroll")):
+        if source == "charm":
             said += charm_used(state, s, ctx)
+        if reroll_sources(state, s, attacking, fight.rerolled):  # the lucky charm, after the cell
+            said.append(Msg(N_("{name} may roll one die again."), {"name": s.name}))
+            return Applied(joined(said))
     else:
         said.append(Msg(N_("{name} keeps the dice."), {"name": s.name}))
-    if stage == "attack_reroll":
+    fight.rerolled = []
+    if attacking:
         if fight.target is None:
             said.append(zombies_killed(state, fight))
         else:

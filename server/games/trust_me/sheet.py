@@ -131,8 +131,10 @@ def fall(state: TMState, s: Survivor, item: int) -> list[int]:
 
 
 def wound_places(s: Survivor) -> list[str]:
-    """6: a hand or one of the nine cells, not one a wound, an infection or a token covers."""
-    return [slot for slot in WOUND_SLOTS if occupant(s, slot) in (None, "item")]
+    """6: « l'une des deux cases mains ou [...] l'une des neuf cases de l'inventaire », one
+    marker a place: not one a wound or an infection already covers. An object there falls; an
+    Action or Fatigue token there stays, and is taken back as any other (the book bars neither)."""
+    return [slot for slot in WOUND_SLOTS if occupant(s, slot) in (None, "item", "token")]
 
 
 def mark(state: TMState, s: Survivor, slot: str, marker: str) -> list[int]:

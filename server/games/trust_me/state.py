@@ -99,6 +99,7 @@ class Fight(BaseModel):
     stage: Literal["attack_reroll", "defence", "defence_reroll", "endure", "placing", "usage"]
     wounds: int = 0  # to place
     from_aim: bool = False
+    rerolled: list[Literal["cell", "charm"]] = Field(default_factory=list)  # this roll's re-rolls
     said: list[dict[str, Any]] = Field(default_factory=list)  # the fight's sentences so far
 
     @property
