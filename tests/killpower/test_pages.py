@@ -243,3 +243,52 @@ def test_the_owner_chooses_the_mode_on_a_new_league(client: TestClient) -> None:
     )
     assert answer.status_code == 200 and "La ligue joue en tournoi" in answer.text
     assert "Tirer le tableau" in phone.get(f"/g/{game.id}").text
+
+
+def test_a_team_from_paper_entered_on_the_owners_phone(killpower: dict[str, Any]) -> None:
+    """Bringing a league from paper (spec): the owner's form, one row per gladiator; every
+    choice starts empty; the team then shows its marks to every coach."""
+    game, phones, alix = killpower["game"], killpower["phones"], killpower["people"]["alix"]
+    page = phones["org"].get(f"/g/{game}").text
+    form_html = page[page.index('id="paper-title"') :]
+    assert 'name="DEP_1"' in form_html and 'name="armour_7"' in form_html
+    for select in re.findall(r"<select[^>]*>.*?</select>", form_html, flags=re.S):
+        # A choice that decides something never starts pre-filled.
+        assert not re.search(r'<option value="[^"]+"[^>]*selected', select), select[:80]
+        if "multiple" not in select:
+            assert re.search(r'<select[^>]*><option value=""', select), select[:80]
+    assert 'id="paper-title"' not in phones["alix"].get(f"/g/{game}").text
+    data: dict[str, Any] = {
+        "type": "paper_team",
+        "name": "Les Anciens",
+        "coach": str(alix.person_id),
+        "ranking": "9",
+        "played": "4",
+        "won": "3",
+        "lost": "1",
+        "drawn": "0",
+        "abandoned": "0",
+        "idem": key(),
+    }
+    figures = {"DEP": "5", "PHY": "3", "HAB": "4", "POU": "4", "BAL": "4", "VIE": "4"}
+    for i in range(1, 8):
+        data.update({f"name_{i}": f"Ancien {i}", f"number_{i}": str(i + 10)})
+        data.update({f"specialization_{i}": "archer", f"exp_{i}": "20", f"increases_{i}": "1"})
+        data.update({f"{c}_{i}": v for c, v in figures.items()})
+        data[f"equipment_{i}"] = "gloves"
+    data.update({"equipment_1": "armour", "armour_1": "6"})
+    data.update({"equipment_2": "powers", "powers_2": ["sommeil", "peur"]})
+    wrong = {**data, "VIE_3": "16", "idem": key()}
+    answer = phones["org"].post(f"/g/{game}/act", data=wrong, headers=HTMX)
+    assert answer.status_code == 422 and "VIE va de 1 à 15, pas 16" in answer.text
+    answer = phones["org"].post(f"/g/{game}/act", data=data, headers=HTMX)
+    assert answer.status_code == 200, answer.text
+    team = next(t for t in killpower["service"].load(game).state.teams.values() if t.paper)
+    assert team.coach == alix.person_id and team.gladiators[0].shield == 6
+    assert team.gladiators[0].characteristics["PHY"] == 3
+    assert team.gladiators[1].powers == ["sommeil", "peur"]
+    # Every coach sees the marks on the table; the sheet stays its coach's.
+    basile = phones["basile"].get(f"/g/{game}").text
+    assert "Les Anciens" in basile and "✍" in basile and "Sommeil" not in basile
+    sheet = phones["alix"].get(f"/g/{game}").text
+    assert "Saisie à la main par l’organisateur de la ligue" in sheet or "✍" in sheet

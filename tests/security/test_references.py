@@ -251,6 +251,36 @@ LEAGUE: dict[
         team_command("Zorgs", ["gloves"] * 7, coach=w.ids["nadia"]),
         {"coach": w.foreign["person"]},
     ),
+    "paper_team": lambda w, s, r: (
+        {
+            "type": "paper_team",
+            "name": "Papier",
+            "coach": w.ids["nadia"],
+            "gladiators": [
+                {
+                    "name": "Vieux",
+                    "number": 1,
+                    "specialization": "archer",
+                    "equipment": "powers",
+                    "powers": ["sommeil", "peur"],
+                    "characteristics": {c: 4 for c in ("DEP", "PHY", "HAB", "POU", "BAL", "VIE")},
+                }
+            ],
+        },
+        {
+            "coach": w.foreign["person"],
+            "gladiators": [
+                {
+                    "name": "Vieux",
+                    "number": 1,
+                    "specialization": "archer",
+                    "equipment": "powers",
+                    "powers": ["sommeil", "carte-d-ailleurs"],  # no card of this league's deck
+                    "characteristics": {c: 4 for c in ("DEP", "PHY", "HAB", "POU", "BAL", "VIE")},
+                }
+            ],
+        },
+    ),
     "replace": lambda w, s, r: (
         None,
         {"team": w.foreign["team"], "gladiator": w.foreign["gladiator"]},

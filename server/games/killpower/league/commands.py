@@ -58,6 +58,42 @@ GladiatorRef = Annotated[int, Ref("gladiator")]
 PowerRef = Annotated[str, Ref("power")]
 
 
+class PaperGladiator(Strict):
+    """One gladiator as their paper sheet has them: every figure entered by hand."""
+
+    name: str = Field(min_length=1, max_length=40)
+    number: int = Field(ge=0, le=99)
+    specialization: Specialization
+    equipment: Equipment
+    armour: int | None = Field(default=None, ge=1, le=20)  # none: rolled by Arbitre later
+    powers: list[PowerRef] = Field(default_factory=list, max_length=2)
+    characteristics: dict[Characteristic, int]
+    exp: int = Field(default=0, ge=0, le=9999)
+    increases: int = Field(default=0, ge=0, le=999)
+    matches: int = Field(default=0, ge=0, le=999)
+
+    @field_validator("name")
+    @classmethod
+    def _strip(cls, value: str) -> str:
+        return Recruit._strip(value)
+
+
+class EnterTeam(Strict):
+    """A team brought from paper (spec, "Bringing a league from paper"): the league owner enters
+    it as its sheet stands; the chapter 2 wizard stays the way to make a new team."""
+
+    type: Literal["paper_team"]
+    name: str = Field(min_length=1, max_length=40)
+    coach: PersonRef | None = None
+    ranking: int = Field(default=0, ge=-9999, le=9999)
+    played: int = Field(default=0, ge=0, le=9999)
+    won: int = Field(default=0, ge=0, le=9999)
+    lost: int = Field(default=0, ge=0, le=9999)
+    drawn: int = Field(default=0, ge=0, le=9999)
+    abandoned: int = Field(default=0, ge=0, le=9999)
+    gladiators: list[PaperGladiator] = Field(min_length=1, max_length=rules.TEAM_SIZE)
+
+
 class Replace(Strict):
     """A dead (or dismissed) gladiator replaced through the wizard (3.4)."""
 
@@ -152,6 +188,7 @@ class OpenMatch(Strict):
 Command = Annotated[
     OpenMatch
     | CreateTeam
+    | EnterTeam
     | Replace
     | Improve
     | Reequip

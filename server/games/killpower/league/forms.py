@@ -23,12 +23,35 @@ def recruits(data: dict[str, Any], size: int) -> list[dict[str, Any]]:
     return found
 
 
+PAPER_FIELDS = (*RECRUIT_FIELDS, "armour", "exp", "increases", "matches")
+
+
+def paper_gladiators(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The paper sheet's rows (name_i ... matches_i, DEP_i ... VIE_i): a row left empty is
+    no gladiator; an empty figure is left out, for the rules to ask for it by name."""
+    found = []
+    for i in range(1, rules.TEAM_SIZE + 1):
+        row = {k: data.pop(f"{k}_{i}", None) for k in PAPER_FIELDS}
+        figures = {c: data.pop(f"{c}_{i}", None) for c in rules.CHARACTERISTICS}
+        if all(v in (None, "", []) for v in [*row.values(), *figures.values()]):
+            continue
+        powers = row["powers"] or []
+        row["powers"] = [powers] if isinstance(powers, str) else powers
+        row["characteristics"] = {c: v for c, v in figures.items() if v not in (None, "")}
+        found.append({k: v for k, v in row.items() if v not in (None, "")})
+    return found
+
+
 def from_form(payload: dict[str, Any]) -> dict[str, Any]:
     """A form's fields as the command the form stands for."""
     data = dict(payload)
     kind = data.get("type")
     if kind == "team":
         data["gladiators"] = recruits(data, rules.TEAM_SIZE + 1)
+    elif kind == "paper_team":
+        data["gladiators"] = paper_gladiators(data)
+        if data.get("coach") == "owner":  # the league owner keeps the team
+            data["coach"] = None
     elif kind == "replace":
         found = recruits(data, 1)
         data["recruit"] = found[0] if found else None

@@ -22,12 +22,13 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, TypeAdapter
 
 from server.games.killpower import rules
-from server.games.killpower.league import forms, matches, settings, teams, tournament, views
+from server.games.killpower.league import forms, matches, paper, settings, teams, tournament, views
 from server.games.killpower.league.commands import (
     COACH_COMMANDS,
     Command,
     CreateTeam,
     DrawBracket,
+    EnterTeam,
     Improve,
     OpenMatch,
     RecordMatch,
@@ -51,6 +52,7 @@ from server.platform.kinds import (
 
 HANDLERS: dict[type, Handler] = {
     CreateTeam: teams.on_team,
+    EnterTeam: paper.on_paper_team,
     Replace: teams.on_replace,
     Improve: teams.on_improve,
     Reequip: teams.on_reequip,

@@ -63,6 +63,7 @@ class Gladiator(BaseModel):
     matches: int = 0
     may_reequip: bool = False  # played the last match: its equipment may be exchanged (3.4)
     died_in: int | None = None
+    paper: bool = False  # entered by hand from a paper sheet, every figure as it stood
 
     @property
     def shield(self) -> int | None:
@@ -88,6 +89,7 @@ class Team(BaseModel):
     lost: int = 0
     drawn: int = 0
     abandoned: int = 0
+    paper: bool = False  # entered by hand from a paper sheet (its ranking and record too)
 
     def gladiator(self, gladiator_id: int) -> Gladiator:
         for g in self.gladiators:

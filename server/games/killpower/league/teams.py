@@ -100,24 +100,39 @@ def equip(
         pack.remove(key)
 
 
-def on_team(state: LeagueState, c: CreateTeam, ctx: Context) -> Applied:
-    actor = ctx.actor
-    coach = actor.person_id if actor.role == "coach" else c.coach
+def check_coach(state: LeagueState, coach: int | None) -> int | None:
     if coach is not None and str(coach) not in state.coaches:
         raise RuleError(N_("No coach {coach} in this league."), field="coach", coach=coach)
+    return coach
+
+
+def team_name(state: LeagueState, raw: str) -> str:
+    """The name, its spaces tidied: one team a name in the league, whatever the case."""
+    name = " ".join(raw.split())
+    if not name:
+        raise RuleError(N_("Give the team a name."), field="name")
+    taken = next((t for t in state.teams.values() if t.name.lower() == name.lower()), None)
+    if taken is not None:
+        raise RuleError(N_("A team is already named “{name}”."), field="name", name=taken.name)
+    return name
+
+
+def check_numbers(numbers: list[int]) -> None:
+    if len(set(numbers)) != len(numbers):
+        raise RuleError(N_("Two gladiators wear the same number."), field="gladiators")
+
+
+def on_team(state: LeagueState, c: CreateTeam, ctx: Context) -> Applied:
+    actor = ctx.actor
+    coach = check_coach(state, actor.person_id if actor.role == "coach" else c.coach)
     if len(c.gladiators) != rules.TEAM_SIZE:
         raise RuleError(
             N_("A team has exactly 7 gladiators, not {count}."),
             field="gladiators",
             count=len(c.gladiators),
         )
-    name = " ".join(c.name.split())
-    taken = next((t for t in state.teams.values() if t.name.lower() == name.lower()), None)
-    if taken is not None:
-        raise RuleError(N_("A team is already named “{name}”."), field="name", name=taken.name)
-    numbers = [g.number for g in c.gladiators]
-    if len(set(numbers)) != len(numbers):
-        raise RuleError(N_("Two gladiators wear the same number."), field="gladiators")
+    name = team_name(state, c.name)
+    check_numbers([g.number for g in c.gladiators])
     if state.mode == "tournament":
         rules.check_tournament_powers([g.powers for g in c.gladiators if g.equipment == "powers"])
     team = Team(

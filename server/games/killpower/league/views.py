@@ -41,6 +41,7 @@ def label(command: Any, state: LeagueState) -> Msg:
         )
     labels = {
         "team": N_("the team's creation"),
+        "paper_team": N_("the team entered from paper"),
         "replace": N_("the recruit"),
         "improve": N_("the increase"),
         "reequip": N_("the new equipment"),
@@ -112,6 +113,7 @@ def table_rows(state: LeagueState) -> list[dict[str, Any]]:
                 "power": power.power,
                 "division": power.division,
                 "complete": len(t.gladiators) == rules.TEAM_SIZE,
+                "paper": t.paper,
             }
         )
     return rows
@@ -210,6 +212,7 @@ def sheet(state: LeagueState, team: Team) -> dict[str, Any]:
         "division": power.division,
         "power_explained": power.explain().render(),
         "complete": len(team.gladiators) == rules.TEAM_SIZE,
+        "paper": team.paper,
         "gladiators": [
             {
                 **g.model_dump(mode="json"),

@@ -1,0 +1,161 @@
+"""Bringing a league from paper (spec): the league owner enters a team as its paper sheet
+stands, every figure marked as entered by hand; the book's bounds still hold; the team then
+plays like any other (a match opens with it, its ranking counts on from the sheet's)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from server.errors import InvalidInput, NotAllowed, RuleError
+from server.games.killpower.league.views import public, sheet
+from server.i18n import current_language
+from server.platform.dice import ScriptedRolls
+from server.platform.service import GameService
+from tests.killpower.conftest import League, team_command
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    token = current_language.set("en")
+    yield
+    current_language.reset(token)
+
+
+FIGURES = {"DEP": 5, "PHY": 3, "HAB": 6, "POU": 4, "BAL": 7, "VIE": 5}
+
+
+def paper_row(i: int, **extra: Any) -> dict[str, Any]:
+    return {
+        "name": f"Brute {i}",
+        "number": i,
+        "specialization": "warrior",
+        "equipment": "gloves",
+        "characteristics": dict(FIGURES),
+        "exp": 25,
+        "increases": 2,
+        "matches": 5,
+        **extra,
+    }
+
+
+def paper_team(name: str = "Les Brutes", **extra: Any) -> dict[str, Any]:
+    """The issue's club: a PHY 3 gladiator, a magic armour of 6, a ranking and a record."""
+    rows = [paper_row(1, equipment="armour", armour=6)]
+    rows += [paper_row(2, equipment="powers", powers=["sommeil", "peur"])]
+    rows += [paper_row(i) for i in range(3, 8)]
+    return {
+        "type": "paper_team",
+        "name": name,
+        "ranking": 14,
+        "played": 6,
+        "won": 4,
+        "lost": 1,
+        "drawn": 1,
+        "abandoned": 0,
+        "gladiators": rows,
+        **extra,
+    }
+
+
+def test_a_team_entered_from_paper_keeps_every_figure_marked(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    league = League(service, rolls)
+    nadia = league.coach("Nadia")
+    said = league.act(league.owner, paper_team(coach=nadia.person_id))  # no die rolled
+    assert "enters the team Les Brutes from its paper sheet" in said and "14 ranking" in said
+    team = league.team("Les Brutes")
+    assert team.paper and team.coach == nadia.person_id and team.ranking == 14
+    assert (team.played, team.won, team.lost, team.drawn) == (6, 4, 1, 1)
+    first, second = team.gladiators[0], team.gladiators[1]
+    assert first.characteristics["PHY"] == 3 and first.shield == 6 and first.paper
+    assert second.powers == ["sommeil", "peur"] and second.increases_left == 0
+    assert team.total_exp == 7 * 25
+    # Every coach sees that the team's figures came from paper; its sheet stays its coach's.
+    row = next(r for r in public(league.state)["table"] if r["name"] == "Les Brutes")
+    assert row["paper"] and row["ranking"] == 14 and row["played"] == 6
+    assert sheet(league.state, team)["paper"]
+    tomas = league.coach("Tomas")
+    journal = service.log(league.id, tomas)
+    assert any("from its paper sheet, every figure by hand" in e["summary"] for e in journal)
+    # It plays on like any team: a draw (3 to 1 is short of the margin) counts on from the
+    # sheet's 14 points and record.
+    league.act(tomas, team_command("Titanos", ["gloves"] * 7))
+    league.match("Les Brutes", "Titanos", (3, 1))
+    team = league.team("Les Brutes")
+    assert (team.played, team.drawn, team.ranking) == (7, 2, 14 + league.state.draw_points)
+
+
+def test_a_tournament_team_from_paper_with_its_ranking(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """13.2: three of a kind at most; the armour left empty is rolled with the referee."""
+    league = League(service, rolls, mode="tournament")
+    command = paper_team(ranking=-3)
+    command["gladiators"][0]["armour"] = None
+    league.act(league.owner, command)
+    team = league.team("Les Brutes")
+    assert team.ranking == -3 and team.gladiators[0].armour is None
+    league.act(league.owner, {"type": "roll_armour", "team": team.id}, 4)
+    assert league.team("Les Brutes").gladiators[0].armour == 6 + 2  # 1D5 from a d10: 4 → 2
+    too_many = paper_team(name="Les Mages")
+    for row in too_many["gladiators"][2:6]:
+        row.update(equipment="powers", powers=["sommeil", "aimant"])
+    with pytest.raises(RuleError, match="3 at most"):
+        league.act(league.owner, too_many)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"characteristics": {**FIGURES, "DEP": 6}}, "DEP goes from 1 to 5, not 6"),
+        ({"characteristics": {**FIGURES, "VIE": 16}}, "VIE goes from 1 to 15, not 16"),
+        ({"characteristics": {**FIGURES, "PHY": 0}}, "PHY goes from 1 to 20, not 0"),
+        ({"characteristics": {"DEP": 5}}, "enter every characteristic"),
+        ({"exp": 19, "increases": 2}, "19 EXP allow 1 increases, not 2"),
+        ({"armour": 8}, "magic armour's value goes with magic armour only"),
+        ({"equipment": "powers", "powers": ["aimant"]}, "two different powers"),
+        ({"equipment": "powers", "powers": ["aimant", "aimant"]}, "two different powers"),
+        ({"powers": ["sommeil", "peur"]}, "powers go with the power cards equipment only"),
+        ({"number": 2}, "same number"),
+    ],
+)
+def test_what_the_book_bounds_is_still_checked(
+    service: GameService, rolls: ScriptedRolls, change: dict[str, Any], message: str
+) -> None:
+    league = League(service, rolls)
+    command = paper_team()
+    command["gladiators"][3].update(change)
+    with pytest.raises(RuleError, match=message):
+        league.act(league.owner, command)
+    assert league.state.teams == {}  # nothing half entered
+    assert league.state.next_id == 1
+
+
+def test_the_record_and_the_deck_are_checked(service: GameService, rolls: ScriptedRolls) -> None:
+    league = League(service, rolls)
+    with pytest.raises(RuleError, match="more than the 6 matches played"):
+        league.act(league.owner, paper_team(won=6))
+    # A championship team draws from its own pack: one Sommeil in the sample deck.
+    command = paper_team()
+    command["gladiators"][3].update(equipment="powers", powers=["sommeil", "aimant"])
+    with pytest.raises(RuleError, match="The deck has 1 “Sommeil”"):
+        league.act(league.owner, command)
+    with pytest.raises(InvalidInput):  # a card of no deck is no reference
+        bad = paper_team()
+        bad["gladiators"][1]["powers"] = ["sommeil", "no-such-power"]
+        league.act(league.owner, bad)
+    league.act(league.owner, paper_team())
+    with pytest.raises(RuleError, match="already named"):
+        league.act(league.owner, paper_team(name="les brutes"))
+
+
+def test_only_the_league_owner_enters_a_team_from_paper(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    league = League(service, rolls)
+    nadia = league.coach("Nadia")
+    with pytest.raises(NotAllowed):
+        league.act(nadia, paper_team(coach=nadia.person_id))
