@@ -16,6 +16,7 @@ from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
 from tests.killpower.conftest import League, team_command
 
+
 @pytest.fixture(autouse=True)
 def english() -> Iterator[None]:
     token = current_language.set("en")
