@@ -68,6 +68,11 @@ class League:
         self.rolls.push(*dice)
         return self.service.perform(self.id, actor, command, idem_key=key()).summary.render()
 
+    def enter(self, actor: Viewer, command: dict[str, Any], entered: dict[str, int]) -> str:
+        """An action whose dice its actor enters by hand (a game of physical dice)."""
+        done = self.service.perform(self.id, actor, command, idem_key=key(), rolls=entered)
+        return done.summary.render()
+
     @property
     def state(self) -> LeagueState:
         return self.service.load(self.id).state  # type: ignore[no-any-return]
@@ -121,8 +126,16 @@ class Match:
         nadia, tomas = self.league.coach("Nadia"), self.league.coach("Tomas")
         # Nabos no. 1 draws Sommeil (5) and Fantôme (1), no. 2 rolls armour 6 + 3; Titanos no. 1
         # draws Peur (6) and Fantôme (1).
-        self.league.act(nadia, team_command("Nabos", NABOS), 5, 1, 6)  # armour: the d10 6 / 2
-        self.league.act(tomas, team_command("Titanos", TITANOS), 6, 1)
+        if dice == "physical":  # each coach enters their own team's dice
+            nabos = {"power card for Nab1": 5, "power card for Nab1 #2": 1}
+            self.league.enter(
+                nadia, team_command("Nabos", NABOS), {**nabos, "magic armour of Nab2": 6}
+            )
+            titanos = {"power card for Tit1": 6, "power card for Tit1 #2": 1}
+            self.league.enter(tomas, team_command("Titanos", TITANOS), titanos)
+        else:
+            self.league.act(nadia, team_command("Nabos", NABOS), 5, 1, 6)  # armour: d10 6 / 2
+            self.league.act(tomas, team_command("Titanos", TITANOS), 6, 1)
         self.ids = {
             "A": self.league.ids("Nabos"),
             "B": self.league.ids("Titanos"),

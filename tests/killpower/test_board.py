@@ -296,6 +296,8 @@ def test_no_sprint_from_inside_an_enemy_action_zone(on_board: Match) -> None:
         m.end_phase()
     assert m.state.at[str(m.g(B, 1))] == (17, 6)
     m.act(A, {"type": "act", "gladiator": m.g(A, 1), "action": "wait"})  # RAP 10 first
+    fighters = {f["id"]: f for f in m.view(B)["teams"][B]["fighters"]}
+    assert not fighters[m.g(B, 1)]["may_sprint"] and fighters[m.g(B, 2)]["may_sprint"]  # the page
     with pytest.raises(Exception, match=r"ZA|zone") as refused:
         m.act(B, {"type": "act", "gladiator": m.g(B, 1), "action": "sprint"})
     assert "5.2" in str(refused.value)

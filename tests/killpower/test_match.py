@@ -104,8 +104,8 @@ def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
     assert (s.team(A).score, s.team(B).score, s.turn, s.hand, s.first) == (1, 6, 20, B, A)
     assert all(f.where in ("zt", "expelled") for f in s.fighters.values())  # the BG came back
 
-    # Turn 20, third start: A1 puts Sommeil down (POU 4, rolled 2): its underlined part is read
-    # to Titanos, never its name. Coach Nadia then puts B2 to sleep for 2 turns at phase 3.
+    # Turn 20, third start: A1 puts Sommeil down on B2 (POU 4, rolled 2): its underlined part
+    # is read to Titanos, never its name; B2 fails to resist under POU (9) and sleeps 2 turns.
     match.act(B, {"type": "give_ball", "gladiator": match.g(B, 1)})
     for n in (1, 2):
         match.act(B, {"type": "enter", "gladiator": match.g(B, n)})
@@ -113,15 +113,12 @@ def test_a_full_self_refereed_match(match: Match, service: GameService) -> None:
     for n in range(1, 6):
         match.act(A, {"type": "enter", "gladiator": match.g(A, n)})
     match.end_phase()
-    summary = match.act(A, {"type": "power", "gladiator": match.g(A, 1), "card": "sommeil"}, 2)
-    assert "pose une carte pouvoir face cachée" in summary
+    sommeil = {"type": "power", "gladiator": match.g(A, 1), "card": "sommeil"}
+    match.fails(A, sommeil, RuleError)  # 4: Sommeil asks its target (« une cible à vue »)
+    summary = match.act(A, {**sommeil, "target": match.g(B, 2)}, 2, 9)
+    assert "pose une carte pouvoir face cachée" in summary and "ne résiste pas" in summary
     assert match.view(B)["reveals"][0]["text"] == "La cible s'endort pour 2 tours."
-    # Sommeil read, A's coach puts B2 to sleep: a proposal B's coach accepts (issue 34).
-    match.act(
-        A, {"type": "condition", "gladiator": match.g(B, 2), "condition": "asleep", "turns": 2}
-    )
-    assert not match.fighter(B, 2).has("asleep")
-    match.agree(B)
+    assert match.fighter(B, 2).causes == {"asleep": "sommeil"}
     assert match.view(A)["teams"][B]["fighters"][1]["conditions"] == [{"key": "asleep", "left": 2}]
     match.fails(B, {"type": "act", "gladiator": match.g(B, 2), "action": "pass"}, RuleError)
     # A bluff looks the same from the other side.

@@ -406,9 +406,13 @@ def test_a_power_read_when_its_moment_comes(service: GameService, rolls: Scripte
     theirs = m.view(B)
     assert "armed" not in theirs["teams"]["A"] and "rayon" not in str(theirs).lower()
     assert [a["card"] for a in m.view(A)["teams"]["A"]["armed"]] == ["rayon-laser"]
-    # B1 crosses line 14: the target resists under VIE (4) and fails (7): the text is read.
-    said = m.act(A, {"type": "trigger", "gladiator": a1, "card": "rayon-laser", "target": b1}, 7)
+    # B1 crosses line 14: the target resists under VIE (4) and fails (7): the text is read,
+    # and the ray strikes: « subit 1D10 points de blessure » (10: VIE 4 + armour 1 - 10 = -5).
+    said = m.act(
+        A, {"type": "trigger", "gladiator": a1, "card": "rayon-laser", "target": b1}, 7, 10
+    )
     assert "rayon laser frappe" in said.lower() and len(m.state.reveals) == 1
+    assert "subit 10 points de dégâts : blessé grave" in said  # a gift point (3.4) follows
     with pytest.raises(ArbitreError):  # read once
         m.act(A, {"type": "trigger", "gladiator": a1, "card": "rayon-laser", "target": b1}, 1)
 

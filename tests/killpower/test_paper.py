@@ -14,6 +14,7 @@ from server.games.killpower.league.views import public, sheet
 from server.i18n import current_language
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
+from tests.conftest import key
 from tests.killpower.conftest import League, team_command
 
 
@@ -104,7 +105,7 @@ def test_a_tournament_team_from_paper_with_its_ranking(
     too_many = paper_team(name="Les Mages")
     for row in too_many["gladiators"][2:6]:
         row.update(equipment="powers", powers=["sommeil", "aimant"])
-    with pytest.raises(RuleError, match="3 at most"):
+    with pytest.raises(RuleError, match="“Sommeil” is chosen 5 times: 3 at most"):
         league.act(league.owner, too_many)
 
 
@@ -160,3 +161,21 @@ def test_only_the_league_owner_enters_a_team_from_paper(
     nadia = league.coach("Nadia")
     with pytest.raises(NotAllowed):
         league.act(nadia, paper_team(coach=nadia.person_id))
+
+
+def test_no_match_opens_before_the_magic_armour_is_rolled(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """13.2: a tournament's magic armour is rolled with the referee before the first match; a
+    match opened before it could never field that gladiator (found by an outside review)."""
+    league = League(service, rolls, mode="tournament")
+    command = paper_team()
+    command["gladiators"][0]["armour"] = None
+    league.act(league.owner, command)
+    league.act(league.owner, paper_team(name="Les Autres"))
+    league.act(league.owner, {"type": "bracket"}, 1)
+    teams = {"team_a": league.team("Les Brutes").id, "team_b": league.team("Les Autres").id}
+    with pytest.raises(RuleError, match="Roll the magic armour of Les Brutes first"):
+        service.open_linked(league.id, league.owner, teams, idem_key=key())
+    league.act(league.owner, {"type": "roll_armour", "team": teams["team_a"]}, 4)
+    assert service.open_linked(league.id, league.owner, teams, idem_key=key())

@@ -234,13 +234,17 @@ def test_a_bluff_looks_like_a_power_card_to_the_other_coach(
             match.act("A", {"type": "act", "gladiator": due["id"], "action": "pass"})
         cost = state.cards[real].activation.cost
         command = {"type": "power", "gladiator": b1.id, "card": card, "bluff_as": f"{cost}A"}
+        command["target"] = match.ids["A"][0]  # Peur aims at A1; a bluff takes the same form
         entered = {f"activation of {b1.name}": 4} if dice == "physical" else {}
         before = match.view("A")["teams"]["B"]["fighters"][0]["cards_down"]
         done = service.perform(match.id, match.coach["B"], command, idem_key=key(), rolls=entered)
         after = match.view("A")["teams"]["B"]["fighters"][0]["cards_down"]
         entry = next(e for e in service.log(match.id, match.coach["A"]) if e["seq"] == done.seq)
         said = entry["summary"].split(".")[0]
-        seen.append((said, [(r["purpose"], r["value"], r["manual"]) for r in entry["rolls"]]))
+        # The placing and its activation die; what a card that works does next (A1's resistance
+        # to Peur) is no bluff's: a bluff reads as a card whose activation failed (4.4).
+        rolled = [(r["purpose"], r["value"], r["manual"]) for r in entry["rolls"]]
+        seen.append((said, [r for r in rolled if not r[0].startswith("resistance of")]))
         kind = state.cards[real].activation.kind
         stays = kind in ("while_active", "on_hit", "automatic")
         if card == "bluff" or stays:

@@ -413,7 +413,11 @@ MATCH: dict[str, Callable[[World, GameService, ScriptedRolls], tuple[Any, dict[s
     "reentry": gladiator_fields("gladiator"),
     "power": lambda w, s, r: (
         None,
-        {"gladiator": w.foreign["gladiator"], "card": w.foreign["card"]},
+        {
+            "gladiator": w.foreign["gladiator"],
+            "card": w.foreign["card"],
+            "target": w.foreign["gladiator"],
+        },
     ),
     "check": gladiator_fields("gladiator"),
     "free_throw": gladiator_fields("gladiator"),
@@ -436,7 +440,7 @@ MATCH_DEFAULTS: dict[str, dict[str, Any]] = {  # what else each command needs to
     "hurt": {"points": 2},
     "condition": {"condition": "blind"},
     "reentry": {"outcome": "taken"},
-    "power": {"card": "bluff"},
+    "power": {"card": "bluff", "to": "H14"},
     "trigger": {"card": "bluff"},
     "check": {"characteristic": "POU"},
     "free_throw": {"distance": 4},
@@ -654,6 +658,7 @@ ID_WORDS = {
 }
 NOT_REFERENCES = {
     ("killpower_match", "move", "to"),  # a square of the board ("H14"), checked by the rules
+    ("killpower_match", "power", "to"),
     ("trust_me", "give", "to"),  # a place on the sheet
     ("trust_me", "search", "to"),
     ("trust_me", "endure", "take"),  # "fatigue" or "wound"

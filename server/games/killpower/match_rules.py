@@ -129,11 +129,18 @@ def ball_malus(distance: int) -> int:
     return (distance - 1) // 3
 
 
-def shot_needed(bal: int, distance: int, concentration: int = 0, blind: bool = False) -> int:
-    """TABLE 9.A: (BAL + concentration) - malus; 9.F, a basket not seen: BAL / 2 - malus."""
+LONG_SHOT = 8  # Œil de lynx (sample deck): « ses tirs au panier de plus de 8 cases »
+
+
+def shot_needed(
+    bal: int, distance: int, concentration: int = 0, blind: bool = False, long_shot: bool = False
+) -> int:
+    """TABLE 9.A: (BAL + concentration) - malus; 9.F, a basket not seen: BAL / 2 - malus.
+    `long_shot`: a power that lifts the distance malus beyond 8 squares."""
+    malus = 0 if long_shot and distance > LONG_SHOT else ball_malus(distance)
     if blind:
-        return divided(bal, 2) - ball_malus(distance)
-    return bal + min(concentration, MAX_CONCENTRATION) - ball_malus(distance)
+        return divided(bal, 2) - malus
+    return bal + min(concentration, MAX_CONCENTRATION) - malus
 
 
 def throw_needed(bal: int, distance: int, blind: bool = False) -> int:

@@ -32,6 +32,36 @@ class Activation(BaseModel):
     kind: ActivationKind = "automatic"
 
 
+EffectKind = Literal[
+    "condition",  # the target takes a state for some turns (Sommeil: asleep 2, Peur: afraid 12)
+    "damage",  # the target takes `dice` d10 of damage against VIE + armour (Rayon laser)
+    "armour",  # while on the table, the bearer's armour + `amount` (Peau de pierre)
+    "move",  # the bearer moves `amount` squares more this phase (Sprint éclair)
+    "knockdown",  # on a hit: the target drops the ball and falls, no damage (Main de fer)
+    "ghost",  # while on the table: through occupied squares, never hit nor taken (Fantôme)
+    "long_shot",  # no distance malus on a basket shot beyond 8 squares (Œil de lynx)
+    "fetch_ball",  # the free ball within `amount` squares, in view, to the bearer (Aimant)
+    "second_chance",  # a failed risk-of-death roll rolled again at the end (Dernière chance)
+    "shield",  # the bearer takes the damage aimed at an adjacent friend (Bouclier humain)
+    "teleport",  # the bearer to a free square of their own half (Téléportation)
+]
+
+
+class PowerEffect(BaseModel):
+    """What Arbitre does when the power works, for a card whose text it can carry out: one of
+    the engine's effects, with its figures (as card engines describe cards by their effects).
+    `target`: who the coach names (4.1, CIBLE: « un ami, un ennemi ou le porteur lui-même si
+    rien n'est inscrit »); the bearer for a power on themself. A card with no effect is read
+    aloud and its text applied with the sheet's tools."""
+
+    kind: EffectKind
+    target: Literal["bearer", "any", "enemy", "friend"] = "bearer"
+    condition: Literal["asleep", "afraid", "blind", "immobile", "on_ground"] | None = None
+    turns: int = Field(default=0, ge=0, le=20)
+    amount: int = Field(default=0, ge=0, le=20)
+    dice: int = Field(default=0, ge=0, le=3)
+
+
 class PowerCard(BaseModel):
     key: str = Field(min_length=1, max_length=40, pattern=r"^[a-z0-9-]+$")
     name: str = Field(min_length=1, max_length=60)
@@ -50,6 +80,7 @@ class PowerCard(BaseModel):
     # a state it put on a target) outlasts, when its card says so: an expulsion, a badly wounded
     # gladiator, a basket's (or a gift point's) return to the side-line zones.
     survives: list[Literal["expulsion", "bg", "reset"]] = Field(default_factory=list, max_length=3)
+    effect: PowerEffect | None = None
 
     @field_validator("name", "text", "read_aloud", "deactivation", "read_when")
     @classmethod
@@ -64,6 +95,9 @@ class PowerDeck(BaseModel):
 
     def card(self, key: str) -> PowerCard | None:
         return next((p for p in self.powers if p.key == key), None)
+
+    def names(self) -> dict[str, str]:
+        return {p.key: p.name for p in self.powers}
 
     def copies(self) -> list[str]:
         return [p.key for p in self.powers for _ in range(p.copies)]

@@ -9,7 +9,7 @@ score), 3.4 (end-of-match operations and ranking points), 9.2 and TABLE 8 (risk 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -255,8 +255,11 @@ def check_increase(characteristic: str, value: int, exp: int, increases: int) ->
         )
 
 
-def check_tournament_powers(choices: list[list[str]]) -> None:
-    """13.2: a team holds the same power 3 times at most, and never twice on one gladiator."""
+def check_tournament_powers(
+    choices: list[list[str]], names: Mapping[str, str] | None = None
+) -> None:
+    """13.2: a team holds the same power 3 times at most, and never twice on one gladiator.
+    `names`: the cards' names by key, to say which."""
     for powers in choices:
         if len(set(powers)) != len(powers):
             raise RuleError(N_("One gladiator cannot hold the same power twice."), field="powers")
@@ -266,7 +269,7 @@ def check_tournament_powers(choices: list[list[str]]) -> None:
             raise RuleError(
                 N_("The power “{power}” is chosen {count} times: 3 at most per team."),
                 field="powers",
-                power=power,
+                power=(names or {}).get(power, power),
                 count=count,
             )
 

@@ -136,10 +136,9 @@ class KillpowerLeague(GameKind[LeagueState]):
         they roll, the power cards they draw); server dice are never a coach's to choose."""
         if actor.is_staff:
             return lambda owner: True
-        mine = {
-            team_owner(t) for t in state.teams.values() if physical and t.coach == actor.person_id
-        }
-        return lambda owner: owner in mine
+        mine = {team_owner(t) for t in state.teams.values() if t.coach == actor.person_id}
+        mine.add(f"team:{state.next_id}")  # the team a coach creates now takes the next id
+        return lambda owner: physical and owner in mine
 
     def may_send(self, viewer: Viewer, command: Any) -> bool:
         if isinstance(command, OpenMatch):

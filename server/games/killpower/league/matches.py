@@ -14,6 +14,7 @@ from server.games.killpower.league.commands import (
 )
 from server.games.killpower.league.state import (
     FATE_TITLES,
+    Gladiator,
     LeagueState,
     LiveMatch,
     Risk,
@@ -27,6 +28,7 @@ from server.games.killpower.league.tournament import (
     tournament_match,
 )
 from server.games.killpower.match import KILLPOWER_MATCH, roster_of
+from server.games.killpower.powers import PowerDeck
 from server.games.killpower.rules import (
     LOCATION_TITLES,
     OUTCOME_TITLES,
@@ -56,6 +58,14 @@ def check_pairing(state: LeagueState, team_a: int, team_b: int, actor: Viewer) -
                 N_("{team} must have 7 gladiators before playing."),
                 field="team_a",
                 team=team.name,
+            )
+        unrolled = [g.name for g in team.gladiators if g.equipment == "armour" and g.armour is None]
+        if unrolled:  # 13.2: rolled with the referee before the first match, never during it
+            raise RuleError(
+                N_("Roll the magic armour of {team} first ({names})."),
+                field="team_a",
+                team=team.name,
+                names=", ".join(unrolled),
             )
     if state.mode == "tournament":
         pairing_of(state, teams)
@@ -217,8 +227,22 @@ def count_result(
         setattr(team, outcomes[i], getattr(team, outcomes[i]) + 1)
 
 
+def second_chance(deck: PowerDeck, g: Gladiator) -> bool:
+    """A power card of the gladiator whose effect rolls a failed risk of death again."""
+    return any(
+        (card := deck.card(key)) is not None
+        and card.effect is not None
+        and card.effect.kind == "second_chance"
+        for key in g.powers
+    )
+
+
 def roll_risks(
-    c: RecordMatch, teams: tuple[Team, Team], side_of: Mapping[int, int], dice: Dice
+    c: RecordMatch,
+    teams: tuple[Team, Team],
+    side_of: Mapping[int, int],
+    dice: Dice,
+    deck: PowerDeck,
 ) -> list[Risk]:
     """TABLE 8: each risk of death located (by a die, unless the blow chose its location) and
     read against how low the gladiator fell."""
@@ -231,6 +255,11 @@ def roll_risks(
         if chosen is None:
             die = dice.roll(10, f"risk of death of {g.name}", owner=team_owner(teams[side]))
             where = rules.location(die)
+            if rules.fate_at(where, value) == "dead" and second_chance(deck, g):
+                # Dernière chance: « à la fin du match, le porteur peut relancer un jet de
+                # risque de mort raté » (the end-of-match powers come first, 3.4).
+                die = dice.roll(10, f"last chance of {g.name}", owner=team_owner(teams[side]))
+                where = rules.location(die)
         else:
             where = chosen  # TABLE 8: "Jetez 1D10 pour localiser [...] sauf si vous avez localisé"
         risks.append(
@@ -343,7 +372,7 @@ def on_match(state: LeagueState, c: RecordMatch, ctx: Context) -> Applied:
         return tournament_match(
             state, c, teams, pairing, powers, margins, outcomes, throws, number, ctx
         )
-    risks = roll_risks(c, teams, side_of, ctx.dice)
+    risks = roll_risks(c, teams, side_of, ctx.dice, state.deck)
     after_match(c, teams, played, risks, number)
     state.matches.append(
         match_record(

@@ -87,7 +87,7 @@ def check_powers(state: LeagueState, gladiators: list[PaperGladiator]) -> None:
     its own pack, so no more of a kind than the deck has copies (2.1)."""
     held = [g.powers for g in gladiators if g.equipment == "powers"]
     if state.mode == "tournament":
-        rules.check_tournament_powers(held)
+        rules.check_tournament_powers(held, state.deck.names())
         return
     for key, count in Counter(p for powers in held for p in powers).items():
         card = state.deck.card(key)

@@ -134,7 +134,9 @@ def on_team(state: LeagueState, c: CreateTeam, ctx: Context) -> Applied:
     name = team_name(state, c.name)
     check_numbers([g.number for g in c.gladiators])
     if state.mode == "tournament":
-        rules.check_tournament_powers([g.powers for g in c.gladiators if g.equipment == "powers"])
+        rules.check_tournament_powers(
+            [g.powers for g in c.gladiators if g.equipment == "powers"], state.deck.names()
+        )
     team = Team(
         id=state.new_id(),
         name=name,
@@ -177,7 +179,8 @@ def on_replace(state: LeagueState, c: Replace, ctx: Context) -> Applied:
         raise RuleError(N_("Two gladiators wear the same number."), field="number")
     if state.mode == "tournament" and c.recruit.equipment == "powers":
         rules.check_tournament_powers(
-            [g.powers for g in team.gladiators if g.equipment == "powers"] + [c.recruit.powers]
+            [g.powers for g in team.gladiators if g.equipment == "powers"] + [c.recruit.powers],
+            state.deck.names(),
         )
     held = [p for g in team.gladiators for p in g.powers]
     newcomer = recruit(state, team, c.recruit, held, ctx.dice)
@@ -230,7 +233,8 @@ def on_reequip(state: LeagueState, c: Reequip, ctx: Context) -> Applied:
     if state.mode == "tournament" and c.equipment == "powers":
         rules.check_tournament_powers(
             [x.powers for x in team.gladiators if x.equipment == "powers" and x.id != g.id]
-            + [c.powers]
+            + [c.powers],
+            state.deck.names(),
         )
     held = [p for x in team.gladiators if x.id != g.id for p in x.powers]
     equip(state, team, g, c.equipment, c.powers, held, ctx.dice)

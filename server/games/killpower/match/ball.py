@@ -7,7 +7,7 @@ from typing import Any
 
 from server.games.killpower import board
 from server.games.killpower import match_rules as mr
-from server.games.killpower.match import field
+from server.games.killpower.match import effects, field
 from server.games.killpower.match.commands import (
     Handoff,
     Pick,
@@ -158,7 +158,13 @@ def on_shot(p: Play, c: Shot) -> None:
         score_basket(p, scorer, 1, own=c.own)
         return
     bal = f.characteristics["BAL"]
-    needed = mr.shot_needed(bal, c.distance, concentration, blind=c.blind or f.has("blind"))
+    needed = mr.shot_needed(
+        bal,
+        c.distance,
+        concentration,
+        blind=c.blind or f.has("blind"),
+        long_shot=effects.long_shot(s, f),
+    )
     die, ok = p.roll(f, "shot", needed, c.token)
     if ok and (c.blind or f.has("blind")) and not c.token:
         ok = p.dice.roll(10, f"blind basket of {f.name}", owner=f.side) == 1  # 9.F: then 1 on 1D10
@@ -253,6 +259,12 @@ def on_take(p: Play, c: Take) -> None:
     carrier = s.carrier
     if carrier is None or carrier.side == f.side or carrier.where != "field":
         raise Refused(N_("No enemy holds the ball on the field."), field="gladiator")
+    if effects.is_ghost(s, carrier):
+        raise Refused(
+            N_("{name} is a ghost: the ball cannot be taken from them."),
+            field="gladiator",
+            name=carrier.label,
+        )
     if s.board and not field.near(field.square_of(s, f), field.square_of(s, carrier)):
         # 7, PRENDRE LE BALLON: "la cible doit être dans la ZA de celui qui veut lui prendre".
         raise Refused(N_("{name} is not next to the carrier."), field="gladiator", name=f.label)

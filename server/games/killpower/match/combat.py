@@ -7,7 +7,7 @@ from typing import Any
 
 from server.errors import NotAllowed, RuleError
 from server.games.killpower import match_rules as mr
-from server.games.killpower.match import field
+from server.games.killpower.match import effects, field
 from server.games.killpower.match.ball import (
     land_ball,
     offered_interceptors,
@@ -62,13 +62,34 @@ def wound(p: Play, target: Fighter, damage: int, result: int, location: str | No
 
 
 def deal_damage(p: Play, hits: list[Fighter], target: Fighter, location: str | None = None) -> None:
-    """TABLE 1 and 8.3: PHY of every attacker who hit, + 1D10 for each one with gloves."""
+    """TABLE 1 and 8.3: PHY of every attacker who hit, + 1D10 for each one with gloves. A blow
+    of a bearer of Main de fer knocks down instead (4.2: « sauf si [...] "on ne fait pas les
+    dégâts" »); a friend with Bouclier humain takes the damage in the target's place."""
+    s = p.s
+    knockers = [a for a in hits if effects.knocks_down(s, a)]
+    if knockers:
+        p.say(
+            N_("{name}'s power: {target} drops the ball and falls, no damage."),
+            name=knockers[0].label,
+            target=target.label,
+        )
+        effects.put_condition(p, target, "on_ground", 0, None)
+        hits = [a for a in hits if a not in knockers]
+        if not hits:
+            return
     damage = 0
     for a in hits:
         damage += a.characteristics["PHY"]
         if a.gloves:
             damage += p.dice.roll(10, f"gloves of {a.name}", owner=a.side)
-    result = mr.damage_state(target.characteristics["VIE"], target.armour, damage)
+    guard = effects.guard_of(s, target)
+    if guard is not None:
+        p.say(
+            N_("{name} takes the blows aimed at {friend}."), name=guard.label, friend=target.label
+        )
+        effects.shield_used(s, guard)
+        target, location = guard, None
+    result = mr.damage_state(target.characteristics["VIE"], effects.armour_of(s, target), damage)
     wound(p, target, damage, result, location)
 
 
@@ -173,6 +194,10 @@ def on_attack(p: Play, c: Attack) -> None:
     ready_to_strike(p, attackers, group)
     if target.where != "field":
         raise Refused(N_("{name} is not on the field."), field="target", name=target.label)
+    if effects.is_ghost(s, target):
+        raise Refused(
+            N_("{name} is a ghost: no blow can touch them."), field="target", name=target.label
+        )
     far = [
         a
         for a in attackers

@@ -185,6 +185,10 @@ class UsePower(Strict):
     # its turn for 1A; from the ground or the side-line zone for an automatic one).
     bluff_as: Literal["0A", "1A", "automatic"] = "0A"
     bluff_stays: bool = True  # on the table as a power that works, or taken back as one that failed
+    # A card with an effect (`PowerCard.effect`): the gladiator it aims at (Sommeil, Peur, the
+    # friend a Bouclier humain shields) and, with the board, the square (Téléportation).
+    target: GladiatorRef | None = None
+    to: SquareName | None = None
 
 
 class Check(Strict):

@@ -13,6 +13,7 @@ from typing import Any
 from server.games.killpower import board
 from server.games.killpower import match_rules as mr
 from server.games.killpower.board import Square
+from server.games.killpower.match import effects
 from server.games.killpower.match.commands import BlindMove, Move
 from server.games.killpower.match.play import Play, Refused
 from server.games.killpower.match.state import Fighter, MatchState
@@ -99,6 +100,9 @@ def legal_moves(s: MatchState, f: Fighter) -> dict[Square, int]:
         reach = board.reachable(here, left, taken, zones)
         return {sq: cost for sq, cost in reach.items() if sq not in zones}
     if here is not None and f.where == "field":
+        if effects.is_ghost(s, f):  # Fantôme: « traverse les cases occupées », stops on none
+            through = board.reachable(here, left, set(), zones, free=is_free(s, f))
+            return {sq: cost for sq, cost in through.items() if sq not in taken}
         return board.reachable(here, left, taken, zones, free=is_free(s, f))
     if f.where != "zt" or f.has("afraid") or left < 1:
         return {}

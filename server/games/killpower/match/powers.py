@@ -4,8 +4,10 @@ with POU; bluffs that pass for cards (4.4)."""
 from __future__ import annotations
 
 from server.errors import RuleError
+from server.games.killpower import board
 from server.games.killpower import match_rules as mr
-from server.games.killpower.match import field
+from server.games.killpower.match import effects, field
+from server.games.killpower.match.combat import wound
 from server.games.killpower.match.commands import (
     Check,
     Trigger,
@@ -106,6 +108,7 @@ def on_power(p: Play, c: UsePower) -> None:
         p.ready_to_act(f)
         f.concentration = 0
         p.spend(f)
+    target = aimed_at(p, f, card, c) if card is not None else None  # refused before any die
     p.say(N_("{name} places a power card face down."), name=f.label)
     die = p.dice.roll(10, f"activation of {f.name}", owner=f.side, secret=True)
     if bluff:
@@ -125,6 +128,8 @@ def on_power(p: Play, c: UsePower) -> None:
         p.tell(f.side, N_("“{power}” waits: read it {when}."), power=card.name, when=card.read_when)
     elif card.read_aloud:
         read_power(p, f, card.read_aloud)
+    if not card.read_when:
+        works(p, f, card, target, c)
 
 
 def on_trigger(p: Play, c: Trigger) -> None:
@@ -142,18 +147,144 @@ def on_trigger(p: Play, c: Trigger) -> None:
     if c.card in f.active:
         f.active.remove(c.card)  # read (or resisted): the card goes back to its coach
     p.say(N_("The moment of {name}'s power has come."), name=f.label)
-    if card.resistance and c.target is not None:
-        target = s.fighter(c.target)
-        value = target.characteristics[card.resistance]
-        if target.has("afraid") and card.resistance == "POU":
-            value = mr.divided(value, 2)  # 5.1: a fleeing gladiator resists at POU / 2
-        if not (target.inert and card.resistance == "POU"):  # 5.1: an inert one cannot
-            die = p.dice.roll(10, f"resistance of {target.name}", owner=target.side)
-            if mr.succeeds(die, value):
-                p.say(N_("{name} resists ({die}): nothing happens."), name=target.label, die=die)
-                return
-            p.say(N_("{name} fails to resist ({die})."), name=target.label, die=die)
+    target = s.fighter(c.target) if c.target is not None else None
+    if target is not None and card.effect is not None:
+        check_target(p, f, card, target, seen=False)  # the moment came: the line was crossed
+    if card.resistance and target is not None and resists(p, f, target, card.resistance):
+        return
     read_power(p, f, card.read_aloud)
+    if target is not None and card.effect is not None and card.effect.kind == "damage":
+        strike(p, f, card, target)
+
+
+def resists(p: Play, bearer: Fighter, target: Fighter, characteristic: str) -> bool:
+    """4.3: the target's resistance roll, when it may: a friend is not bound to resist (« une
+    cible n'est pas obligée de résister [...] pouvoirs faits sur les amis »), an inert one cannot
+    resist with POU (5.1), a fleeing one resists at POU / 2 (5.1)."""
+    if target.side == bearer.side:
+        return False
+    value = target.characteristics[characteristic]
+    if target.has("afraid") and characteristic == "POU":
+        value = mr.divided(value, 2)
+    if target.inert and characteristic == "POU":
+        return False
+    die = p.dice.roll(10, f"resistance of {target.name}", owner=target.side)
+    if mr.succeeds(die, value):
+        p.say(N_("{name} resists ({die}): nothing happens."), name=target.label, die=die)
+        return True
+    p.say(N_("{name} fails to resist ({die})."), name=target.label, die=die)
+    return False
+
+
+def check_target(p: Play, f: Fighter, card: PowerCard, t: Fighter, seen: bool = True) -> None:
+    """4.1, CIBLE: a friend, an enemy, or either, as the card says; on the field; with the board,
+    « A VUE » (nobody standing on the line between them) when `seen`."""
+    s = p.s
+    assert card.effect is not None
+    wanted = card.effect.target
+    if wanted == "enemy" and t.side == f.side:
+        raise Refused(N_("“{power}” aims at an enemy."), field="target", power=card.name)
+    if wanted == "friend" and (t.side != f.side or t is f):
+        raise Refused(N_("“{power}” aims at a friend."), field="target", power=card.name)
+    if t.where != "field":
+        raise Refused(N_("{name} is not on the field."), field="target", name=t.label)
+    here, there = field.square_of(s, f), field.square_of(s, t)
+    if s.board and seen and here is not None and there is not None:
+        standing = {sq for g, sq in field.on_field(s) if not g.has("on_ground")}
+        if not board.in_sight(here, there, standing):
+            raise Refused(
+                N_("{name} does not see {target}: someone stands between them (4.1, A VUE)."),
+                field="target",
+                name=f.label,
+                target=t.label,
+            )
+    if card.effect.kind == "shield" and s.board and not field.near(here, there):
+        raise Refused(
+            N_("{target} is not next to {name}."), field="target", target=t.label, name=f.label
+        )
+
+
+def aimed_at(p: Play, f: Fighter, card: PowerCard, c: UsePower) -> Fighter | None:
+    """What a card's effect needs, checked before its die (nothing is spent on a wrong aim):
+    whom it aims at, the free ball within reach, a free square of the bearer's half."""
+    s, effect = p.s, card.effect
+    if effect is None:
+        return None
+    target = None
+    if effect.target != "bearer" and not card.read_when:
+        if c.target is None:
+            raise RuleError(N_("Say whom “{power}” aims at."), field="target", power=card.name)
+        target = s.fighter(c.target)
+        check_target(p, f, card, target)
+    if effect.kind == "fetch_ball":
+        ball = field.ball_square(s)
+        here = field.square_of(s, f)
+        if s.ball != "ground":
+            raise Refused(N_("The ball is not free."), field="card")
+        if s.board and (
+            ball is None
+            or here is None
+            or board.distance(here, ball) > effect.amount
+            or not board.in_sight(here, ball, field.occupied(s))
+        ):
+            raise Refused(
+                N_("The free ball is not in view within {n} squares of {name}."),
+                field="card",
+                n=effect.amount,
+                name=f.label,
+            )
+    if effect.kind == "teleport" and s.board:
+        to = board.parse(c.to or "")
+        if to is None:
+            raise RuleError(N_("Choose the square to appear on."), field="to")
+        if to in field.occupied(s) or board.half_of(to) != f.side:
+            raise Refused(
+                N_("{square} is not a free square of {name}'s half."),
+                field="to",
+                square=board.name(to),
+                name=f.label,
+            )
+    return target
+
+
+def works(p: Play, f: Fighter, card: PowerCard, target: Fighter | None, c: UsePower) -> None:
+    """The card's effect, once activated and read (4.3)."""
+    s, effect = p.s, card.effect
+    if effect is None:
+        return
+    if effect.kind == "condition" and target is not None and effect.condition:
+        if card.resistance and resists(p, f, target, card.resistance):
+            return
+        effects.put_condition(p, target, effect.condition, effect.turns, card.key)
+    elif effect.kind == "damage" and target is not None:
+        if card.resistance and resists(p, f, target, card.resistance):
+            return
+        strike(p, f, card, target)
+    elif effect.kind == "move":
+        if s.board:
+            field.spend(s, f, -effect.amount)
+        p.say(N_("{name} moves {n} squares more this phase."), name=f.label, n=effect.amount)
+    elif effect.kind == "fetch_ball":
+        s.ball, s.ball_note, s.ball_at = f"f:{f.id}", "", None
+        p.say(N_("The ball flies into {name}'s hands."), name=f.label)
+    elif effect.kind == "teleport" and s.board:
+        to = board.parse(c.to or "")
+        assert to is not None
+        s.at[str(f.id)] = to
+        p.say(N_("{name} appears on {square}."), name=f.label, square=board.name(to))
+    elif effect.kind == "shield" and target is not None:
+        f.guards = target.id
+        p.say(N_("{name} shields {friend}."), name=f.label, friend=target.label)
+
+
+def strike(p: Play, f: Fighter, card: PowerCard, target: Fighter) -> None:
+    """Rayon laser: « subit 1D10 points de blessure », against VIE + armour (TABLE 1)."""
+    assert card.effect is not None
+    damage = sum(
+        p.dice.roll(10, f"damage of {card.name}", owner=f.side) for _ in range(card.effect.dice)
+    )
+    armour = effects.armour_of(p.s, target)
+    wound(p, target, damage, mr.damage_state(target.characteristics["VIE"], armour, damage))
 
 
 def on_check(p: Play, c: Check) -> None:

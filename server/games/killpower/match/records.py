@@ -18,18 +18,16 @@ from server.games.killpower.match.commands import (
     SetCondition,
     Surrender,
 )
+from server.games.killpower.match.effects import armour_of, put_condition
 from server.games.killpower.match.play import (
     Play,
     Refused,
 )
 from server.games.killpower.match.state import (
     CONDITION_TITLES,
-    INERT,
-    PHASE_TITLES,
     SIDES,
     FreeThrow,
     MatchState,
-    Until,
 )
 from server.games.killpower.match_rules import Side
 from server.i18n import N_, Msg
@@ -60,7 +58,7 @@ def on_hurt(p: Play, c: Hurt) -> None:
     if f.where != "field":
         raise Refused(N_("{name} is not on the field."), field="gladiator", name=f.label)
     result = mr.damage_state(
-        f.characteristics["VIE"], f.armour, c.points, wound_points=c.wound_points
+        f.characteristics["VIE"], armour_of(p.s, f), c.points, wound_points=c.wound_points
     )
     wound(p, f, c.points, result)
 
@@ -83,38 +81,7 @@ def on_condition(p: Play, c: SetCondition) -> None:
         return
     if c.card is not None and c.card not in s.cards:
         raise RuleError(N_("A bluff puts no state on anyone."), field="card")
-    if f.where in ("dead", "coma"):
-        raise Refused(N_("{name} is out of the match."), field="gladiator", name=f.label)
-    until = None
-    if c.turns:
-        end = mr.timer_end(s.turn, s.phase, c.turns)
-        until = Until(turn=end.turn, phase=end.phase)
-    if f.where == "expelled" and c.condition == "afraid":
-        f.after["afraid"] = c.turns  # 3.3: served after the expulsion
-    else:
-        f.conditions[c.condition] = until
-        if c.card is not None:
-            f.causes[c.condition] = c.card
-        else:
-            f.causes.pop(c.condition, None)
-    if c.condition in INERT or c.condition == "on_ground":
-        p.drop_ball(f)  # 5.1 and 10: an inert or fallen gladiator lets the ball go
-        f.concentration = 0
-    if c.condition in INERT:
-        f.active = [
-            k for k in f.active if s.cards.get(k) and s.cards[k].activation.kind == "automatic"
-        ]
-    if until is None:
-        p.say(N_("{name} is {condition}."), name=f.label, condition=title)
-    else:
-        p.say(
-            N_("{name} is {condition} for {turns} turns, until {phase} of turn {turn}."),
-            name=f.label,
-            condition=title,
-            turns=c.turns,
-            phase=Msg(PHASE_TITLES[until.phase]),
-            turn=until.turn,
-        )
+    put_condition(p, f, c.condition, c.turns, c.card)
 
 
 def on_expel(p: Play, c: Expel) -> None:

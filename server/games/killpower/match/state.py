@@ -114,6 +114,7 @@ class Fighter(BaseModel):
     concentration: int = 0
     uses: dict[str, int] = Field(default_factory=dict)  # activations of each power
     active: list[str] = Field(default_factory=list)  # power cards on the table
+    guards: int | None = None  # Bouclier humain: the friend whose blows this one takes
 
     @property
     def label(self) -> str:

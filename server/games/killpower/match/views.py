@@ -139,6 +139,9 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
         "square": list(f.square) if f.square else None,
         "cards_down": len(f.active),
         "concentration": f.concentration,
+        # 5.2: what the sprint button offers is what the rules take (the board is public).
+        "may_sprint": not (f.has("immobile") or f.has("blind"))
+        and not (state.board and f.where == "field" and field.zones_on(state, f)),
     }
     if secret:
         view.update(
