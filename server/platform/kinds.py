@@ -466,6 +466,16 @@ class GameKind(ABC, Generic[S]):
 
 
 def full_event(event: LoggedEvent) -> dict[str, Any]:
+    """An event whole, for the staff: the private notes said in the reader's language, as the
+    summary is (the log keeps them as message ids)."""
+    result = dict(event.result)
+    private = result.get("private")
+    if isinstance(private, dict):
+        result["private"] = {
+            k: [Msg.from_json(m).render() for m in notes if isinstance(m, dict)]
+            for k, notes in private.items()
+            if isinstance(notes, list)
+        }
     return {
         "seq": event.seq,
         "type": event.type,
@@ -473,7 +483,7 @@ def full_event(event: LoggedEvent) -> dict[str, Any]:
         "actor": {"role": event.actor_role, "name": event.actor_name},
         "command": dict(event.command),
         "rolls": event.rolls,
-        "result": dict(event.result),
+        "result": result,
         "summary": event.summary.render(),
         "undone": event.undone,
     }

@@ -165,6 +165,9 @@ def test_physical_dice_are_asked_for_on_the_page_one_at_a_time(
     assert fields["type"] == "lineup" and "gladiators[]" in fields
     die = re.search(r'name="(roll_RAP of [^"]+)" type="number"', asked.text)
     assert die is not None
+    # The die is asked in the reader's words; its field keeps its name (found by a review).
+    prompt = re.search(r'<label for="dice-prompt">([^<]*)</label>', asked.text)
+    assert prompt is not None and "RAP de " in prompt.group(1) and " of " not in prompt.group(1)
     again = phone.post(
         f"/g/{match.id}/act",
         data={**lineup, die.group(1): "7", "idem": key()},

@@ -116,7 +116,7 @@ def test_a_tournament_team_from_paper_with_its_ranking(
         ({"characteristics": {**FIGURES, "VIE": 16}}, "VIE goes from 1 to 15, not 16"),
         ({"characteristics": {**FIGURES, "PHY": 0}}, "PHY goes from 1 to 20, not 0"),
         ({"characteristics": {"DEP": 5}}, "enter every characteristic"),
-        ({"exp": 19, "increases": 2}, "19 EXP allow 1 increases, not 2"),
+        ({"exp": 19, "increases": 2}, "with 19 EXP, the increases taken are at most 1, not 2"),
         ({"armour": 8}, "magic armour's value goes with magic armour only"),
         ({"equipment": "powers", "powers": ["aimant"]}, "two different powers"),
         ({"equipment": "powers", "powers": ["aimant", "aimant"]}, "two different powers"),
@@ -143,7 +143,7 @@ def test_the_record_and_the_deck_are_checked(service: GameService, rolls: Script
     # A championship team draws from its own pack: one Sommeil in the sample deck.
     command = paper_team()
     command["gladiators"][3].update(equipment="powers", powers=["sommeil", "aimant"])
-    with pytest.raises(RuleError, match="The deck has 1 “Sommeil”"):
+    with pytest.raises(RuleError, match="“Sommeil”: the deck holds 1, the team asks for 2"):
         league.act(league.owner, command)
     with pytest.raises(InvalidInput):  # a card of no deck is no reference
         bad = paper_team()

@@ -203,6 +203,31 @@ def test_rayon_laser(golden: Golden) -> None:
     assert "1D10" in said and "takes 6 damage: badly wounded" in said
 
 
+def test_rayon_laser_is_taken_back_on_a_pou_roll(golden: Golden) -> None:
+    """Its deactivation: « Jet de POU réussi par le porteur »; taken back, it no longer fires."""
+    golden.start([2], [1])
+    golden.power(2, "rayon-laser", 3)
+    back = {"type": "power", "gladiator": golden.g(A, 2), "card": "rayon-laser", "deactivate": True}
+    assert "fails to take a power card back" in golden.act(A, back, 9)  # POU 4
+    assert [a.card for a in golden.state.armed] == ["rayon-laser"]
+    assert "takes a power card back" in golden.act(A, back, 2)
+    assert golden.state.armed == [] and "rayon-laser" not in golden.fighter(A, 2).active
+    trigger = {"type": "trigger", "gladiator": golden.g(A, 2), "card": "rayon-laser"}
+    assert "waits for its moment" in golden.fails(A, {**trigger, "target": golden.g(B, 1)})
+
+
+def test_a_sprint_by_the_last_to_act_lets_them_move(on_board: Golden) -> None:
+    """5.2: the sprinter moves a second time in phase 3: the phase waits for them even when
+    nobody else is left to act (found by an outside review: the turn ended at once)."""
+    g = on_board
+    g.start([2], [1], squares={"A2": "A5", "B1": "N20"})
+    g.act(A, {"type": "act", "gladiator": g.g(A, 2), "action": "pass"})
+    g.act(B, {"type": "act", "gladiator": g.g(B, 1), "action": "sprint"})
+    assert g.state.phase == 3 and g.state.sprinting == g.g(B, 1)
+    g.act(B, {"type": "move", "gladiator": g.g(B, 1), "to": "N24"})
+    assert g.state.at[str(g.g(B, 1))] == (24, 14)
+
+
 def test_sprint_eclair(on_board: Golden) -> None:
     """« le porteur ajoute 3 cases à son déplacement de la phase » (DEP 5: 8 squares)."""
     g = on_board
@@ -230,9 +255,11 @@ def test_main_de_fer(golden: Golden) -> None:
     assert golden.state.carrier.id == golden.g(B, 1)
     said = golden.power(3, "main-de-fer", 7)  # its die, read as nothing
     assert "places a power card face down" in said and not golden.fighter(A, 3).acted
+    assert "Read to the other coach" not in said  # 4.2: the hit is its activation
     attack = {"type": "attack", "attackers": [golden.g(A, 3)], "target": golden.g(B, 1)}
     golden.act(A, attack, 2)  # PHY 4: 2 lands
     said = golden.act(B, {"type": "answer", "yes": False})
+    assert "Read to the other coach: “La cible lâche le ballon" in said
     assert "drops the ball and falls, no damage" in said
     b1 = golden.fighter(B, 1)
     assert b1.has("on_ground") and b1.where == "field" and golden.state.ball == "ground"

@@ -4,6 +4,7 @@ own `log_view` cannot hand one out."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -83,3 +84,18 @@ def test_a_handler_s_notes_are_stored_apart_from_its_result() -> None:
     applied = Applied(Msg("Done."), {"n": 1}, private={"person:1": [Msg("hi")], "person:2": []})
     assert applied.logged_result() == {"n": 1, "private": {"person:1": [Msg("hi").to_json()]}}
     assert Applied(Msg("Done."), {"n": 1}).logged_result() == {"n": 1}
+
+
+def test_the_staff_read_every_note_in_their_language() -> None:
+    """The staff's whole event says its private notes as sentences, as its summary (an outside
+    review found message templates with their braces in a French staff's answers)."""
+    from server.i18n import current_language
+    from server.platform.kinds import full_event
+
+    token = current_language.set("fr")
+    try:
+        note = Msg("{name} keeps the dice.", {"name": "Léa"}).to_json()
+        whole = full_event(replace(event(), result={"private": {"side:A": [note]}}))
+    finally:
+        current_language.reset(token)
+    assert whole["result"]["private"] == {"side:A": ["Léa garde les dés."]}

@@ -60,6 +60,9 @@ class PowerEffect(BaseModel):
     turns: int = Field(default=0, ge=0, le=20)
     amount: int = Field(default=0, ge=0, le=20)
     dice: int = Field(default=0, ge=0, le=3)
+    # With the board, the target stands in the bearer's half (Rayon laser: « le premier
+    # gladiateur ennemi qui passe la ligne 14 »).
+    in_half: bool = False
 
 
 class PowerCard(BaseModel):
@@ -67,6 +70,9 @@ class PowerCard(BaseModel):
     name: str = Field(min_length=1, max_length=60)
     activation: Activation = Field(default_factory=Activation)
     deactivation: str = Field(default="", max_length=300)
+    # The roll its bearer must pass to take it back (Rayon laser: « Jet de POU réussi par le
+    # porteur »); none: taken back at will.
+    deactivation_roll: Literal["", "DEP", "PHY", "HAB", "POU", "BAL", "VIE"] = ""
     uses: int | None = Field(default=None, ge=1, le=20)  # per match; none: at will
     text: str = Field(default="", max_length=2000)
     read_aloud: str = Field(default="", max_length=600)  # the underlined part (4.3)

@@ -304,6 +304,8 @@ _ROLL_WHAT = {
     "magic armour": N_("magic armour"),
     "power card": N_("power card"),
     "risk of death": N_("risk of death"),
+    "risk of death again": N_("risk of death rolled again"),
+    "power damage": N_("a power's damage"),
     "expulsion": N_("expulsion"),
     "shot": N_("shot"),
     "take": N_("taking the ball"),

@@ -37,7 +37,7 @@ from server.platform.consent import (
     trial,
     undo_of,
 )
-from server.platform.dice import CommandDice, ReplayDiverged, held_after_undo
+from server.platform.dice import BadRoll, CommandDice, MissingRoll, ReplayDiverged, held_after_undo
 from server.platform.idempotency import (
     SYSTEM_CALLER,
     IdemKey,
@@ -189,8 +189,11 @@ class Actions(People):
             held=list(game.held_dice or []),
         )
         label = kind.label(command, state)
-        outcome = kind.apply(state, command, Context(actor, dice, now))
-        dice.check_all_used()
+        try:
+            outcome = kind.apply(state, command, Context(actor, dice, now))
+            dice.check_all_used()
+        except (MissingRoll, BadRoll) as error:
+            raise in_words(error, kind, state) from None
         summary = outcome.summary
         result = dict(outcome.result)
         if agreed_by is not None:
@@ -654,3 +657,17 @@ class Actions(People):
         if applied:
             self.broker.publish(game_id, game.seq)
         return applied
+
+
+def in_words(error: MissingRoll | BadRoll, kind: GameKind[Any], state: BaseModel) -> ArbitreError:
+    """A die asked or refused, said in the reader's words (the kind's `roll_label`: "RAP de
+    Léa", not "RAP of Léa"); its field keeps the die's name, for the form to send it."""
+    name = str(error.msg.params.get("purpose", ""))
+    base, sep, n = name.rpartition(" #")
+    if not (sep and n.isdigit()):
+        base, n = name, ""
+    words: Msg | str = kind.roll_label(base, state) or base
+    if n:
+        words = Msg(N_("{die} (no. {n})"), {"die": words, "n": n})
+    error.msg = Msg(error.msg.text, {**error.msg.params, "purpose": words})
+    return error

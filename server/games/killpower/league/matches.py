@@ -258,7 +258,9 @@ def roll_risks(
             if rules.fate_at(where, value) == "dead" and second_chance(deck, g):
                 # Dernière chance: « à la fin du match, le porteur peut relancer un jet de
                 # risque de mort raté » (the end-of-match powers come first, 3.4).
-                die = dice.roll(10, f"last chance of {g.name}", owner=team_owner(teams[side]))
+                die = dice.roll(
+                    10, f"risk of death again of {g.name}", owner=team_owner(teams[side])
+                )
                 where = rules.location(die)
         else:
             where = chosen  # TABLE 8: "Jetez 1D10 pour localiser [...] sauf si vous avez localisé"

@@ -22,7 +22,7 @@ def gladiator_from_paper(state: LeagueState, g: PaperGladiator) -> Gladiator:
     missing = [c for c in rules.CHARACTERISTICS if c not in g.characteristics]
     if missing:
         raise RuleError(
-            N_("{name}: enter every characteristic ({missing} missing)."),
+            N_("{name}: enter every characteristic (missing: {missing})."),
             field="gladiators",
             name=g.name,
             missing=", ".join(missing),
@@ -40,7 +40,9 @@ def gladiator_from_paper(state: LeagueState, g: PaperGladiator) -> Gladiator:
             )
     if g.increases > g.exp // rules.EXP_PER_INCREASE:  # 12: 10 EXP an increase
         raise RuleError(
-            N_("{name}: {exp} EXP allow {allowed} increases, not {increases}."),
+            N_(
+                "{name}: with {exp} EXP, the increases taken are at most {allowed}, not {increases}."
+            ),
             field="gladiators",
             name=g.name,
             exp=g.exp,
@@ -94,7 +96,7 @@ def check_powers(state: LeagueState, gladiators: list[PaperGladiator]) -> None:
         copies = card.copies if card is not None else 0
         if count > copies:
             raise RuleError(
-                N_("The deck has {copies} “{power}”: a team cannot hold it {count} times."),
+                N_("“{power}”: the deck holds {copies}, the team asks for {count}."),
                 field="gladiators",
                 power=card.name if card is not None else key,
                 copies=copies,

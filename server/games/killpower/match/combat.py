@@ -23,6 +23,7 @@ from server.games.killpower.match.play import (
 from server.games.killpower.match.state import (
     Fighter,
     Pending,
+    Reveal,
 )
 from server.games.killpower.rules import LOCATION_TITLES
 from server.i18n import N_, P_, Msg
@@ -67,6 +68,11 @@ def deal_damage(p: Play, hits: list[Fighter], target: Fighter, location: str | N
     dégâts" »); a friend with Bouclier humain takes the damage in the target's place."""
     s = p.s
     knockers = [a for a in hits if effects.knocks_down(s, a)]
+    for a in knockers:  # 4.2, « si le porteur touche »: the hit is its activation, read now
+        card = effects.lying(s, a, "knockdown")[0]
+        if card.read_aloud:
+            s.reveals.append(Reveal(side=a.side, fighter=a.id, text=card.read_aloud, turn=s.turn))
+            p.say(N_("Read to the other coach: “{text}”"), text=card.read_aloud)
     if knockers:
         p.say(
             N_("{name}'s power: {target} drops the ball and falls, no damage."),

@@ -23,7 +23,7 @@ from server.games.killpower.match.state import (
     Reveal,
 )
 from server.games.killpower.powers import PowerCard
-from server.i18n import N_, Msg
+from server.i18n import N_, P_, Msg
 
 
 def read_power(p: Play, f: Fighter, text: str) -> None:
@@ -82,10 +82,7 @@ def on_power(p: Play, c: UsePower) -> None:
     if s.stage != "running":
         raise RuleError(N_("The match is not being played."))
     if c.deactivate:
-        if c.card not in f.active:
-            raise RuleError(N_("This card is not on the table."), field="card")
-        f.active.remove(c.card)
-        p.say(N_("{name} takes a power card back."), name=f.label)
+        take_back(p, f, c.card)
         return
     if f.where not in ("field", "zt"):
         raise Refused(N_("{name} is not on the field."), field="gladiator", name=f.label)
@@ -126,10 +123,35 @@ def on_power(p: Play, c: UsePower) -> None:
         # 4.3: "on ne dira rien à l'adversaire tant que [...]": armed, read at its moment.
         s.armed.append(Armed(side=f.side, fighter=f.id, card=card.key, turn=s.turn))
         p.tell(f.side, N_("“{power}” waits: read it {when}."), power=card.name, when=card.read_when)
-    elif card.read_aloud:
+    elif card.read_aloud and card.activation.kind != "on_hit":  # 4.2: read when it hits
         read_power(p, f, card.read_aloud)
     if not card.read_when:
         works(p, f, card, target, c)
+
+
+def take_back(p: Play, f: Fighter, key: str) -> None:
+    """A card taken back: at will, or on the roll its card asks (Rayon laser: « Jet de POU
+    réussi par le porteur »), rolled secretly like an activation; an armed card is disarmed."""
+    s = p.s
+    if key not in f.active:
+        raise RuleError(N_("This card is not on the table."), field="card")
+    card = s.cards.get(key)
+    if card is not None and card.deactivation_roll:
+        needed = f.characteristics[card.deactivation_roll]
+        die = p.dice.roll(10, f"activation of {f.name}", owner=f.side, secret=True)
+        if not mr.succeeds(die, needed):
+            p.say(N_("{name} fails to take a power card back."), name=f.label)
+            p.tell(
+                f.side,
+                N_("“{power}”: {die} for {needed} or less: it stays."),
+                power=card.name,
+                die=die,
+                needed=needed,
+            )
+            return
+    f.active.remove(key)
+    s.armed = [a for a in s.armed if not (a.fighter == f.id and a.card == key)]
+    p.say(N_("{name} takes a power card back."), name=f.label)
 
 
 def on_trigger(p: Play, c: Trigger) -> None:
@@ -198,6 +220,13 @@ def check_target(p: Play, f: Fighter, card: PowerCard, t: Fighter, seen: bool = 
                 name=f.label,
                 target=t.label,
             )
+    if card.effect.in_half and s.board and (there is None or board.half_of(there) != f.side):
+        raise Refused(
+            N_("{target} has not crossed into {name}'s half."),
+            field="target",
+            target=t.label,
+            name=f.label,
+        )
     if card.effect.kind == "shield" and s.board and not field.near(here, there):
         raise Refused(
             N_("{target} is not next to {name}."), field="target", target=t.label, name=f.label
@@ -219,18 +248,18 @@ def aimed_at(p: Play, f: Fighter, card: PowerCard, c: UsePower) -> Fighter | Non
     if effect.kind == "fetch_ball":
         ball = field.ball_square(s)
         here = field.square_of(s, f)
-        if s.ball != "ground":
+        if s.ball not in ("ground", "basket"):  # lying free, on the field or the basket square
             raise Refused(N_("The ball is not free."), field="card")
+        standing = {sq for g, sq in field.on_field(s) if not g.has("on_ground")}
         if s.board and (
             ball is None
             or here is None
             or board.distance(here, ball) > effect.amount
-            or not board.in_sight(here, ball, field.occupied(s))
+            or not board.in_sight(here, ball, standing)
         ):
             raise Refused(
-                N_("The free ball is not in view within {n} squares of {name}."),
+                N_("No free ball in view and within the card's reach of {name}."),
                 field="card",
-                n=effect.amount,
                 name=f.label,
             )
     if effect.kind == "teleport" and s.board:
@@ -263,7 +292,15 @@ def works(p: Play, f: Fighter, card: PowerCard, target: Fighter | None, c: UsePo
     elif effect.kind == "move":
         if s.board:
             field.spend(s, f, -effect.amount)
-        p.say(N_("{name} moves {n} squares more this phase."), name=f.label, n=effect.amount)
+        p.say_counted(
+            P_(
+                "{name} moves {n} square more this phase.",
+                "{name} moves {n} squares more this phase.",
+            ),
+            "n",
+            name=f.label,
+            n=effect.amount,
+        )
     elif effect.kind == "fetch_ball":
         s.ball, s.ball_note, s.ball_at = f"f:{f.id}", "", None
         p.say(N_("The ball flies into {name}'s hands."), name=f.label)
@@ -280,11 +317,13 @@ def works(p: Play, f: Fighter, card: PowerCard, target: Fighter | None, c: UsePo
 def strike(p: Play, f: Fighter, card: PowerCard, target: Fighter) -> None:
     """Rayon laser: « subit 1D10 points de blessure », against VIE + armour (TABLE 1)."""
     assert card.effect is not None
+    # The die says whose power, never which card (4.3: only the underlined part is read).
     damage = sum(
-        p.dice.roll(10, f"damage of {card.name}", owner=f.side) for _ in range(card.effect.dice)
+        p.dice.roll(10, f"power damage of {f.name}", owner=f.side) for _ in range(card.effect.dice)
     )
-    armour = effects.armour_of(p.s, target)
-    wound(p, target, damage, mr.damage_state(target.characteristics["VIE"], armour, damage))
+    # 9.1: wound points « on néglige son armure ».
+    result = mr.damage_state(target.characteristics["VIE"], 0, damage, wound_points=True)
+    wound(p, target, damage, result)
 
 
 def on_check(p: Play, c: Check) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from server.games.killpower import board
 from server.games.killpower import match_rules as mr
-from server.games.killpower.match import field
+from server.games.killpower.match import effects, field
 from server.games.killpower.match.ball import (
     offered_interceptors,
 )
@@ -113,6 +113,11 @@ def power_view(state: MatchState, f: Fighter, key: str) -> dict[str, Any]:
         "roll": card.activation.characteristic,
         "uses_left": None if card.uses is None else card.uses - f.uses.get(key, 0),
         "active": key in f.active,
+        "kind": card.activation.kind,
+        # What the card menu offers: a use left, and not an end-of-match power (the league
+        # plays Dernière chance when it rolls the risks of death).
+        "playable": (card.uses is None or f.uses.get(key, 0) < card.uses)
+        and not (card.effect is not None and card.effect.kind == "second_chance"),
     }
 
 
@@ -147,7 +152,7 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
         view.update(
             rap=f.rap,
             characteristics=f.characteristics,
-            armour=f.armour,
+            armour=effects.armour_of(state, f),  # with a card that adds to it (Peau de pierre)
             gloves=f.gloves,
             state=f.state,
             powers=[power_view(state, f, k) for k in f.powers],
@@ -326,7 +331,13 @@ def carrier_hints(state: MatchState, carrier: Fighter) -> tuple[str, str]:
     elif g["near"]:
         shot = Msg(N_("{basket} within reach: 1 point, no roll."), {"basket": basket})
     else:
-        needed = mr.shot_needed(bal, g["distance"], carrier.concentration, blind=g["blind"])
+        needed = mr.shot_needed(
+            bal,
+            g["distance"],
+            carrier.concentration,
+            blind=g["blind"],
+            long_shot=effects.long_shot(state, carrier),
+        )
         shot = Msg(
             N_("{distance} squares to {basket}{seen}: {needed} or less scores {distance}."),
             {
