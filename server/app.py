@@ -209,6 +209,7 @@ def add_middleware(app: FastAPI, settings: Settings) -> None:
 
 def add_routes(app: FastAPI) -> None:
     app.mount("/static", CachedStatic(directory=STATIC_DIR), name="static")
+    api.add_kind_routes()
     app.include_router(api.router)  # bearer tokens, no cookie: no cross-site form to fear
     # Every page router checks the cross-site token of any request that may change something.
     guarded = [Depends(csrf_protected)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, get_args
 
 from fastapi.testclient import TestClient
 
@@ -203,3 +203,79 @@ def test_openapi_describes_the_api(client: TestClient) -> None:
     assert "/api/v1/games/{game_id}/commands" in schema["paths"]
     assert "ErrorOut" in schema["components"]["schemas"]
     assert all(p.startswith("/api/v1/") for p in schema["paths"])
+
+
+def resolve(schemas: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    while "$ref" in node:
+        node = schemas[node["$ref"].rpartition("/")[2]]
+    return node
+
+
+def test_each_kind_has_its_own_typed_command_route(client: TestClient) -> None:
+    """Issue 32: eight `type` tags exist in more than one kind (`deal`, `start`, `attack`...).
+    Each kind's route takes that kind's own union, so a client generated from the schema tells
+    Roi / Chevalier / Bourreau's `deal` from Trust Me's: each route's tags are its kind's, each
+    leads to a model of that shape, and two kinds share a model only where their commands are
+    the same shape (BattleFight's and Serial Battle's bare `start`)."""
+    from server.platform.kinds import KINDS
+
+    schema = client.get("/api/v1/openapi.json").json()
+    schemas = schema["components"]["schemas"]
+    seen: dict[str, tuple[str, type]] = {}  # component -> the first kind and model using it
+    for kind_key in sorted(KINDS):
+        kind = KINDS[kind_key]
+        if kind.command_union is None:
+            continue  # a test's own kind
+        operation = schema["paths"][f"/api/v1/{kind_key}/games/{{game_id}}/commands"]["post"]
+        body = resolve(schemas, operation["requestBody"]["content"]["application/json"]["schema"])
+        mapping = body["properties"]["command"]["discriminator"]["mapping"]
+        models = {
+            tag: m
+            for m in kind.handlers
+            if m not in kind.internal
+            for tag in get_args(m.model_fields["type"].annotation)
+        }
+        assert set(mapping) == set(models), kind_key
+        for tag, ref in mapping.items():
+            component = ref.rpartition("/")[2]
+            first = seen.setdefault(component, (kind_key, models[tag]))
+            if first[0] != kind_key:
+                assert first[1].model_json_schema() == models[tag].model_json_schema(), component
+    assert schema["paths"]["/api/v1/games/{game_id}/commands"]["post"]["deprecated"] is True
+    # `deal` is both Roi / Chevalier / Bourreau's and Trust Me's: each route says whose.
+    assert {
+        k for k, m in seen.values() if m.model_fields["type"].annotation == Literal["deal"]
+    } == {
+        "rcb",
+        "trust_me",
+    }
+
+
+def test_a_kind_route_takes_its_own_kind_s_commands_only(client: TestClient) -> None:
+    created = post(client, "/api/v1/games", {"kind": "rcb", "name": "Soirée", "organizer": "MJ"})
+    game_id, token = created.json()["game"]["id"], created.json()["organizer"]["token"]
+    names = {"command": {"type": "team_names", "a": "Rouges", "b": "Bleus"}}
+    done = post(client, f"/api/v1/rcb/games/{game_id}/commands", names, token)
+    assert done.status_code == 200, done.text
+    # Another kind's command, or this game through another kind's route: refused, nothing done.
+    wrong = post(
+        client, f"/api/v1/rcb/games/{game_id}/commands", {"command": {"type": "keep"}}, token
+    )
+    assert wrong.status_code == 422 and wrong.json()["code"] == "invalid"
+    elsewhere = post(
+        client, f"/api/v1/trust_me/games/{game_id}/commands", {"command": {"type": "deal"}}, token
+    )
+    assert elsewhere.status_code == 404
+    unsigned = post(client, f"/api/v1/rcb/games/{game_id}/commands", names)
+    assert unsigned.status_code == 401
+    seq = client.get(
+        f"/api/v1/games/{game_id}", headers={"Authorization": f"Bearer {token}"}
+    ).json()["game"]["seq"]
+    # The old route still takes any kind's command.
+    again = post(
+        client,
+        f"/api/v1/games/{game_id}/commands",
+        {"command": {**names["command"], "a": "Or"}},
+        token,
+    )
+    assert again.status_code == 200 and again.json()["seq"] == seq + 1

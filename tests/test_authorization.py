@@ -164,6 +164,18 @@ API_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
 
 # Routes checked elsewhere, and why.
 EXEMPT = {
+    **{
+        ("POST", f"/api/v1/{kind}/games/{{game_id}}/commands"): "each kind's own route, refused "
+        "unsigned and to another kind's game: tests/test_api.py; then the same service checks"
+        for kind in (
+            "battlefight",
+            "killpower_league",
+            "killpower_match",
+            "rcb",
+            "serial_battle",
+            "trust_me",
+        )
+    },
     ("GET", "/t/{token}"): "the token is the credential: tests/test_pages.py",
     ("POST", "/join"): "the code is the credential, rate limited: tests/test_pages.py",
     ("GET", "/g/{game_id}/events"): "an endless stream: tests/test_pages.py and test_stream_ends_*",

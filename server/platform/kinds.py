@@ -203,6 +203,9 @@ class GameKind(ABC, Generic[S]):
     state_model: type[S]
     settings_model: type[BaseModel]
     commands: TypeAdapter[Any]
+    # The commands' discriminated union itself (`Annotated[A | B, Field(discriminator="type")]`):
+    # the API gives each kind its own typed route with it.
+    command_union: ClassVar[Any] = None
 
     # --- the rules (pure) ---
     @abstractmethod

@@ -6,14 +6,14 @@ and changes nothing more. Errors are `{"code": ..., "message": ...}` in the call
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Union, cast, get_args
 
 from fastapi import APIRouter, Header, Query, Request, Response
-from pydantic import BaseModel, Field, StrictBool, StrictInt, TypeAdapter
+from pydantic import BaseModel, Field, StrictBool, StrictInt, TypeAdapter, create_model
 
-from server.errors import NotAllowed, NotSignedIn
+from server.errors import NotAllowed, NotFound, NotSignedIn
 from server.i18n import N_
-from server.platform.kinds import KINDS, Viewer
+from server.platform.kinds import KINDS, GameKind, Viewer
 from server.platform.service import GameService, Performed, Registered
 from server.web.deps import (
     TOO_MANY_GAMES,
@@ -91,8 +91,9 @@ class PersonIn(BaseModel):
     name: str = Field(max_length=200)
 
 
-class CommandIn(BaseModel):
-    command: dict[str, Any] = Field(description="The game kind's command, with its `type`.")
+class CommandOptions(BaseModel):
+    """What goes with any command: dice entered by hand, the screen's sequence number."""
+
     rolls: dict[str, StrictInt] = Field(
         default_factory=dict, description="Dice rolled by hand, by purpose."
     )
@@ -101,6 +102,12 @@ class CommandIn(BaseModel):
         ge=0,
         le=2**31 - 1,
         description="The sequence number your screen showed (stale check).",
+    )
+
+
+class CommandIn(CommandOptions):
+    command: dict[str, Any] = Field(
+        description="The game kind's command, with its `type`: see `/api/v1/{kind}/...`."
     )
 
 
@@ -269,7 +276,7 @@ def revoke_link(
     return link_out(request, service, registered)
 
 
-@router.post("/games/{game_id}/commands", response_model=PerformedOut)
+@router.post("/games/{game_id}/commands", response_model=PerformedOut, deprecated=True)
 def send_command(
     game_id: str,
     body: CommandIn,
@@ -288,6 +295,68 @@ def send_command(
         rolls=body.rolls,
     )
     return proposed_or_done(performed, response)
+
+
+def public_commands(kind: GameKind[Any]) -> Any:
+    """A kind's command union, by `type`, without the commands no client may send."""
+    members = get_args(get_args(kind.command_union)[0])
+    sent = tuple(m for m in members if m not in kind.internal)
+    return Annotated[Union[sent], Field(discriminator="type")]  # noqa: UP007 (built at run time)
+
+
+def add_kind_routes() -> None:
+    """Each registered kind's command route, once (every app shares this router)."""
+    named = {getattr(r, "name", "") for r in router.routes}
+    for key in sorted(KINDS):
+        if f"{key}_send_command" not in named and KINDS[key].command_union is not None:
+            kind_commands(key)
+
+
+def kind_commands(key: str) -> None:
+    """`POST /api/v1/{kind}/games/{game_id}/commands`: one route per kind, whose body is that
+    kind's own command union, so that a client generated from the schema tells every kind's
+    commands apart (Roi / Chevalier / Bourreau's `deal` is not Trust Me's)."""
+    kind = KINDS[key]
+    title = "".join(part.title() for part in key.split("_"))
+    body_model = create_model(
+        f"{title}CommandIn",
+        __base__=CommandOptions,
+        command=(public_commands(kind), Field(description=f"A {key} command, by its `type`.")),
+    )
+
+    def send(
+        game_id: str,
+        body: BaseModel,
+        idem: IdemKey,
+        caller: ApiCallerDep,
+        service: ServiceDep,
+        response: Response,
+    ) -> PerformedOut:
+        viewer = caller.viewer(service)
+        if service.load(game_id).game.kind != key:
+            raise NotFound(N_("No such game."))
+        sent = cast(CommandOptions, body)
+        command = body.model_dump(mode="json", exclude_unset=True)["command"]
+        performed = service.perform(
+            game_id,
+            signed_in(viewer),
+            command,
+            idem_key=idem,
+            seen_seq=sent.expected_seq,
+            rolls=sent.rolls,
+        )
+        return proposed_or_done(performed, response)
+
+    send.__annotations__ = {**send.__annotations__, "body": body_model}
+    router.add_api_route(
+        f"/{key}/games/{{game_id}}/commands",
+        send,
+        methods=["POST"],
+        response_model=PerformedOut,
+        operation_id=f"{key}_send_command",
+        name=f"{key}_send_command",
+        summary=f"Send a {kind.key} command",
+    )
 
 
 @router.post("/games/{game_id}/undo", response_model=PerformedOut)
@@ -341,31 +410,20 @@ def read_log(
 
 
 def typed_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """The OpenAPI schema with each game kind's commands and settings typed: a command is one of
-    the kinds' discriminated unions (`<kind>.Command`, by its `type`), settings one of the kinds'
-    models (`<kind>.Settings`); an API user learns the commands from the schema, not the source."""
+    """The OpenAPI schema with each game kind's settings typed (`<kind>.Settings`); each kind's
+    commands are typed by its own route (`kind_commands`), as FastAPI makes them."""
     components = schema.setdefault("components", {}).setdefault("schemas", {})
-    commands, settings = [], []
+    settings = []
     for key in sorted(KINDS):
         kind = KINDS[key]
-        for name, adapter in (
-            ("Command", kind.commands),
-            ("Settings", TypeAdapter(kind.settings_model)),
-        ):
-            typed = adapter.json_schema(ref_template=f"#/components/schemas/{key}.{{model}}")
-            for model, definition in typed.pop("$defs", {}).items():
-                components[f"{key}.{model}"] = definition
-            typed["title"] = f"{kind.key}: {name.lower()}"
-            components[f"{key}.{name}"] = typed
-        without_internal(components[f"{key}.Command"], key, kind.internal)
-        commands.append({"$ref": f"#/components/schemas/{key}.Command"})
+        adapter = TypeAdapter(kind.settings_model)
+        typed = adapter.json_schema(ref_template=f"#/components/schemas/{key}.{{model}}")
+        for model, definition in typed.pop("$defs", {}).items():
+            components[f"{key}.{model}"] = definition
+        typed["title"] = f"{kind.key}: settings"
+        components[f"{key}.Settings"] = typed
         if kind.standalone:  # a league's match is created by the platform, never by a client
             settings.append({"$ref": f"#/components/schemas/{key}.Settings"})
-    command_in = components["CommandIn"]["properties"]["command"]
-    components["CommandIn"]["properties"]["command"] = {
-        "description": command_in.get("description", ""),
-        "anyOf": commands,
-    }
     game_in = components["GameIn"]["properties"]["settings"]
     components["GameIn"]["properties"]["settings"] = {
         "description": "The game kind's settings (see `kind`).",
@@ -373,11 +431,3 @@ def typed_schema(schema: dict[str, Any]) -> dict[str, Any]:
         "default": game_in.get("default", {}),
     }
     return schema
-
-
-def without_internal(union: dict[str, Any], key: str, internal: tuple[type, ...]) -> None:
-    """A kind's command union without the commands no client may send."""
-    refs = {f"#/components/schemas/{key}.{model.__name__}" for model in internal}
-    union["oneOf"] = [r for r in union["oneOf"] if r["$ref"] not in refs]
-    mapping = union["discriminator"]["mapping"]
-    union["discriminator"]["mapping"] = {t: r for t, r in mapping.items() if r not in refs}

@@ -65,6 +65,7 @@ class BattleFight(GameKind[BFState]):
     page_log = 0
     state_model = BFState
     settings_model = BFSettings
+    command_union = Command
     commands: TypeAdapter[Any] = TypeAdapter(Command)
     handlers = HANDLERS
     parts = views.PARTS

@@ -49,6 +49,11 @@ def distance(a: Square, b: Square) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
+def near(a: Square | None, b: Square | None, reach: int = 1) -> bool:
+    """Within `reach` squares (1: in the action zone)."""
+    return a is not None and b is not None and distance(a, b) <= reach
+
+
 def zone(square: Square) -> set[Square]:
     """1: an action zone, "la case qu'il occupe et des 8 cases autour de lui" (on the board)."""
     column, row = square

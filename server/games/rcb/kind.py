@@ -63,6 +63,7 @@ class RoiChevalierBourreau(GameKind[RCBState]):
     allows_referees = False
     state_model = RCBState
     settings_model = RCBSettings
+    command_union = Command
     commands: TypeAdapter[Any] = TypeAdapter(Command)
     handlers = HANDLERS
     internal = (DesignationDue,)

@@ -75,6 +75,7 @@ class SerialBattle(GameKind[SBState]):
     max_people: ClassVar[Mapping[str, int]] = {"player": 32, "referee": 20}  # 12 to 32 players
     state_model = SBState
     settings_model = SBSettings
+    command_union = CommandModel
     commands: TypeAdapter[Any] = TypeAdapter(CommandModel)
     handlers = HANDLERS
     internal = (ZoneDue,)

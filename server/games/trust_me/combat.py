@@ -35,6 +35,7 @@ from server.games.trust_me.sheet import (
     wound_places,
 )
 from server.games.trust_me.state import HANDS, Die, Fight, Placement, Survivor, TMState
+from server.games.trust_me.table import at_the_table, playing
 from server.i18n import N_, P_, Msg, joined
 from server.platform.dice import Dice
 from server.platform.kinds import Applied, Context
@@ -70,17 +71,6 @@ def green(state: TMState, dice: Dice, s: Survivor, purpose: str) -> tuple[int, s
     if has_skill(state, s, "green"):
         return rolled + 1, f"{rolled + 1} ({rolled} + 1)"
     return rolled, str(rolled)
-
-
-def playing(state: TMState, person: int | None, field: str) -> Survivor:
-    if person is None or str(person) not in state.survivors:
-        raise RuleError(N_("Choose a survivor of this game."), field=field)
-    s = state.survivor(person)
-    if s.dead:
-        raise RuleError(N_("{name} is dead."), field=field, name=s.name)
-    if s.exited:
-        raise RuleError(N_("{name} has left the board."), field=field, name=s.name)
-    return s
 
 
 def held_weapon(state: TMState, s: Survivor, item: int) -> tuple[str, bool]:
@@ -532,8 +522,6 @@ def on_zombies(state: TMState, c: Zombies, ctx: Context) -> Applied:
         raise RuleError(N_("Finish the fight in progress first."))
     if state.phase not in ("players", "zombies"):
         raise RuleError(N_("Zombies attack during the rounds."))
-    from server.games.trust_me.turn import at_the_table
-
     at_the_table(state, ctx)
     s = playing(state, c.survivor, "survivor")
     state.fight = Fight(attacker=None, target=s.id, zombies=c.count, stage="defence")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import Field, TypeAdapter
 
 from server.games.trust_me.catalog import Colour
 from server.platform.commands import Strict
@@ -278,5 +278,6 @@ Command = Annotated[
     | Infections | Spawn | Recover | Claim | Leave,
     Field(discriminator="type"),
 ]  # fmt: skip
+COMMANDS: TypeAdapter[Command] = TypeAdapter(Command)  # a command parsed (the kind's too)
 SETUP_ONLY = (SetBox, SetPassport, SetDecor, Deal)
 STAFF_ONLY = (SetBox, SetPassport, SetDecor, Deal, Community)

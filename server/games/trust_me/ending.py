@@ -11,6 +11,7 @@ from server.games.trust_me.catalog import Objective
 from server.games.trust_me.commands import Claim, Leave
 from server.games.trust_me.sheet import resources_held
 from server.games.trust_me.state import Survivor, TMState
+from server.games.trust_me.table import check_free, own
 from server.i18n import N_, Msg
 from server.platform.kinds import Applied, Context
 
@@ -97,8 +98,6 @@ def may_leave_now(state: TMState, s: Survivor) -> bool:
 def on_leave(state: TMState, c: Leave, ctx: Context) -> Applied:
     """14: "S'il atteint le quota de points requis, son survivant sort du plateau"; his cards and
     hidden objects are revealed then (the board shows a survivor who left in full)."""
-    from server.games.trust_me.turn import check_free, own
-
     s = own(state, ctx)
     check_free(state)
     if not may_leave_now(state, s):
@@ -125,8 +124,6 @@ def on_leave(state: TMState, c: Leave, ctx: Context) -> Applied:
 def on_claim(state: TMState, c: Claim, ctx: Context) -> Applied:
     """3.3: an objective only the table can judge; its player says how many times it is met.
     Nobody else reads which (the journal keeps this event for its player alone)."""
-    from server.games.trust_me.turn import own
-
     s = own(state, ctx)
     objective = state.box.objective(c.objective)
     if objective is None or c.objective not in s.objectives or objective.condition != "manual":

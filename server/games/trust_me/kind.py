@@ -16,7 +16,7 @@ from pydantic import BaseModel, TypeAdapter
 from server.errors import RuleError
 from server.games.trust_me import ending, forms, turn, views
 from server.games.trust_me.catalog import sample_box
-from server.games.trust_me.commands import SETUP_ONLY, STAFF_ONLY, Command
+from server.games.trust_me.commands import COMMANDS, SETUP_ONLY, STAFF_ONLY, Command
 from server.games.trust_me.rules import ANSWERS, HANDLERS, PREPARING, TABLE
 from server.games.trust_me.setup import MAX_PLAYERS
 from server.games.trust_me.state import Survivor, TMSettings, TMState
@@ -43,7 +43,8 @@ class TrustMe(GameKind[TMState]):
     page_log = 0
     state_model = TMState
     settings_model = TMSettings
-    commands: TypeAdapter[Any] = TypeAdapter(Command)
+    command_union = Command
+    commands: TypeAdapter[Any] = COMMANDS
     handlers = HANDLERS
     parts = views.PARTS
 

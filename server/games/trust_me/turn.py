@@ -14,6 +14,7 @@ from server.errors import NotAllowed, RuleError
 from server.games.trust_me import combat
 from server.games.trust_me.catalog import SIDES
 from server.games.trust_me.commands import (
+    COMMANDS,
     Act,
     Arrange,
     Attack,
@@ -40,6 +41,7 @@ from server.games.trust_me.sheet import (
     weapon_of,
 )
 from server.games.trust_me.state import Declared, Face, Survivor, TMState
+from server.games.trust_me.table import advance, at_the_table, check_free, own
 from server.i18n import N_, Msg, joined
 from server.platform.kinds import Applied, Context
 
@@ -82,13 +84,6 @@ class FirstDie(NoDice):
         raise DryRun
 
 
-def check_free(state: TMState) -> None:
-    if state.fight is not None or state.placements:
-        raise RuleError(N_("Finish the fight in progress first."))
-    if state.declared is not None:
-        raise RuleError(N_("An action waits: the survivor aiming decides first."))
-
-
 def active(state: TMState, ctx: Context) -> Survivor:
     """9: the survivor whose token it is, acting from their player's phone."""
     if state.phase != "players" or state.turn is None:
@@ -100,23 +95,6 @@ def active(state: TMState, ctx: Context) -> Survivor:
     if ctx.actor.person_id != s.id:
         raise NotAllowed(N_("It is {name}'s turn: they act on their own phone."), name=s.name)
     return s
-
-
-def own(state: TMState, ctx: Context) -> Survivor:
-    person = ctx.actor.person_id
-    if ctx.actor.role != "player" or person is None or str(person) not in state.survivors:
-        raise NotAllowed(N_("Only a survivor's player does this, on their own phone."))
-    return combat.playing(state, person, "player")
-
-
-def at_the_table(state: TMState, ctx: Context) -> None:
-    """The table's own moves (zombies, spawns, dice) come from the staff or a survivor still in
-    play: a player whose survivor died or left watches."""
-    if ctx.actor.is_staff:
-        return
-    person = ctx.actor.person_id
-    if person is None or str(person) not in state.survivors or not state.survivor(person).playing:
-        raise NotAllowed(N_("A survivor still in play, or the organizer, does this."))
 
 
 def action_of(c: Any) -> str:
@@ -409,9 +387,7 @@ def on_aimed(state: TMState, answer: str, ctx: Context) -> Applied:
             )
         )
     state.declared = None
-    from server.games.trust_me.kind import TRUST_ME
-
-    command = TRUST_ME.parse(declared.command)
+    command = COMMANDS.validate_python(declared.command)
     trial = state.model_copy(deep=True)  # what happened meanwhile may forbid it (a weapon fell)
     first = FirstDie()
     try:
@@ -560,21 +536,6 @@ def on_roll(state: TMState, c: Roll, ctx: Context) -> Applied:
         for i, colour in enumerate(c.dice, 1)
     ]
     return Applied(Msg(N_("Dice for the table: {values}."), {"values": ", ".join(values)}))
-
-
-def advance(state: TMState) -> None:
-    """9: "On passe ensuite au joueur de gauche [...] jusqu'à ce qu'il n'y ait plus de pion
-    Action ou Fatigue à poser", then the zombies (12)."""
-    from server.games.trust_me.zombies import begin_zombies
-
-    order = state.order
-    start = order.index(state.turn) + 1 if state.turn in order else 0
-    for k in range(len(order)):
-        s = state.survivor(order[(start + k) % len(order)])
-        if s.playing and s.free_tokens():
-            state.turn = s.id
-            return
-    begin_zombies(state)
 
 
 def settle(state: TMState) -> None:

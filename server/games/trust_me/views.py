@@ -19,6 +19,7 @@ from server.games.trust_me.sheet import (
     thing_of,
     token_places,
     weapon_of,
+    wearing,
     wound_places,
 )
 from server.games.trust_me.state import CELLS, HANDS, Survivor, TMState
@@ -445,8 +446,6 @@ def placement_places(state: TMState) -> list[dict[str, str]]:
 
 
 def free_item_slots(state: TMState, s: Survivor) -> list[str]:
-    from server.games.trust_me.sheet import wearing
-
     slots = [h for h in HANDS] + ["hands"] + list(CELLS) + ["outfit", "backpack", "passport"]
     if wearing(state, s, "backpack") is not None:
         slots += ["b1", "b2"]

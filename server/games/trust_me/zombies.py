@@ -8,8 +8,9 @@ from __future__ import annotations
 from server.errors import NotAllowed, RuleError
 from server.games.trust_me import combat
 from server.games.trust_me.commands import Infections, Recover, Spawn
+from server.games.trust_me.ending import finish
 from server.games.trust_me.state import Placement, TMState, ZombiePhase
-from server.games.trust_me.turn import advance, at_the_table
+from server.games.trust_me.table import advance, at_the_table
 from server.i18n import N_, P_, Msg, joined
 from server.platform.kinds import Applied, Context
 
@@ -24,12 +25,6 @@ PRIORITIES = (  # 12: where each zombie moves, 10 cm
     N_("towards a survivor less than 20 cm away"),
     N_("it does not move"),
 )
-
-
-def begin_zombies(state: TMState) -> None:
-    state.phase, state.turn, state.zombies = "zombies", None, ZombiePhase()
-    if not any(s.infections for s in state.playing()):
-        state.zombies.infections_rolled = True  # nobody to roll for
 
 
 def phase(state: TMState) -> ZombiePhase:
@@ -96,8 +91,6 @@ def on_spawn(state: TMState, c: Spawn, ctx: Context) -> Applied:
         said.append(Msg(N_("One more zombie on the metro.")))
     z.spawned = True
     if state.first_exit is not None and state.round >= state.first_exit + ROUNDS_AFTER_EXIT:
-        from server.games.trust_me.ending import finish
-
         said.append(finish(state))  # 14: the last round's zombies are out; nothing to take back
     return Applied(joined(said))
 
@@ -136,8 +129,6 @@ def on_recover(state: TMState, c: Recover, ctx: Context) -> Applied:
 def next_round(state: TMState) -> Msg:
     """6: the racket turns to its echo at the end of the round; 14: the end, three rounds after
     the first exit; 9: the first player begins again."""
-    from server.games.trust_me.ending import finish
-
     if state.racket == "racket" and "vehicle" not in state.specials:
         state.racket = "echo"
     if state.first_exit is not None and state.round >= state.first_exit + ROUNDS_AFTER_EXIT:

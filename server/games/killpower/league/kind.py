@@ -78,6 +78,7 @@ class KillpowerLeague(GameKind[LeagueState]):
     }
     state_model = LeagueState
     settings_model = LeagueSettings
+    command_union = Command
     commands: TypeAdapter[Any] = TypeAdapter(Command)
     handlers = HANDLERS
     internal = (OpenMatch,)

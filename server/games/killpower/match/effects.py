@@ -5,6 +5,7 @@ combat, the ball and the board ask here."""
 
 from __future__ import annotations
 
+from server.games.killpower import board
 from server.games.killpower import match_rules as mr
 from server.games.killpower.match.play import Play, Refused
 from server.games.killpower.match.state import (
@@ -55,14 +56,12 @@ def knocks_down(s: MatchState, f: Fighter) -> bool:
 def guard_of(s: MatchState, target: Fighter) -> Fighter | None:
     """Bouclier humain: a friend on the field who shields `target` with the card on the table,
     next to them on the board."""
-    from server.games.killpower.match import field
-
     for g in s.side_fighters(target.side):
         if g.guards != target.id or g is target or g.where != "field" or g.inert:
             continue
         if not lying(s, g, "shield"):
             continue
-        if s.board and not field.near(field.square_of(s, g), field.square_of(s, target)):
+        if s.board and not board.near(s.square_of(g), s.square_of(target)):
             continue
         return g
     return None

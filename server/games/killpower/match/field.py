@@ -27,8 +27,7 @@ ENTRY_ROW = {"A": 1, "B": board.ROWS}
 
 
 def square_of(s: MatchState, f: Fighter) -> Square | None:
-    found = s.at.get(str(f.id))
-    return (found[0], found[1]) if found is not None else None
+    return s.square_of(f)
 
 
 def on_field(s: MatchState) -> list[tuple[Fighter, Square]]:
@@ -68,9 +67,7 @@ def _this_phase(s: MatchState) -> list[int]:
 
 
 def allowance(s: MatchState, f: Fighter) -> int:
-    """5.1: DEP squares per movement phase, less what was walked this phase."""
-    spent = s.spent.get(str(f.id), 0) if s.spent_in == _this_phase(s) else 0
-    return max(0, f.characteristics["DEP"] - spent)
+    return s.dep_left(f)
 
 
 def is_free(s: MatchState, f: Fighter) -> bool:
@@ -376,5 +373,4 @@ def landing_of_miss(p: Play, thrower: Fighter, aimed: Square, away: int) -> tupl
     return board.scattered(aimed, away, way), way
 
 
-def near(a: Square | None, b: Square | None, reach: int = 1) -> bool:
-    return a is not None and b is not None and board.distance(a, b) <= reach
+near = board.near

@@ -104,6 +104,7 @@ class KillpowerMatch(GameKind[MatchState]):
     page_log = 40
     state_model = MatchState
     settings_model = MatchSettings
+    command_union = Command
     commands: TypeAdapter[Any] = TypeAdapter(Command)
     handlers = HANDLERS
     parts = views.PARTS

@@ -375,10 +375,8 @@ class Play:
         if s.stage != "running" or s.phase != 3 or s.pending is not None:
             return
         if s.sprinting is not None:
-            from server.games.killpower.match.field import allowance
-
             sprinter = s.fighter(s.sprinting)
-            if sprinter.where == "field" and allowance(s, sprinter) > 0:
+            if sprinter.where == "field" and s.dep_left(sprinter) > 0:
                 return  # 5.2: the sprinter moves first (or their coach ends the phase)
         if not any(
             f.where == "field" and not f.acted and self.can_act(f) for f in s.fighters.values()

@@ -257,6 +257,16 @@ class MatchState(BaseModel):
     def team(self, side: str) -> TeamPlay:
         return self.teams[side]
 
+    def square_of(self, f: Fighter) -> tuple[int, int] | None:
+        """Where a gladiator stands on the board (none off it, or without the board)."""
+        found = self.at.get(str(f.id))
+        return (found[0], found[1]) if found is not None else None
+
+    def dep_left(self, f: Fighter) -> int:
+        """5.1: DEP squares per movement phase, less what was walked this phase."""
+        spent = self.spent.get(str(f.id), 0) if self.spent_in == [self.turn, self.phase] else 0
+        return max(0, f.characteristics["DEP"] - spent)
+
     def fighter(self, fighter_id: int) -> Fighter:
         f = self.fighters.get(str(fighter_id))
         if f is None:
