@@ -33,7 +33,7 @@ from server.platform.kinds import KINDS
 from server.platform.limits import SharedLimiter, StreamBudget
 from server.platform.live import Broker
 from server.platform.service import GameService
-from server.web import api, invitation, pages, stream
+from server.web import api, invitation, journal, pages, people_pages, stream
 from server.web.deps import retrying
 from server.web.fanout import Fanout
 from server.web.security import (
@@ -215,6 +215,8 @@ def add_routes(app: FastAPI) -> None:
     guarded = [Depends(csrf_protected)]
     app.include_router(stream.router, dependencies=guarded)
     app.include_router(pages.router, dependencies=guarded)
+    app.include_router(people_pages.router, dependencies=guarded)
+    app.include_router(journal.router, dependencies=guarded)
     app.include_router(invitation.router, dependencies=guarded)
     for router in server.games.routers():
         app.include_router(router, dependencies=guarded)

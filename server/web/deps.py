@@ -16,11 +16,14 @@ from starlette.responses import Response
 from server.config import Settings
 from server.errors import LinkInvalid, NotSignedIn, TooManyAttempts
 from server.i18n import N_
+from server.models import Person
 from server.platform.clock import Clock
+from server.platform.idempotency import session_caller
 from server.platform.kinds import PUBLIC, Viewer
 from server.platform.limits import SharedLimiter
 from server.platform.moving import ImportLimits
 from server.platform.service import GameService
+from server.web.forms import new_key
 from server.web.templating import Templates
 
 
@@ -160,3 +163,15 @@ def public_base(request: Request) -> str:
 
 PageViewerDep = Annotated[Viewer, Depends(page_viewer)]
 ApiCallerDep = Annotated[ApiCaller, Depends(api_caller)]
+
+
+def remember(request: Request, person: Person) -> None:
+    links = dict(session_links(request))
+    links[person.game_id] = [person.id, person.version]
+    request.session["a"] = links
+
+
+def browser_caller(request: Request) -> str:
+    """A browser with no link yet, for idempotency: its session (its own retry of a tap gets
+    the same game or seat; nobody else's request does)."""
+    return session_caller(str(request.session.get("csrf") or new_key()))

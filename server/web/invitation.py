@@ -23,11 +23,13 @@ from server.web.deps import (
     PageViewerDep,
     ServiceDep,
     TemplatesDep,
+    browser_caller,
     public_base,
+    remember,
     retrying,
     spend,
 )
-from server.web.pages import browser_caller, organizer_only, people_answer, remember
+from server.web.people_pages import organizer_only, people_answer
 
 router = APIRouter(include_in_schema=False)
 

@@ -6,18 +6,13 @@ A page asked by htmx gets one block of its template; the same URL without htmx g
 
 from __future__ import annotations
 
-import csv
-import hashlib
-import io
-import json
 from dataclasses import dataclass
 from functools import partial
 from typing import Annotated, Any
 from urllib.parse import urlencode, urlsplit
 
 import anyio
-import segno
-from fastapi import APIRouter, Form, Query, Request
+from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, QueryParams
@@ -25,15 +20,12 @@ from starlette.datastructures import FormData, QueryParams
 from server import i18n
 from server.errors import ArbitreError, InvalidInput, LinkInvalid, NotAllowed, TooManyAttempts
 from server.i18n import N_, Msg
-from server.models import Person
-from server.platform.data_import import csv_cell
 from server.platform.dice import MissingRoll
-from server.platform.idempotency import session_caller
-from server.platform.kinds import KINDS, PUBLIC, SECRET_PURPOSE, Viewer
+from server.platform.kinds import KINDS, PUBLIC, Viewer
 from server.platform.limits import SharedLimiter
 from server.platform.sealing import TICKET_HOURS
 from server.platform.service import DICE_MODES, GameService
-from server.web.answers import download, live_tag, page_context, refused, render_page
+from server.web.answers import live_tag, page_context, refused, render_page
 from server.web.deps import (
     TOO_MANY_GAMES,
     TOO_MANY_TRIES,
@@ -41,12 +33,12 @@ from server.web.deps import (
     CreationLimiterDep,
     JoinLimiterDep,
     PageViewerDep,
-    PersonId,
     ServiceDep,
     SettingsDep,
     TemplatesDep,
+    browser_caller,
     import_limits,
-    public_base,
+    remember,
     retrying,
     session_links,
     session_viewer,
@@ -58,22 +50,11 @@ from server.web.forms import (
     int_field,
     new_key,
 )
+from server.web.people_pages import organizer_only, people_context
 from server.web.security import language_cookie
 from server.web.templating import Kept, Templates, bundle, html_response, is_htmx
 
 router = APIRouter(include_in_schema=False)
-
-
-def remember(request: Request, person: Person) -> None:
-    links = dict(session_links(request))
-    links[person.game_id] = [person.id, person.version]
-    request.session["a"] = links
-
-
-def browser_caller(request: Request) -> str:
-    """A browser with no link yet, for idempotency: its session (its own retry of a tap gets
-    the same game or seat; nobody else's request does)."""
-    return session_caller(str(request.session.get("csrf") or new_key()))
 
 
 def creatable() -> list[Any]:
@@ -616,349 +597,6 @@ def after_action(
 
 
 # ---------------------------------------------------------------------- people and links
-
-
-def organizer_only(viewer: Viewer) -> None:
-    if not viewer.is_organizer:
-        raise NotAllowed(N_("Only the organizer can open this page."))
-
-
-def people_context(
-    request: Request, service: GameService, game_id: str, viewer: Viewer, **extra: Any
-) -> dict[str, Any]:
-    loaded = service.load(game_id)
-    base = public_base(request)
-    people = []
-    for person in service.people(game_id):
-        link = service.link_of(person)
-        people.append(
-            {
-                "person": person,
-                "url": f"{base}/t/{link.token}",
-                "code": link.code,
-            }
-        )
-    roles = loaded.kind.registrable_roles()
-    # The role the form offers first: the one last used on this phone, else the kind's common
-    # case (a fighter, a player, a coach), never the rarest.
-    last = request.session.get(f"role:{game_id}")
-    return {
-        "game": loaded.game,
-        "kind": loaded.kind,
-        "viewer": viewer,
-        "people": people,
-        "page": "people",
-        "roles": roles,
-        "default_role": last if last in roles else loaded.kind.roles[0],
-        "join_url": f"{base}/join",
-        "in_clear": service.exports_in_clear(game_id, viewer) if viewer.is_organizer else False,
-        "open_role": loaded.kind.open_role,
-        "invite_url": (
-            f"{base}/g/{game_id}/join/{token}"
-            if (token := service.invitation(loaded.game))
-            else None
-        ),
-        # The QR code's address changes with the invitation, without carrying any of its secret.
-        "invite_tag": hashlib.sha256(token.encode()).hexdigest()[:8] if token else None,
-        "errors": {},
-        "form": {},
-        "seq": loaded.game.seq,
-        "hx_block": "live",
-        "live_url": f"/g/{game_id}/live/people",
-        "stream_url": f"/g/{game_id}/events",
-        **extra,
-    }
-
-
-@router.get("/g/{game_id}/welcome")
-def welcome(
-    game_id: str,
-    request: Request,
-    viewer: PageViewerDep,
-    service: ServiceDep,
-    templates: TemplatesDep,
-) -> Response:
-    """A person's own link, QR code and code, right after they got it (the organizer's game just
-    created, a coach who joined by invitation): keep it to come back."""
-    if viewer.person_id is None:
-        raise NotAllowed(N_("This page is not yours."))
-    loaded = service.load(game_id)
-    person = service.person(game_id, viewer.person_id)
-    link = service.link_of(person)
-    base = public_base(request)
-    me = {"person": person, "url": f"{base}/t/{link.token}", "code": link.code}
-    context = {"game": loaded.game, "kind": loaded.kind, "viewer": viewer, "me": me}
-    return templates.response(request, "platform/welcome.html", context)
-
-
-@router.get("/g/{game_id}/people")
-def people_page(
-    game_id: str,
-    request: Request,
-    viewer: PageViewerDep,
-    service: ServiceDep,
-    templates: TemplatesDep,
-) -> Response:
-    organizer_only(viewer)
-    context = people_context(request, service, game_id, viewer)
-    return templates.response(request, "platform/people.html", context)
-
-
-@router.post("/g/{game_id}/people")
-async def register_person(
-    game_id: str,
-    request: Request,
-    viewer: PageViewerDep,
-    service: ServiceDep,
-    templates: TemplatesDep,
-) -> Response:
-    organizer_only(viewer)
-    form = await request.form()
-    return await run_in_threadpool(register_now, game_id, request, viewer, service, templates, form)
-
-
-def register_now(
-    game_id: str,
-    request: Request,
-    viewer: Viewer,
-    service: GameService,
-    templates: Templates,
-    form: FormData,
-) -> Response:
-    values = {k: v for k, v in form.items() if isinstance(v, str)}
-    try:
-        registered = service.register(
-            game_id,
-            viewer,
-            values.get("role", ""),
-            values.get("name", ""),
-            idem_key=idem_of(form),
-        )
-    except ArbitreError as error:
-        return people_answer(request, templates, service, game_id, viewer, error=error, form=values)
-    flash = Msg(N_("{name} is registered."), {"name": registered.person.name})
-    # The role stays chosen: people are often registered one role after another.
-    form_kept = {"role": values.get("role", "")}
-    request.session[f"role:{game_id}"] = registered.person.role
-    return people_answer(request, templates, service, game_id, viewer, flash=flash, form=form_kept)
-
-
-@router.post("/g/{game_id}/people/{person_id}/{action}")
-async def change_link(
-    game_id: str,
-    person_id: PersonId,
-    action: str,
-    request: Request,
-    viewer: PageViewerDep,
-    service: ServiceDep,
-    templates: TemplatesDep,
-) -> Response:
-    organizer_only(viewer)
-    if action not in ("reissue", "revoke"):
-        raise InvalidInput(N_("Unknown action."))
-    form = await request.form()
-    return await run_in_threadpool(
-        change_link_now, game_id, person_id, action, request, viewer, service, templates, form
-    )
-
-
-def change_link_now(
-    game_id: str,
-    person_id: int,
-    action: str,
-    request: Request,
-    viewer: Viewer,
-    service: GameService,
-    templates: Templates,
-    form: FormData,
-) -> Response:
-    try:
-        if action == "revoke":
-            registered = service.revoke(game_id, viewer, person_id, idem_key=idem_of(form))
-            flash = Msg(N_("The link of {name} is revoked."), {"name": registered.person.name})
-        else:
-            registered = service.reissue(game_id, viewer, person_id, idem_key=idem_of(form))
-            flash = Msg(N_("{name} has a new link."), {"name": registered.person.name})
-            if registered.person.id == viewer.person_id:
-                remember(request, registered.person)
-    except ArbitreError as error:
-        return people_answer(request, templates, service, game_id, viewer, error=error)
-    return people_answer(request, templates, service, game_id, viewer, flash=flash)
-
-
-def people_answer(
-    request: Request,
-    templates: Templates,
-    service: GameService,
-    game_id: str,
-    viewer: Viewer,
-    *,
-    error: ArbitreError | None = None,
-    flash: Msg | None = None,
-    form: dict[str, str] | None = None,
-) -> Response:
-    """The people page after a change: its live block for htmx, a redirect without JavaScript,
-    the page with the message next to the field when refused."""
-    if error is None and not is_htmx(request):
-        return RedirectResponse(f"/g/{game_id}/people", status_code=303)
-    errors = {error.field or "_": error.message} if error else {}
-    context = people_context(
-        request, service, game_id, viewer, errors=errors, form=form or {}, flash=flash
-    )
-    status = error.status if error else 200
-    return templates.response(request, "platform/people.html", context, status_code=status)
-
-
-@router.get("/join/qr.svg")
-def join_qr(request: Request) -> Response:
-    """The QR code of this server's join page, at the address the organizer's phone used (a
-    laptop's on a hotspot): nothing of any game in it."""
-    return svg_qr(f"{public_base(request)}/join")
-
-
-def svg_qr(url: str) -> Response:
-    buffer = io.BytesIO()
-    segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
-    return Response(
-        buffer.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
-    )
-
-
-@router.get("/g/{game_id}/people/{person_id}/qr.svg")
-def qr_code(
-    game_id: str,
-    person_id: PersonId,
-    request: Request,
-    viewer: PageViewerDep,
-    service: ServiceDep,
-) -> Response:
-    if not viewer.is_organizer and viewer.person_id != person_id:
-        raise NotAllowed(N_("This link is not yours."))
-    person = service.person(game_id, person_id)
-    if person.revoked:
-        raise LinkInvalid(N_("This link is no longer valid."))
-    link = service.link_of(person)
-    return svg_qr(f"{public_base(request)}/t/{link.token}")
-
-
-@router.get("/g/{game_id}/slips")
-def qr_slips(
-    game_id: str,
-    request: Request,
-    viewer: PageViewerDep,
-    service: ServiceDep,
-    templates: TemplatesDep,
-) -> Response:
-    """Printable slips: one QR code, name and join code per person."""
-    organizer_only(viewer)
-    context = people_context(request, service, game_id, viewer)
-    return templates.response(request, "platform/slips.html", context)
-
-
-# ---------------------------------------------------------------------- the log
-
-# The journal and its exports from after an action's number (`?after=N`), as the API's log: what a
-# phone that has read up to N is missing.
-After = Annotated[int, Query(ge=0, le=2_147_483_647)]
-
-
-@router.get("/g/{game_id}/log")
-def log_page(
-    game_id: str,
-    request: Request,
-    viewer: PageViewerDep,
-    service: ServiceDep,
-    templates: TemplatesDep,
-    after: After = 0,
-) -> Response:
-    loaded = service.load(game_id)
-    events = service.log(game_id, viewer, after=after)
-    for e in events:  # the page says each die in words; the exports keep the purposes
-        for r in e.get("rolls", []):
-            r["label"] = (
-                Msg(N_("a secret die, entered by hand"))
-                if r["purpose"] == SECRET_PURPOSE
-                else loaded.kind.roll_label(r["purpose"], loaded.state)
-            )
-    return templates.response(
-        request,
-        "platform/log.html",
-        {
-            "game": loaded.game,
-            "kind": loaded.kind,
-            "viewer": viewer,
-            "events": events,
-            "after": after,
-        },
-    )
-
-
-@router.get("/g/{game_id}/log.json")
-def log_json(
-    game_id: str, viewer: PageViewerDep, service: ServiceDep, after: After = 0
-) -> Response:
-    loaded = service.load(game_id)
-    body = {
-        "game": {"id": game_id, "kind": loaded.game.kind, "name": loaded.game.name},
-        "events": service.log(game_id, viewer, after=after),
-    }
-    return download(
-        json.dumps(body, ensure_ascii=False, indent=1),
-        "application/json",
-        f"arbitre-{game_id}.json",
-    )
-
-
-@router.get("/g/{game_id}/game.json")
-def game_file(
-    game_id: str,
-    viewer: PageViewerDep,
-    service: ServiceDep,
-    ticket: Annotated[str | None, Query(max_length=400)] = None,
-) -> Response:
-    """The game's file, the organizer's alone, never a token: what they may read of it, and
-    what replays it, in clear when they may read all of it, else sealed to the import ticket
-    of the server it goes to (`ticket`), else left out (`GameService.export_game`)."""
-    body = service.export_game(game_id, viewer, ticket=ticket or None)
-    return download(
-        json.dumps(body, ensure_ascii=False, indent=1),
-        "application/json",
-        f"arbitre-game-{game_id}.json",
-    )
-
-
-@router.get("/g/{game_id}/log.csv")
-def log_csv(game_id: str, viewer: PageViewerDep, service: ServiceDep, after: After = 0) -> Response:
-    events = service.log(game_id, viewer, after=after)
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(
-        ["seq", "at", "type", "actor", "role", "summary", "rolls", "undone", "command", "from_file"]
-    )
-    for e in events:
-        actor = e.get("actor", {})
-        rolls = " ".join(
-            f"{r['purpose']}={'?' if r['value'] is None else r['value']}"
-            f"{'*' if r.get('manual') else ''}"
-            for r in e.get("rolls", [])
-        )
-        row = [
-            e.get("seq"),
-            e.get("at", ""),
-            e.get("type", ""),
-            actor.get("name", ""),
-            actor.get("role", ""),
-            e.get("summary", ""),
-            rolls,
-            "yes" if e.get("undone") else "",
-            json.dumps(e.get("command", {}), ensure_ascii=False),
-            "yes" if any(r.get("from_file") for r in e.get("rolls", [])) else "",
-        ]
-        writer.writerow([csv_cell(cell) for cell in row])
-    return download(out.getvalue(), "text/csv; charset=utf-8", f"arbitre-{game_id}.csv")
-
-
-# ---------------------------------------------------------------------- app shell
 
 
 @router.get("/assets/app.js")

@@ -116,7 +116,7 @@ def test_printed_links_name_public_url_whatever_the_request_s_name(settings: Set
 
 
 def qr(url: str) -> bytes:
-    """The QR code the server draws for an address (`pages.svg_qr`)."""
+    """The QR code the server draws for an address (`people_pages.svg_qr`)."""
     buffer = io.BytesIO()
     segno.make(url, error="m").save(buffer, kind="svg", scale=4, border=2, xmldecl=False)
     return buffer.getvalue()
