@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Self
 
 from server.i18n import N_, Msg
 
@@ -16,6 +16,15 @@ class ArbitreError(Exception):
         self.msg = Msg(message, params)
         self.field = field
         super().__init__(message.format(**params) if params else message)
+
+    @classmethod
+    def counted(
+        cls, forms: tuple[str, str], by: str, /, *, field: str | None = None, **params: Any
+    ) -> Self:
+        """The error said in the form that fits the number `params[by]` (ngettext)."""
+        error = cls(forms[0], field=field, **params)
+        error.msg = Msg.counted(forms, by, params)
+        return error
 
     @property
     def message(self) -> str:

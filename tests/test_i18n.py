@@ -107,3 +107,26 @@ def _two_players() -> Any:
     from tests.serial_battle.conftest import game
 
     return game("Léa", "Hugo")
+
+
+# Nouns a count is said with: "{turns} turns" is wrong English and French for 1 (« 1 tours »).
+COUNTED = (
+    "turns|squares|cards|points|tokens|matches|increases|dice|wounds|zombies|gladiators|"
+    "damage points|wound points|objective cards|bluff cards|placed tokens|infections|players"
+)
+
+
+def test_a_count_is_said_in_its_plural_form() -> None:
+    """Issue 35, class C: a number said with its noun is a plural message (ngettext, `P_`,
+    `Msg.counted`), never "{turns} turns" for 1 turn nor "card(s)"."""
+    with (LOCALE_DIR / "fr/LC_MESSAGES/messages.po").open("rb") as po:
+        catalog = read_po(po)
+    counted = re.compile(r"(\{\w+\}|%\(\w+\)s) (" + COUNTED + r")\b")
+    wrong = [
+        m.id
+        for m in catalog
+        if m.id
+        and isinstance(m.id, str)
+        and (counted.search(m.id) or "(s)" in m.id or "(s)" in str(m.string))
+    ]
+    assert wrong == []

@@ -186,7 +186,7 @@ def test_taxes_when_the_bank_ends_a_round_empty() -> None:
         4,
     )
     assert (t.state.bets["A"], t.state.bets["B"], t.state.bank) == (12, 10, 9)
-    assert "impôts de 5 et 4 cartes" in said
+    assert "impôts de 5 cartes et 4 cartes" in said
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ from pydantic import BaseModel, Field
 from server.games.battlefight import board
 from server.games.battlefight.board import Cell
 from server.games.battlefight.cards import BASE_TECHNIQUES, Step, Technique, TechniqueType
-from server.i18n import N_, Msg
+from server.i18n import N_, P_, Msg
 from server.platform.dice import SERVER, Dice
 
 STARTING_LIFE = 20  # 2.1.5
@@ -339,11 +339,11 @@ def on_destabilise(table: Table, pending: Choice, chosen: list[str], dice: Dice)
     price = max(0, chosen_active.cost - table.points(pending.player, "charm"))
     seat = table.seat(pending.player)
     table.say(
-        N_("{name} destabilises {technique} ({owner}) for {price} card(s): it resumes."),
+        N_("{name} destabilises {technique} ({owner}) for {price}: it resumes."),
         name=seat.name,
         technique=table.technique(chosen_active.technique).title,
         owner=table.seat(chosen_active.owner).name,
-        price=price,
+        price=Msg.counted(P_("{count} card", "{count} cards"), "count", {"count": price}),
     )
     if price == 0:
         resume(table, frame)

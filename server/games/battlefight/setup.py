@@ -34,7 +34,7 @@ from server.games.battlefight.state import (
     BFState,
     Player,
 )
-from server.i18n import N_, Msg
+from server.i18n import N_, P_, Msg
 from server.platform.kinds import Applied, Context, Viewer
 
 
@@ -68,7 +68,8 @@ def on_collection(state: BFState, c: Collection, ctx: Context) -> Applied:
         raise RuleError(error.msg.text, field="text", **error.msg.params) from None
     state.collection, state.sample = cards, not c.text.strip()
     clear_decks(state)  # decks are made of the collection's cards
-    return Applied(Msg(N_("New collection: {count} cards."), {"count": len(cards)}))
+    saved = P_("New collection: {count} card.", "New collection: {count} cards.")
+    return Applied(Msg.counted(saved, "count", {"count": len(cards)}))
 
 
 def on_deck_mode(state: BFState, c: SetDeckMode, ctx: Context) -> Applied:

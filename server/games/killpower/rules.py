@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from server.errors import RuleError
-from server.i18n import N_, Msg
+from server.i18n import N_, P_, Msg
 from server.platform.dice import Dice
 
 Characteristic = Literal["DEP", "PHY", "HAB", "POU", "BAL", "VIE"]
@@ -239,8 +239,12 @@ def check_increase(characteristic: str, value: int, exp: int, increases: int) ->
             N_("Experience raises PHY, HAB, POU, BAL or VIE only."), field="characteristic"
         )
     if exp // EXP_PER_INCREASE <= increases:
-        raise RuleError(
-            N_("{exp} EXP allow {allowed} increases, all taken: 10 more EXP are needed."),
+        raise RuleError.counted(
+            P_(
+                "{exp} EXP allow {allowed} increase, taken: 10 more EXP are needed.",
+                "{exp} EXP allow {allowed} increases, all taken: 10 more EXP are needed.",
+            ),
+            "allowed",
             field="characteristic",
             exp=exp,
             allowed=exp // EXP_PER_INCREASE,

@@ -7,9 +7,14 @@ from server.errors import RuleError
 from server.games.rcb.commands import DesignationDue, Duel, Fighters, RoundStart, Stakes
 from server.games.rcb.ending import maybe_end
 from server.games.rcb.state import MAX_STAKE, RCBState, Round, Team, other
-from server.i18n import N_, Msg, joined
+from server.i18n import N_, P_, Msg, joined
 from server.platform.kinds import Applied, Context
 from server.platform.timers import Timer
+
+
+def cards(count: int) -> Msg:
+    """A number of cards, in the form that fits it."""
+    return Msg.counted(P_("{count} card", "{count} cards"), "count", {"count": count})
 
 
 def pay_out(stake_winner: int, stake_loser: int, bank: int) -> tuple[int, int]:
@@ -180,8 +185,8 @@ def on_duel(state: RCBState, c: Duel, ctx: Context) -> Applied:
     if current.taxes_a or current.taxes_b:
         pieces.append(
             Msg(
-                N_("The bank is empty: taxes of {ta} and {tb} cards."),
-                {"ta": current.taxes_a, "tb": current.taxes_b},
+                N_("The bank is empty: taxes of {ta} and {tb}."),
+                {"ta": cards(current.taxes_a), "tb": cards(current.taxes_b)},
             )
         )
     end = maybe_end(state)

@@ -61,8 +61,12 @@ def move_card(state: SBState, source: Player, target: Player, copy_id: str) -> N
             card=state.card(copy_id).name,
         )
     if len(target.cards) >= MAX_CARDS:
-        raise RuleError(
-            N_("{player} already holds {count} cards, the most allowed."),
+        raise RuleError.counted(
+            P_(
+                "{player} already holds {count} card, the most allowed.",
+                "{player} already holds {count} cards, the most allowed.",
+            ),
+            "count",
             field="card",
             player=target.name,
             count=MAX_CARDS,
@@ -122,11 +126,14 @@ def check_loot(winner: Player, loser: Player, take: list[str], give_back: list[s
             )
     count = len(winner.cards) - len(give_back) + len(take)
     if count > MAX_CARDS:
-        raise RuleError(
-            N_(
+        raise RuleError.counted(
+            P_(
+                "{winner} would hold {count} card, {limit} at most: take fewer, or give "
+                "back some of their own.",
                 "{winner} would hold {count} cards, {limit} at most: take fewer, or give "
-                "back some of their own."
+                "back some of their own.",
             ),
+            "count",
             field="take",
             winner=winner.name,
             count=count,
@@ -180,8 +187,12 @@ def on_give(state: SBState, c: GiveCard, ctx: Context) -> Applied:
     if c.card not in state.pool:
         raise RuleError(N_("“{card}” is not in the referee's hands."), field="card", card=c.card)
     if len(player.cards) >= MAX_CARDS:
-        raise RuleError(
-            N_("{player} already holds {count} cards, the most allowed."),
+        raise RuleError.counted(
+            P_(
+                "{player} already holds {count} card, the most allowed.",
+                "{player} already holds {count} cards, the most allowed.",
+            ),
+            "count",
             field="card",
             player=player.name,
             count=MAX_CARDS,

@@ -17,7 +17,7 @@ from server.games.serial_battle.commands import (
 )
 from server.games.serial_battle.ending import outcome
 from server.games.serial_battle.state import ADVISED_PLAYERS, PLAYERS_PER_REFEREE, Result, SBState
-from server.i18n import N_, Msg, joined
+from server.i18n import N_, P_, Msg, joined
 from server.platform.dice import SERVER
 from server.platform.kinds import Applied, Context
 from server.platform.timers import Timer
@@ -41,7 +41,9 @@ def advice(state: SBState) -> list[Msg]:
     if count and not low <= count <= high:
         notes.append(
             Msg(
-                N_("The rule book advises {low} to {high} players; this game has {count}."),
+                N_(
+                    "The rule book advises a number of players from {low} to {high}; this game has {count}."
+                ),
                 {"low": low, "high": high, "count": count},
             )
         )
@@ -49,8 +51,12 @@ def advice(state: SBState) -> list[Msg]:
     needed = -(-count // PLAYERS_PER_REFEREE)
     if count and referees > needed:
         notes.append(
-            Msg(
-                N_("Up to one referee per six players: {count} players need {needed} at most."),
+            Msg.counted(
+                P_(
+                    "Up to one referee per six players: {count} player needs {needed} at most.",
+                    "Up to one referee per six players: {count} players need {needed} at most.",
+                ),
+                "count",
                 {"count": count, "needed": needed},
             )
         )
@@ -58,8 +64,15 @@ def advice(state: SBState) -> list[Msg]:
     if state.deal_mode == "random" and count > copies:
         notes.append(
             Msg(
-                N_("{count} players for {copies} cards: some start with bare hands."),
-                {"count": count, "copies": copies},
+                N_("{players} for {cards}: some start with bare hands."),
+                {
+                    "players": Msg.counted(
+                        P_("{count} player", "{count} players"), "count", {"count": count}
+                    ),
+                    "cards": Msg.counted(
+                        P_("{count} card", "{count} cards"), "count", {"count": copies}
+                    ),
+                },
             )
         )
     return notes
@@ -80,7 +93,8 @@ def on_settings(state: SBState, c: SetSettings, ctx: Context) -> Applied:
 def on_deck(state: SBState, c: ReplaceDeck, ctx: Context) -> Applied:
     validate_deck(c.cards)
     state.deck, state.sample_deck = c.cards, c.sample
-    return Applied(Msg(N_("Deck of {count} cards saved."), {"count": len(expand(c.cards))}), {})
+    saved = P_("Deck of {count} card saved.", "Deck of {count} cards saved.")
+    return Applied(Msg.counted(saved, "count", {"count": len(expand(c.cards))}), {})
 
 
 def on_tag(state: SBState, c: TagPlayer, ctx: Context) -> Applied:
@@ -115,7 +129,11 @@ def on_start(state: SBState, c: Start, ctx: Context) -> Applied:
     state.started_at = ctx.now
     state.zone = Timer.start(ctx.now, state.shrink_minutes * 60)
     return Applied(
-        Msg(N_("The game starts: {count} players."), {"count": len(state.players)}),
+        Msg.counted(
+            P_("The game starts: {count} player.", "The game starts: {count} players."),
+            "count",
+            {"count": len(state.players)},
+        ),
         {"dealt": dealt},
     )
 

@@ -466,8 +466,18 @@ def on_wounds(state: TMState, c: PlaceWounds, ctx: Context) -> Applied:
     state.placements.pop(0)
     said = [
         Msg(
-            N_("{name}: {wounds} wound(s), {infections} infection(s) placed."),
-            {"name": s.name, "wounds": placed["wound"], "infections": placed["infection"]},
+            N_("{name}: {wounds} and {infections} placed."),
+            {
+                "name": s.name,
+                "wounds": Msg.counted(
+                    P_("{count} wound", "{count} wounds"), "count", {"count": placed["wound"]}
+                ),
+                "infections": Msg.counted(
+                    P_("{count} infection", "{count} infections"),
+                    "count",
+                    {"count": placed["infection"]},
+                ),
+            },
         )
     ]
     if fell:  # what lay face down falls face down (1, 5: hidden until revealed)
@@ -527,8 +537,11 @@ def on_zombies(state: TMState, c: Zombies, ctx: Context) -> Applied:
     state.fight = Fight(attacker=None, target=s.id, zombies=c.count, stage="defence")
     s.aiming = None  # 6: attacked in melee
     return Applied(
-        Msg(
-            N_("{count} zombie(s) attack {name}: {total}."),
+        Msg.counted(
+            P_(
+                "{count} zombie attacks {name}: {total}.", "{count} zombies attack {name}: {total}."
+            ),
+            "count",
             {"count": c.count, "name": s.name, "total": state.fight.attack_total},
         )
     )

@@ -12,7 +12,7 @@ from server.games.trust_me.commands import Claim, Leave
 from server.games.trust_me.sheet import resources_held
 from server.games.trust_me.state import Survivor, TMState
 from server.games.trust_me.table import check_free, own
-from server.i18n import N_, Msg
+from server.i18n import N_, P_, Msg
 from server.platform.kinds import Applied, Context
 
 TO_LEAVE = 5  # 14: "atteint son pion Communauté avec au minimum 5 points de Victoire"
@@ -104,7 +104,14 @@ def on_leave(state: TMState, c: Leave, ctx: Context) -> Applied:
         raise RuleError(N_("A survivor leaves on their turn, or just after their action."))
     score = points(state, s)["total"]
     if score < TO_LEAVE:
-        raise RuleError(N_("{points} points: a survivor leaves with 5 or more (14)."), points=score)
+        raise RuleError.counted(
+            P_(
+                "{points} point: a survivor leaves with 5 or more (14).",
+                "{points} points: a survivor leaves with 5 or more (14).",
+            ),
+            "points",
+            points=score,
+        )
     s.exited = True
     s.aiming = None
     for other in state.survivors.values():
@@ -114,8 +121,12 @@ def on_leave(state: TMState, c: Leave, ctx: Context) -> Applied:
         state.first_exit = state.round
     state.exchange = [p for p in state.exchange if p != s.id] if s.id not in state.exchange else []
     return Applied(
-        Msg(
-            N_("{name} reaches their Community with {points} points and leaves the board."),
+        Msg.counted(
+            P_(
+                "{name} reaches their Community with {points} point and leaves the board.",
+                "{name} reaches their Community with {points} points and leaves the board.",
+            ),
+            "points",
             {"name": s.name, "points": score},
         )
     )

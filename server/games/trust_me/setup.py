@@ -18,7 +18,7 @@ from server.games.trust_me.commands import (
 )
 from server.games.trust_me.sheet import put
 from server.games.trust_me.state import Item, Survivor, TMState
-from server.i18n import N_, Msg, joined
+from server.i18n import N_, P_, Msg, joined
 from server.platform.dice import SERVER, Dice
 from server.platform.kinds import Applied, Context
 
@@ -108,7 +108,14 @@ def on_decor(state: TMState, c: SetDecor, ctx: Context) -> Applied:
         )
     s.decor = list(c.pieces)
     return Applied(
-        Msg(N_("{player} placed {points} points of décor."), {"player": s.name, "points": points})
+        Msg.counted(
+            P_(
+                "{player} placed {points} point of décor.",
+                "{player} placed {points} points of décor.",
+            ),
+            "points",
+            {"player": s.name, "points": points},
+        )
     )
 
 
@@ -169,8 +176,12 @@ def deal_objectives(state: TMState, dice: Dice) -> None:
     deck = [o.key for o in state.box.objectives for _ in range(o.copies)]
     need = 3 * len(state.survivors)
     if len(deck) < need:
-        raise RuleError(
-            N_("The box holds {count} objective cards; {need} are dealt."),
+        raise RuleError.counted(
+            P_(
+                "The box holds {count} objective card; {need} are dealt.",
+                "The box holds {count} objective cards; {need} are dealt.",
+            ),
+            "count",
             count=len(deck),
             need=need,
         )

@@ -42,7 +42,7 @@ from server.games.trust_me.sheet import (
 )
 from server.games.trust_me.state import Declared, Face, Survivor, TMState
 from server.games.trust_me.table import advance, at_the_table, check_free, own
-from server.i18n import N_, Msg, joined
+from server.i18n import N_, P_, Msg, joined
 from server.platform.kinds import Applied, Context
 
 MOVE_CM, RUN_CM, MORE_CM, NOISE_CM = 5, 10, 5, 20  # 11: Déplacement, Course, the cell, diversion
@@ -288,8 +288,12 @@ def arrange(state: TMState, s: Survivor, c: Arrange) -> Msg:
     # The tokens placed before this action (the one paying for it stays where it was put).
     placed = [t for t in s.tokens if t.slot is not None and (c.slot is None or t.slot != c.slot)]
     if c.tokens and len(c.tokens) != len(placed):
-        raise RuleError(
-            N_("Say where each of your {count} placed tokens goes."),
+        raise RuleError.counted(
+            P_(
+                "Say where your {count} placed token goes.",
+                "Say where each of your {count} placed tokens goes.",
+            ),
+            "count",
             field="tokens",
             count=len(placed),
         )

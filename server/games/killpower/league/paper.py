@@ -14,7 +14,7 @@ from server.games.killpower import rules
 from server.games.killpower.league.commands import EnterTeam, PaperGladiator
 from server.games.killpower.league.state import Gladiator, LeagueState, Team
 from server.games.killpower.league.teams import check_coach, check_numbers, team_name
-from server.i18n import N_, Msg
+from server.i18n import N_, P_, Msg
 from server.platform.kinds import Applied, Context
 
 
@@ -109,8 +109,12 @@ def on_paper_team(state: LeagueState, c: EnterTeam, ctx: Context) -> Applied:
     name = team_name(state, c.name)
     check_numbers([g.number for g in c.gladiators])
     if c.won + c.lost + c.drawn + c.abandoned > c.played:
-        raise RuleError(
-            N_("Won, lost, drawn and abandoned add up to more than the {played} matches played."),
+        raise RuleError.counted(
+            P_(
+                "Won, lost, drawn and abandoned add up to more than the {played} match played.",
+                "Won, lost, drawn and abandoned add up to more than the {played} matches played.",
+            ),
+            "played",
             field="played",
             played=c.played,
         )
@@ -135,9 +139,22 @@ def on_paper_team(state: LeagueState, c: EnterTeam, ctx: Context) -> Applied:
         Msg(
             N_(
                 "{owner} enters the team {team} from its paper sheet, every figure by hand: "
-                "{ranking} ranking points, {played} matches played."
+                "{ranking}, {played}."
             ),
-            {"owner": ctx.actor.name, "team": team.name, "ranking": c.ranking, "played": c.played},
+            {
+                "owner": ctx.actor.name,
+                "team": team.name,
+                "ranking": Msg.counted(
+                    P_("{count} ranking point", "{count} ranking points"),
+                    "count",
+                    {"count": c.ranking},
+                ),
+                "played": Msg.counted(
+                    P_("{count} match played", "{count} matches played"),
+                    "count",
+                    {"count": c.played},
+                ),
+            },
         ),
         {"team": team.id},
     )

@@ -12,7 +12,7 @@ from server.games.killpower.league.commands import (
 from server.games.killpower.league.state import (
     LeagueState,
 )
-from server.i18n import N_, Msg
+from server.i18n import N_, P_, Msg
 from server.platform.kinds import (
     Applied,
     Context,
@@ -49,8 +49,17 @@ def on_deck(state: LeagueState, c: SetDeck, ctx: Context) -> Applied:
     state.deck = c.deck
     return Applied(
         Msg(
-            N_("New power deck: {count} cards, {bluff} bluff cards."),
-            {"count": len(c.deck.powers), "bluff": c.deck.bluff},
+            N_("New power deck: {cards}, {bluffs}."),
+            {
+                "cards": Msg.counted(
+                    P_("{count} card", "{count} cards"), "count", {"count": len(c.deck.powers)}
+                ),
+                "bluffs": Msg.counted(
+                    P_("{count} bluff card", "{count} bluff cards"),
+                    "count",
+                    {"count": c.deck.bluff},
+                ),
+            },
         ),
         {},
     )

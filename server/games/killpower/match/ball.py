@@ -25,7 +25,7 @@ from server.games.killpower.match.state import (
     Pending,
 )
 from server.games.killpower.match_rules import Side, other
-from server.i18n import N_, Msg
+from server.i18n import N_, P_, Msg
 
 
 def holding_ball(p: Play, gladiator: int) -> Fighter:
@@ -121,10 +121,12 @@ def miss(
     arrow = board.UPRIGHT_ARROWS[way] if landing is not None else mr.DIRECTIONS[way]
     # The board says where the ball lies; the sheet alone, how far from the aim and which way.
     s.ball_note = "" if landing is not None else f"{away} {arrow} ({way})"
-    p.say(
-        N_(
-            "{name} misses ({die}): the ball lands {away} squares from {aimed}, direction {way} {arrow}."
+    p.say_counted(
+        P_(
+            "{name} misses ({die}): the ball lands {away} square from {aimed}, direction {way} {arrow}.",
+            "{name} misses ({die}): the ball lands {away} squares from {aimed}, direction {way} {arrow}.",
         ),
+        "away",
         name=f.label,
         die=die,
         away=away,
@@ -183,8 +185,12 @@ def on_shot(p: Play, c: Shot) -> None:
         return
     if ok:
         points = mr.basket_value(c.distance, token=c.token)
-        p.say(
-            N_("{name} shoots from {distance} squares: {die}, in!"),
+        p.say_counted(
+            P_(
+                "{name} shoots from {distance} square: {die}, in!",
+                "{name} shoots from {distance} squares: {die}, in!",
+            ),
+            "distance",
             name=f.label,
             distance=c.distance,
             die=die,
@@ -221,8 +227,12 @@ def on_throw(p: Play, c: Throw) -> None:
     needed = mr.throw_needed(f.characteristics["BAL"], c.distance, blind=c.blind or f.has("blind"))
     die, ok = p.roll(f, "throw", needed, c.token)
     if ok:
-        p.say(
-            N_("{name} throws {distance} squares: {die}, on target."),
+        p.say_counted(
+            P_(
+                "{name} throws {distance} square: {die}, on target.",
+                "{name} throws {distance} squares: {die}, on target.",
+            ),
+            "distance",
             name=f.label,
             distance=c.distance,
             die=die,

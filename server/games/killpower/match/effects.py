@@ -17,7 +17,7 @@ from server.games.killpower.match.state import (
     Until,
 )
 from server.games.killpower.powers import EffectKind, PowerCard
-from server.i18n import N_, Msg
+from server.i18n import N_, P_, Msg
 
 
 def is_kind(s: MatchState, key: str, kind: EffectKind) -> bool:
@@ -103,8 +103,12 @@ def put_condition(p: Play, f: Fighter, condition: str, turns: int, card: str | N
     if until is None:
         p.say(N_("{name} is {condition}."), name=f.label, condition=title)
     else:
-        p.say(
-            N_("{name} is {condition} for {turns} turns, until {phase} of turn {turn}."),
+        p.say_counted(
+            P_(
+                "{name} is {condition} for {turns} turn, until {phase} of turn {turn}.",
+                "{name} is {condition} for {turns} turns, until {phase} of turn {turn}.",
+            ),
+            "turns",
             name=f.label,
             condition=title,
             turns=turns,

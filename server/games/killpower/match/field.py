@@ -169,8 +169,9 @@ def on_blind_move(p: Play, c: BlindMove) -> None:
     if not f.has("blind") or here is None:
         raise Refused(N_("{name} is not blind on the field."), field="gladiator", name=f.label)
     if c.steps > allowance(s, f) or not legal_moves(s, f):
-        raise Refused(
-            N_("{name} cannot move {steps} squares now."),
+        raise Refused.counted(
+            P_("{name} cannot move {steps} square now.", "{name} cannot move {steps} squares now."),
+            "steps",
             field="steps",
             name=f.label,
             steps=c.steps,

@@ -22,7 +22,7 @@ from server.games.killpower.match.state import (
 )
 from server.games.killpower.match_rules import Side, Where, other
 from server.games.killpower.rules import OUTCOME_TITLES
-from server.i18n import N_, Msg, joined
+from server.i18n import N_, P_, Msg, joined
 from server.platform.dice import Dice
 from server.platform.kinds import (
     Applied,
@@ -224,15 +224,23 @@ class Play:
         f.back = Until(turn=end.turn, phase=end.phase)
         f.square = None
         if end.turn < 1:
-            self.say(
-                N_("{name} is expelled for {turns} turns, past the end of the match{reason}."),
+            self.say_counted(
+                P_(
+                    "{name} is expelled for {turns} turn, past the end of the match{reason}.",
+                    "{name} is expelled for {turns} turns, past the end of the match{reason}.",
+                ),
+                "turns",
                 name=f.label,
                 turns=turns,
                 reason=f" ({reason})" if reason else "",
             )
         else:
-            self.say(
-                N_("{name} is expelled for {turns} turns: back at {phase} of turn {turn}{reason}."),
+            self.say_counted(
+                P_(
+                    "{name} is expelled for {turns} turn: back at {phase} of turn {turn}{reason}.",
+                    "{name} is expelled for {turns} turns: back at {phase} of turn {turn}{reason}.",
+                ),
+                "turns",
                 name=f.label,
                 turns=turns,
                 phase=Msg(PHASE_TITLES[end.phase]),
@@ -257,8 +265,12 @@ class Play:
                 f.conditions[condition] = Until(turn=end.turn, phase=end.phase)
             else:
                 f.conditions[condition] = None
-            self.say(
-                N_("{name} now serves {turns} turns {condition}."),
+            self.say_counted(
+                P_(
+                    "{name} now serves {turns} turn {condition}.",
+                    "{name} now serves {turns} turns {condition}.",
+                ),
+                "turns",
                 name=f.label,
                 turns=turns,
                 condition=Msg(CONDITION_TITLES[condition]),
@@ -388,8 +400,12 @@ class Play:
     def score(self, side: Side, points: int) -> None:
         s = self.s
         s.team(side).score += points
-        self.say(
-            N_("Basket for {team}: {points} points. {a} – {b}."),
+        self.say_counted(
+            P_(
+                "Basket for {team}: {points} point. {a} – {b}.",
+                "Basket for {team}: {points} points. {a} – {b}.",
+            ),
+            "points",
             team=s.team(side).roster.name,
             points=points,
             a=s.team("A").score,

@@ -16,7 +16,7 @@ from server.games.killpower.match.state import (
     MatchState,
     make_fighter,
 )
-from server.i18n import N_
+from server.i18n import N_, P_
 from server.platform.kinds import PersonInfo
 
 
@@ -113,11 +113,14 @@ def on_lineup(p: Play, c: Lineup) -> None:
     if not s.tournament and c.bluff > mr.BLUFF_CARDS[1]:
         raise RuleError(N_("A championship match takes 1 to 3 bluff cards (3.2)."), field="bluff")
     if c.bluff > mr.BLUFF_BOUND:  # 13.2 sets no cap: this one is Arbitre's
-        raise RuleError(
-            N_(
+        raise RuleError.counted(
+            P_(
+                "Arbitre keeps at most {count} bluff card a team: a bound of the app, the rules "
+                "set none (13.2).",
                 "Arbitre keeps at most {count} bluff cards a team: a bound of the app, the rules "
-                "set none (13.2)."
+                "set none (13.2).",
             ),
+            "count",
             field="bluff",
             count=mr.BLUFF_BOUND,
         )

@@ -30,7 +30,7 @@ from server.games.killpower.match.state import (
     MatchState,
 )
 from server.games.killpower.match_rules import Side
-from server.i18n import N_, Msg
+from server.i18n import N_, P_, Msg
 
 # Adversaries consent (`server.platform.consent`): self-refereed, a coach's hand tools on the other
 # team's gladiators (states, damage or wound points, expulsions) are proposals its coach accepts or
@@ -182,8 +182,12 @@ def on_free_throw(p: Play, c: FreeShot) -> None:
             round=round_,
         )
     )
-    p.say(
-        N_("Free throw of {name} from {distance} squares: {die}, {result}."),
+    p.say_counted(
+        P_(
+            "Free throw of {name} from {distance} square: {die}, {result}.",
+            "Free throw of {name} from {distance} squares: {die}, {result}.",
+        ),
+        "distance",
         name=f.label,
         distance=c.distance,
         die=die,

@@ -32,7 +32,7 @@ from server.games.killpower.match.state import (
 )
 from server.games.killpower.match_rules import Side
 from server.games.killpower.rules import OUTCOME_TITLES
-from server.i18n import N_, Msg
+from server.i18n import N_, P_, Msg
 from server.platform.kinds import (
     LoggedEvent,
     Part,
@@ -94,9 +94,7 @@ def ball_text(state: MatchState) -> Msg:
     if state.board and state.ball_at is not None and state.ball in ("ground", "basket"):
         return Msg(N_("{text}, on {square}"), {"text": text, "square": board.name(state.ball_at)})
     if state.ball == "ground" and state.ball_note:
-        return Msg(
-            N_("{text} ({note} squares from the aim)"), {"text": text, "note": state.ball_note}
-        )
+        return Msg(N_("{text} (from the aim: {note})"), {"text": text, "note": state.ball_note})
     return text
 
 
@@ -338,8 +336,12 @@ def carrier_hints(state: MatchState, carrier: Fighter) -> tuple[str, str]:
             blind=g["blind"],
             long_shot=effects.long_shot(state, carrier),
         )
-        shot = Msg(
-            N_("{distance} squares to {basket}{seen}: {needed} or less scores {distance}."),
+        shot = Msg.counted(
+            P_(
+                "{distance} square to {basket}{seen}: {needed} or less scores {distance}.",
+                "{distance} squares to {basket}{seen}: {needed} or less scores {distance}.",
+            ),
+            "distance",
             {
                 "distance": g["distance"],
                 "basket": basket,
@@ -435,11 +437,15 @@ def described(command: Any, state: MatchState) -> Msg:
     name = fighter.label if fighter is not None else str(getattr(command, "gladiator", "?"))
     if command.type == "hurt":
         if command.wound_points:
-            return Msg(
-                N_("{name} takes {points} wound points"), {"name": name, "points": command.points}
+            return Msg.counted(
+                P_("{name} takes {points} wound point", "{name} takes {points} wound points"),
+                "points",
+                {"name": name, "points": command.points},
             )
-        return Msg(
-            N_("{name} takes {points} damage points"), {"name": name, "points": command.points}
+        return Msg.counted(
+            P_("{name} takes {points} damage point", "{name} takes {points} damage points"),
+            "points",
+            {"name": name, "points": command.points},
         )
     if command.type == "condition":
         condition = Msg(CONDITION_TITLES[command.condition])
@@ -448,8 +454,12 @@ def described(command: Any, state: MatchState) -> Msg:
                 N_("{name} is no longer {condition}"), {"name": name, "condition": condition}
             )
         if command.turns:
-            return Msg(
-                N_("{name} is {condition} for {turns} turns"),
+            return Msg.counted(
+                P_(
+                    "{name} is {condition} for {turns} turn",
+                    "{name} is {condition} for {turns} turns",
+                ),
+                "turns",
                 {"name": name, "condition": condition, "turns": command.turns},
             )
         return Msg(N_("{name} is {condition}"), {"name": name, "condition": condition})
