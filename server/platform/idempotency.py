@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.errors import ArbitreError
+from server.errors import ArbitreError, InvalidInput
 from server.i18n import N_
 from server.platform.kinds import Viewer
 
@@ -76,4 +76,10 @@ def idem_key(caller: str, key: str, operation: str, body: Mapping[str, Any]) -> 
     canonical = json.dumps(
         {"op": operation, "body": body}, sort_keys=True, ensure_ascii=False, default=str
     )
-    return IdemKey(stored, hashlib.sha256(canonical.encode()).hexdigest(), caller)
+    try:
+        encoded = canonical.encode()
+    except UnicodeEncodeError:  # a lone surrogate ("\ud83d"): half a character, not text
+        raise InvalidInput(
+            N_("The request holds half a character (a lone surrogate): type it again.")
+        ) from None
+    return IdemKey(stored, hashlib.sha256(encoded).hexdigest(), caller)
