@@ -292,3 +292,17 @@ def test_a_team_from_paper_entered_on_the_owners_phone(killpower: dict[str, Any]
     assert "Les Anciens" in basile and "✍" in basile and "Sommeil" not in basile
     sheet = phones["alix"].get(f"/g/{game}").text
     assert "Saisie à la main par l’organisateur de la ligue" in sheet or "✍" in sheet
+
+
+def test_opening_a_match_starts_on_no_choice(killpower: dict[str, Any]) -> None:
+    """Issue 35, class A: « Contre » started on the opener's own team, which the server then
+    refused. A coach with one team is offered the others only, and nothing that decides the
+    match starts chosen: the opponent and the refereeing are picked."""
+    game, phones = killpower["game"], killpower["phones"]
+    page = phones["alix"].get(f"/g/{game}").text
+    against = re.search(r'<select id="live-b".*?</select>', page, flags=re.S)
+    assert against is not None
+    assert re.match(r'<select[^>]*required><option value="" disabled selected>', against.group(0))
+    assert "Nabos" not in against.group(0) and "Titanos" in against.group(0)
+    modes = re.findall(r'<input type="radio" name="mode"[^>]*>', page)
+    assert len(modes) == 2 and not any("checked" in m for m in modes)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from server.errors import ArbitreError
+from server.games.killpower.match import KILLPOWER_MATCH
 from server.games.killpower.powers import sample_deck
 from server.i18n import current_language
 from server.platform.dice import ScriptedRolls
@@ -379,3 +380,15 @@ def test_derniere_chance(golden: Golden) -> None:
     risks = {r.gladiator: r for r in league.state.matches[-1].risks}
     assert (risks[a5].location, risks[a5].fate) == ("trunk", "coma")
     assert (risks[golden.g(B, 1)].location, risks[golden.g(B, 1)].fate) == ("head", "dead")
+
+
+def test_on_the_board_a_blow_is_offered_within_reach_only(on_board: Golden) -> None:
+    """8: « Elle doit être dans sa ZA » (issue 35, class A: the attack form listed every
+    gladiator of both teams, then said « n'est pas à côté »): with the board, a coach's view
+    says whom each of their gladiators can reach."""
+    g = on_board
+    g.start([2, 3], [1], squares={"A2": "A5", "A3": "A6", "B1": "N20"})
+    view = KILLPOWER_MATCH.view(g.state, g.coach[A], g.service.clock.now())
+    fighters = {f["id"]: f for f in view["teams"][A]["fighters"]}
+    assert set(fighters[g.g(A, 3)]["reach"]) == {g.g(A, 2), g.g(A, 3)}  # not B1, far away
+    assert "reach" not in view["teams"][B]["fighters"][0]  # the other side's stay theirs

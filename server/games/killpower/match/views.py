@@ -155,6 +155,15 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
             state=f.state,
             powers=[power_view(state, f, k) for k in f.powers],
             after=f.after,
+            # 8: « Elle doit être dans sa ZA »: with the board, whom a blow can reach (the
+            # attack form offers them only); none without the board (the table judges).
+            reach=[
+                g.id
+                for g in state.fighters.values()
+                if g.where == "field" and board.near(state.square_of(f), state.square_of(g))
+            ]
+            if state.board
+            else None,
         )
     return view
 
