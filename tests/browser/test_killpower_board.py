@@ -38,6 +38,7 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     entry_row = "A" if state.hand == "A" else "O"
     column = 5 if state.hand == "A" else 22
     expect(mover.get_by_text("Votre phase de déplacement")).to_be_visible()
+    mover.locator(f"#give-{state.hand}").select_option(index=1)  # no gladiator pre-chosen
     mover.get_by_role("button", name="Donner le ballon").tap()
     expect(mover.locator(".kp-move")).to_be_visible()
     # A gladiator of the side-line zone chosen: the squares it may reach light up; a tap on one
