@@ -53,9 +53,12 @@ def test_a_game_master_runs_three_rounds(browser: Browser, live_server: Any) -> 
     for number in (1, 2, 3):
         console.get_by_role("button", name="« Choisissez votre combattant ! »").tap()
         expect(board.locator(".countdown")).to_be_visible()  # the designation countdown, live
+        for team in ("A", "B"):  # no fighter is pre-chosen: the game master picks both
+            console.locator(f"#fighter-{team}").select_option(index=1)
         console.get_by_role("button", name="Ces deux-là s’affrontent").tap()
         expect(board.locator(".duel-now")).to_be_visible()
         console.locator("fieldset").filter(has_text="Rouges").get_by_text("2", exact=True).tap()
+        console.locator("fieldset").filter(has_text="Bleus").locator("label").first.tap()
         console.get_by_role("button", name="Mises posées").tap()
         expect(console.get_by_role("heading", name="Le duel")).to_be_visible()
         if number == 1:
