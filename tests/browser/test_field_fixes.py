@@ -213,6 +213,7 @@ def test_a_coach_sees_the_waiting_match_first_and_is_warned_before_an_expulsion(
 
     state = service.load(match_id).state
     mover = alix if state.hand == "B" else basile
+    mover.locator(f"#give-{state.hand}").select_option(index=1)  # no gladiator pre-chosen
     mover.get_by_role("button", name="Donner le ballon").first.tap()
     warning = mover.get_by_role("alert").filter(has_text="La balle est encore en zone de touche")
     expect(warning).to_be_visible()
