@@ -31,11 +31,17 @@ INLINE = {"strong", "em", "span", "a", "small", "b", "i", "abbr", "time", "code"
 IDENTIFIERS = [  # item 10: the journal speaks sentences ("damage = 3, answer_location = 2")
     (re.compile(r"\b[a-z]+_[a-z0-9_]+\b"), "an identifier"),
     (re.compile(r"\w = \d"), "a variable"),
+    # Issue 35, class C: a count said in its plural form, never "card(s)" or "1 turns".
+    (re.compile(r"\w\(s\)"), "a (s) plural"),
 ]
 ENGLISH = [
     *IDENTIFIERS,
     (re.compile(r"\w[ \u00a0]:[ \u00a0]"), "a space before a colon"),
     (re.compile(r"[«»]"), "French quotation marks"),
+    (
+        re.compile(r"\b1 (?:turns|squares|matches|cards|points|players|wounds|zombies)\b"),
+        "1 and a plural",
+    ),
 ]
 FRENCH = [
     *IDENTIFIERS,
@@ -45,6 +51,10 @@ FRENCH = [
     (re.compile(r"(?<![\d,.–-] )\b(?:0|1) [a-zàâçéèêëîïôûù]+s\b"), "a plural after 0 or 1"),
     (re.compile(r"·e\b"), "a ·e in a sentence"),
     (re.compile(r" (?:of|for) [A-Z]"), "English in French"),
+    (
+        re.compile(r"\b1 (?:tours|cases|matchs|cartes|points|joueurs|blessures|zombies)\b"),
+        "1 and a plural",
+    ),
     (re.compile(r"\w\.\.(?!\.)"), "a double dot"),
 ]
 # Words that end in s in the singular, and the abbreviations that are not plurals.
