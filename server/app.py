@@ -36,6 +36,7 @@ from server.platform.service import GameService
 from server.web import api, invitation, journal, pages, people_pages, stream
 from server.web.deps import retrying
 from server.web.fanout import Fanout
+from server.web.parts import LiveParts
 from server.web.security import (
     FORM_OVERHEAD,
     AllowedHosts,
@@ -132,8 +133,9 @@ def create_app(
     # them, `make bench` reads them.
     app.state.live_stats = Counter({"rendered": 0, "unchanged": 0, "bytes": 0})
     # A change's live parts, made once for all the phones that watch the game (issue 21).
+    app.state.parts = LiveParts(service, app.state.templates, clock, app.state.live_stats)
     app.state.fanout = Fanout(
-        service, app.state.templates, clock, app.state.live_threads, app.state.live_stats
+        service, app.state.parts, clock, app.state.live_threads, app.state.live_stats
     )
 
     add_middleware(app, settings)

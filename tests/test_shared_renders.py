@@ -13,7 +13,7 @@ import server.games  # noqa: F401  (registers the game kinds)
 from server.games.demo import DEMOS
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from server.web.templating import Kept, SharedRenders
+from server.web.parts import Part, SharedRenders
 from tests.conftest import Phone, key, tally_game
 from tests.killpower.conftest import Match
 
@@ -83,10 +83,14 @@ def test_a_change_is_on_the_board_at_once(client: TestClient, service: GameServi
 
 def test_an_old_render_never_replaces_a_newer_one() -> None:
     boards = SharedRenders()
-    boards.keep("g", "en", 5, Kept(b"five"))
-    boards.keep("g", "en", 4, Kept(b"four"))  # a slow request that read the game before the change
-    assert boards.get("g", "en", 5) == Kept(b"five")
+
+    def at(seq: int) -> Part:
+        return Part(seq, f"tag{seq}", "running", 0, f"<p>{seq}</p>")
+
+    boards.keep("g", "en", at(5))
+    boards.keep("g", "en", at(4))  # a slow request that read the game before the change
+    assert boards.get("g", "en", 5) == at(5)
     assert boards.get("g", "en", 4) is None
     assert boards.get("g", "fr", 5) is None
-    boards.keep("g", "en", 6, Kept(b"six"))
-    assert boards.get("g", "en", 5) is None and boards.get("g", "en", 6) == Kept(b"six")
+    boards.keep("g", "en", at(6))
+    assert boards.get("g", "en", 5) is None and boards.get("g", "en", 6) == at(6)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from collections.abc import Hashable
+from collections.abc import Hashable, MutableMapping
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -32,11 +32,11 @@ import anyio
 
 from server import i18n
 from server.errors import ArbitreError
-from server.platform.kinds import Built, Viewer
+from server.platform.kinds import PUBLIC, Built, Viewer
 from server.platform.service import GameService, Loaded
-from server.web.answers import Digests, live_tag, page_context, projection
+from server.web.answers import Digests, projection
 from server.web.frames import Frame
-from server.web.templating import Marks, Templates, shared_context
+from server.web.parts import LiveParts
 
 log = logging.getLogger("arbitre.stream")
 
@@ -97,12 +97,12 @@ class Fanout:
     def __init__(
         self,
         service: GameService,
-        templates: Templates,
+        parts: LiveParts,
         clock: Any,
         limiter: anyio.CapacityLimiter,
-        stats: dict[str, int],
+        stats: MutableMapping[str, int],
     ) -> None:
-        self.service, self.templates, self.clock = service, templates, clock
+        self.service, self.parts, self.clock = service, parts, clock
         self.limiter, self.stats = limiter, stats
         self._watchers: dict[str, set[Watcher]] = defaultdict(set)
         self._jobs: dict[str, Job] = {}
@@ -203,27 +203,26 @@ class Fanout:
         built: Built,
         digests: Digests,
     ) -> Shown:
-        """One projection's part: fingerprinted, and rendered if one of its phones needs it."""
+        """One projection's part (`LiveParts.make`, as a refresh makes it): fingerprinted, and
+        rendered if one of its phones holds another one."""
         first = members[0]
-        context = page_context(
-            self.service, self.clock, loaded, first.viewer, first.page, built=built
-        )
-        tag = live_tag(context, digests)
-        game = loaded.game
-        # The server's time rides along, so phones keep their countdowns right.
-        nudge = {"seq": game.seq, "now": context["now_ms"], "tag": tag, "status": game.status}
-        unchanged = sum(1 for m in members if m.tag == tag)
+        tags = {m.tag for m in members}
+        held = next(iter(tags)) if len(tags) == 1 else None
+        if first.page == "board" and first.viewer is PUBLIC:
+            made = self.parts.board(loaded.game.id, language, loaded)
+        else:
+            made = self.parts.make(
+                loaded, first.viewer, first.page, language, held=held, built=built, digests=digests
+            )
+        nudge = {"seq": made.seq, "now": made.now_ms, "tag": made.tag, "status": made.status}
+        unchanged = sum(1 for m in members if m.tag == made.tag)
         self.stats["unchanged"] += unchanged
         part = None
-        if unchanged < len(members):
-            marks = Marks.fresh()
-            shared = {**shared_context(language, f"/g/{game.id}", marks), **context}
-            html = self.templates.render(loaded.kind.template(first.page), shared, "live")
-            data = {**nudge, "marks": {"csrf": marks.csrf, "keys": marks.keys}, "html": html}
-            part = Frame.of("part", data, game.seq)
-            self.stats["rendered"] += 1
+        if unchanged < len(members) and made.html is not None and made.marks is not None:
+            marks = {"csrf": made.marks.csrf, "keys": made.marks.keys}
+            part = Frame.of("part", {**nudge, "marks": marks, "html": made.html}, made.seq)
             self.stats["bytes"] += len(part.packed) * (len(members) - unchanged)
-        return Shown(game.seq, tag, game.status, Frame.of("changed", nudge, game.seq), part)
+        return Shown(made.seq, made.tag, made.status, Frame.of("changed", nudge, made.seq), part)
 
 
 def _log_failure(task: asyncio.Future[Any]) -> None:

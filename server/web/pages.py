@@ -6,7 +6,7 @@ A page asked by htmx gets one block of its template; the same URL without htmx g
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 from functools import partial
 from typing import Annotated, Any
 from urllib.parse import urlencode, urlsplit
@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, QueryParams
 
 from server import i18n
-from server.errors import ArbitreError, InvalidInput, LinkInvalid, NotAllowed, TooManyAttempts
+from server.errors import ArbitreError, InvalidInput, LinkInvalid, TooManyAttempts
 from server.i18n import N_, Msg
 from server.platform.dice import MissingRoll
 from server.platform.kinds import KINDS, PUBLIC, Viewer
@@ -50,9 +50,10 @@ from server.web.forms import (
     int_field,
     new_key,
 )
+from server.web.parts import LiveParts
 from server.web.people_pages import organizer_only, people_context
 from server.web.security import language_cookie
-from server.web.templating import Kept, Templates, bundle, html_response, is_htmx
+from server.web.templating import Templates, bundle, html_response, is_htmx
 
 router = APIRouter(include_in_schema=False)
 
@@ -330,88 +331,32 @@ def live_part(
     templates: Templates,
     clock: Any,
 ) -> Response:
-    viewer = session_viewer(request, game_id, service)
-    if page == "people":
-        organizer_only(viewer)
-        context = people_context(request, service, game_id, viewer)
-        return templates.response(request, "platform/people.html", context, block="live")
-    if page == "board":
-        return board_live(game_id, request, service, templates, clock)
-    part = render_part(
-        game_id, page, request, viewer, service, templates, clock, request.headers.get("x-live-tag")
-    )
-    if part.body is None:
+    parts: LiveParts = request.app.state.parts
+    language = i18n.current_language.get()
+    held = request.headers.get("x-live-tag")
+    if page == "board":  # the public's: whoever asks is shown it
+        part = parts.board(game_id, language)
+        if part.tag == held:
+            part = replace(part, html=None)
+    else:
+        viewer = session_viewer(request, game_id, service)
+        if page == "people":
+            organizer_only(viewer)
+            context = people_context(request, service, game_id, viewer)
+            return templates.response(request, "platform/people.html", context, block="live")
+        part = parts.make(service.load(game_id), viewer, page, language, held=held)
+    stats = request.app.state.live_stats
+    headers = {"X-Live-Tag": part.tag, "X-Game-Status": part.status}
+    if part.html is None:
         # Nothing this viewer sees has changed since the part they hold (another player's
         # assault, a fight between others): no render, no body (issue 21). Their forms take
         # the new sequence number from the header, as their screen is the game's at it.
-        headers = {"X-Live-Tag": part.tag, "X-Game-Seq": str(part.seq)}
-        return Response(status_code=204, headers=headers)
-    response = html_response(part.body, part.seq)
-    response.headers["X-Live-Tag"] = part.tag
-    response.headers["X-Game-Status"] = part.status
-    return response
-
-
-@dataclass(frozen=True)
-class Part:
-    """A viewer's live part at a sequence number: its fingerprint, and its HTML unless the one
-    the viewer holds shows the same."""
-
-    seq: int
-    tag: str
-    status: str
-    body: bytes | None
-
-
-def render_part(
-    game_id: str,
-    page: str,
-    request: Request,
-    viewer: Viewer,
-    service: GameService,
-    templates: Templates,
-    clock: Any,
-    held: str | None,
-) -> Part:
-    """The live part `page` as `viewer` may see it, rendered only when it differs from the one
-    they hold (`held`, its fingerprint): for a refresh, and for a push on the viewer's stream."""
-    loaded = service.load(game_id)
-    if page != loaded.kind.page_for(viewer):
-        raise NotAllowed(N_("This page is not yours."))
-    context = page_context(service, clock, loaded, viewer, page)
-    stats = request.app.state.live_stats
-    tag = live_tag(context)
-    status = loaded.game.status
-    if held == tag:
         stats["unchanged"] += 1
-        return Part(loaded.game.seq, tag, status, None)
-    response = templates.response(request, loaded.kind.template(page), context, block="live")
-    stats["rendered"] += 1
-    stats["bytes"] += len(response.body)
-    return Part(loaded.game.seq, tag, status, bytes(response.body))
-
-
-def board_live(
-    game_id: str, request: Request, service: GameService, templates: Templates, clock: Any
-) -> Response:
-    """A public board's live part shows the game's state alone, the same for every phone that
-    watches it: rendered once a change and language, then served to them all for the price of
-    reading the game's sequence number (a match watched by a crowd costs one render a move);
-    a phone that holds it already gets a 204."""
-    language = i18n.current_language.get()
-    seq = service.seq_of(game_id)
-    kept = templates.boards.get(game_id, language, seq)
-    if kept is None:
-        loaded = service.load(game_id)
-        context = page_context(service, clock, loaded, PUBLIC, "board")
-        tag = live_tag(context)
-        response = templates.response(request, loaded.kind.template("board"), context, block="live")
-        seq, kept = loaded.game.seq, Kept(bytes(response.body), tag, loaded.game.status)
-        templates.boards.keep(game_id, language, seq, kept)
-    headers = {"X-Live-Tag": kept.tag, "X-Game-Status": kept.status}
-    if request.headers.get("x-live-tag") == kept.tag:
-        return Response(status_code=204, headers={**headers, "X-Game-Seq": str(seq)})
-    return html_response(kept.body, seq, headers=headers)
+        return Response(status_code=204, headers={**headers, "X-Game-Seq": str(part.seq)})
+    csrf = (request.scope.get("session") or {}).get("csrf", "")
+    body = part.filled(csrf)
+    stats["bytes"] += len(body)
+    return html_response(body, part.seq, headers=headers)
 
 
 @router.post("/g/{game_id}/act")

@@ -5,13 +5,12 @@ from __future__ import annotations
 import hashlib
 import itertools
 import secrets
-import threading
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import jinja2
 from markupsafe import Markup
@@ -110,45 +109,9 @@ def _ngettext(context: Any, singular: str, plural: str, num: int, **variables: A
     return _finish(value % variables, autoescape)
 
 
-class Kept(NamedTuple):
-    body: bytes
-    tag: str = ""
-    status: str = ""
-
-
-class SharedRenders:
-    """Rendered parts that are the same for everyone who asks (a public board's live part shows
-    the game's state alone): the newest one of each game and language, by sequence number,
-    with its fingerprint and the game's status."""
-
-    LIMIT = 4000
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._kept: dict[tuple[str, str], tuple[int, Kept]] = {}
-
-    def get(self, game_id: str, language: str, seq: int) -> Kept | None:
-        """The part kept at this sequence number."""
-        with self._lock:
-            kept = self._kept.get((game_id, language))
-        return kept[1] if kept is not None and kept[0] == seq else None
-
-    def keep(self, game_id: str, language: str, seq: int, kept: Kept) -> None:
-        """Only ever called with a committed sequence number; an older render never replaces
-        a newer one."""
-        with self._lock:
-            newest = self._kept.get((game_id, language))
-            if newest is not None and newest[0] > seq:
-                return
-            if len(self._kept) >= self.LIMIT:
-                self._kept.clear()
-            self._kept[(game_id, language)] = (seq, kept)
-
-
 class Templates:
     def __init__(self, env: jinja2.Environment) -> None:
         self.env = env
-        self.boards = SharedRenders()
 
     def render(self, name: str, context: Mapping[str, Any], block: str | None = None) -> str:
         """The whole page, or one block of it. `m` (templates/_macros.html) is there in both,
@@ -228,9 +191,13 @@ def key_factory(base: str | None = None) -> Callable[[], str]:
     """Idempotency keys for the forms of one page: a random base (96 bits) and a counter, so
     keys are unique across pages and within one, and a page of many forms still compresses
     (one random key per form made an action's answer a third bigger)."""
-    base = base or secrets.token_hex(12)
+    base = base or key_base()
     counter = itertools.count(1)
     return lambda: f"{base}-{next(counter)}"
+
+
+def key_base() -> str:
+    return secrets.token_hex(12)
 
 
 def shared_context(language: str, path: str, marks: Marks) -> dict[str, Any]:

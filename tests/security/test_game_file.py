@@ -23,6 +23,7 @@ from server.platform.moving import ImportLimits
 from server.platform.sealing import new_ticket, server_key, witness
 from server.platform.service import GameService
 from server.platform.service.moves import Moves
+from server.platform.service.replaying import Replayer
 from server.web.security import FORM_OVERHEAD
 from tests.conftest import OTHER_SECRET, SECRET, counts, csrf_of, form_fields, key, phone, top_of
 from tests.security.conftest import SCENES, Scene
@@ -468,7 +469,7 @@ def test_an_import_holds_no_lock_while_it_replays(
     there, owner = other.create_game("tally", "Ailleurs", "Orga", idem_key=key())
     org = Viewer(owner.person.role, owner.person.id, owner.person.name)
     done = threading.Event()
-    replay = Moves._replay
+    replay = Replayer.replay
 
     def slow_replay(self: Any, *args: Any, **kwargs: Any) -> Any:
         worker = threading.Thread(
@@ -481,7 +482,7 @@ def test_an_import_holds_no_lock_while_it_replays(
         assert done.wait(10), "another game's action waited for the import"
         return replay(self, *args, **kwargs)
 
-    monkeypatch.setattr(Moves, "_replay", slow_replay)
+    monkeypatch.setattr(Replayer, "replay", slow_replay)
     game, _ = other.import_game(text, caller="test", idem_key=key())
     assert other.verify(game.id) and done.is_set()
     assert "Pendant" in {p.name for p in other.people(there.id)}

@@ -1,0 +1,145 @@
+"""A game's live part: made in this one place for the three ways it leaves the server (issue 32).
+
+A page shows its viewer's live part; it is asked again by the page (the refresh, `/live/{page}`),
+pushed on the page's stream at a change (`server.web.fanout`, once for every phone of the same
+projection), and, for the public's board, kept once a change and language for every phone that
+watches it. All three take it from `LiveParts.make`: the viewer's projection
+(`answers.page_context`), its fingerprint (`answers.live_tag`) and, when the phone does not hold
+it already, its HTML, rendered with marks where each phone's own cross-site token and form keys
+go. A refresh fills the marks at once (`Part.filled`); a pushed part carries them, and the page
+fills them (`arbitre.js`). So a viewer's part is the same bytes whichever way it reached them
+(`tests/test_fanout.py` holds it for every scene, viewer and language).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import MutableMapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from server import i18n
+from server.errors import NotAllowed
+from server.i18n import N_
+from server.platform.kinds import PUBLIC, Built, Viewer
+from server.platform.service import GameService, Loaded
+from server.web.answers import Digests, live_tag, page_context
+from server.web.templating import Marks, Templates, key_base, shared_context
+
+NOT_YOURS = N_("This page is not yours.")
+
+
+@dataclass(frozen=True)
+class Part:
+    """A viewer's live part at a sequence number: its fingerprint, the game's status and the
+    server's time (phones keep their countdowns by it), and its HTML with `marks` unless the
+    phone held this part already."""
+
+    seq: int
+    tag: str
+    status: str
+    now_ms: int
+    html: str | None = None
+    marks: Marks | None = None
+
+    def filled(self, csrf: str, keys: str | None = None) -> bytes:
+        """The part as one phone holds it: its own cross-site token and a base of its own for
+        its forms' idempotency keys where the marks are (what `arbitre.js` does)."""
+        if self.html is None or self.marks is None:
+            raise ValueError("an unchanged part has no HTML")
+        keys = keys or key_base()
+        return self.html.replace(self.marks.csrf, csrf).replace(self.marks.keys, keys).encode()
+
+
+class LiveParts:
+    """Makes live parts, and keeps the public board's newest one of each game and language."""
+
+    def __init__(
+        self,
+        service: GameService,
+        templates: Templates,
+        clock: Any,
+        stats: MutableMapping[str, int],
+    ) -> None:
+        self.service, self.templates, self.clock, self.stats = service, templates, clock, stats
+        self.boards = SharedRenders()
+
+    def make(
+        self,
+        loaded: Loaded,
+        viewer: Viewer,
+        page: str,
+        language: str,
+        *,
+        held: str | None = None,
+        built: Built | None = None,
+        digests: Digests | None = None,
+    ) -> Part:
+        """`viewer`'s live part `page` of the game as `loaded`, in `language`; its HTML unless
+        `held` is its fingerprint. `built` and `digests`: the copies of parts and their
+        fingerprints already taken for this state (a change's parts, made for many phones)."""
+        if page != loaded.kind.page_for(viewer):
+            raise NotAllowed(NOT_YOURS)
+        token = i18n.current_language.set(language)
+        try:
+            context = page_context(self.service, self.clock, loaded, viewer, page, built=built)
+            tag = live_tag(context, digests)
+            game = loaded.game
+            part = Part(game.seq, tag, game.status, context["now_ms"])
+            if held == tag:
+                return part
+            marks = Marks.fresh()
+            where = f"/g/{game.id}/board" if page == "board" else f"/g/{game.id}"
+            shared = {**shared_context(language, where, marks), **context}
+            html = self.templates.render(loaded.kind.template(page), shared, "live")
+        finally:
+            i18n.current_language.reset(token)
+        self.stats["rendered"] += 1
+        return Part(part.seq, tag, part.status, part.now_ms, html, marks)
+
+    def board(self, game_id: str, language: str, loaded: Loaded | None = None) -> Part:
+        """The public's board part: the game's state alone, the same for every phone, so made
+        once a change and language, and rendered only when it shows something new (a match
+        watched by a crowd costs one render a move; a phone that asks costs reading the game's
+        sequence number)."""
+        seq = loaded.game.seq if loaded is not None else self.service.seq_of(game_id)
+        newest = self.boards.newest(game_id, language)
+        if newest is not None and newest.seq == seq:
+            return newest
+        loaded = loaded or self.service.load(game_id)
+        held = newest.tag if newest is not None else None
+        part = self.make(loaded, PUBLIC, "board", language, held=held)
+        if part.html is None and newest is not None:  # the same board at a later change
+            part = replace(newest, seq=part.seq, now_ms=part.now_ms)
+        self.boards.keep(game_id, language, part)
+        return part
+
+
+class SharedRenders:
+    """The newest board part of each game and language, by sequence number."""
+
+    LIMIT = 4000
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: dict[tuple[str, str], Part] = {}
+
+    def newest(self, game_id: str, language: str) -> Part | None:
+        with self._lock:
+            return self._kept.get((game_id, language))
+
+    def get(self, game_id: str, language: str, seq: int) -> Part | None:
+        """The part kept at this sequence number."""
+        kept = self.newest(game_id, language)
+        return kept if kept is not None and kept.seq == seq else None
+
+    def keep(self, game_id: str, language: str, part: Part) -> None:
+        """Only ever called with a committed state's part; an older render never replaces a
+        newer one."""
+        with self._lock:
+            newest = self._kept.get((game_id, language))
+            if newest is not None and newest.seq > part.seq:
+                return
+            if len(self._kept) >= self.LIMIT:
+                self._kept.clear()
+            self._kept[(game_id, language)] = part
