@@ -14,7 +14,6 @@ from typing import Any
 import anyio
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
@@ -142,7 +141,6 @@ def create_app(
     add_routes(app)
     install_error_handlers(app)
 
-    app.openapi = lambda: typed_openapi(app)  # type: ignore[method-assign]
     return app
 
 
@@ -222,16 +220,6 @@ def add_routes(app: FastAPI) -> None:
     app.include_router(invitation.router, dependencies=guarded)
     for router in server.games.routers():
         app.include_router(router, dependencies=guarded)
-
-
-def typed_openapi(app: FastAPI) -> dict[str, Any]:
-    """The schema FastAPI makes, with every game kind's commands and settings typed."""
-    if app.openapi_schema is None:
-        schema = get_openapi(
-            title=app.title, version=app.version, description=app.description, routes=app.routes
-        )
-        app.openapi_schema = api.typed_schema(schema)
-    return app.openapi_schema
 
 
 def worker_app() -> FastAPI:

@@ -127,6 +127,7 @@ API_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
         {"kind": "tally", "name": "N", "organizer": "O"},
         ALL,
     ),
+    ("POST", "/api/v1/tally/games", "/api/v1/tally/games", {"name": "N", "organizer": "O"}, ALL),
     ("GET", "/api/v1/games/{game_id}", "/api/v1/games/{g}", None, ALL),  # the public view at least
     ("GET", "/api/v1/games/{game_id}/state", "/api/v1/games/{g}/state", None, ALL),
     ("GET", "/api/v1/games/{game_id}/log", "/api/v1/games/{g}/log", None, ALL),
@@ -175,6 +176,11 @@ EXEMPT = {
             "serial_battle",
             "trust_me",
         )
+    },
+    **{
+        ("POST", f"/api/v1/{kind}/games"): "anyone creates a game, as through /api/v1/games, "
+        "from the same budget: tests/test_generated_client.py, tests/test_api.py"
+        for kind in ("battlefight", "killpower_league", "rcb", "serial_battle", "trust_me")
     },
     ("GET", "/t/{token}"): "the token is the credential: tests/test_pages.py",
     ("POST", "/join"): "the code is the credential, rate limited: tests/test_pages.py",

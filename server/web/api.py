@@ -9,18 +9,18 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Union, cast, get_args
 
 from fastapi import APIRouter, Header, Query, Request, Response
-from pydantic import BaseModel, Field, StrictBool, StrictInt, TypeAdapter, create_model
+from pydantic import BaseModel, Field, StrictBool, StrictInt, create_model
 from starlette.concurrency import run_in_threadpool
 
 from server.errors import NotAllowed, NotFound, NotSignedIn
 from server.i18n import N_
 from server.platform.kinds import KINDS, GameKind, Viewer
+from server.platform.limits import SharedLimiter
 from server.platform.service import GameService, Performed, Registered
 from server.web.deps import (
     TOO_MANY_GAMES,
     ApiCallerDep,
     ClockDep,
-    CreationLimiterDep,
     PersonId,
     ServiceDep,
     public_base,
@@ -57,12 +57,18 @@ class KindOut(BaseModel):
     roles: list[str]
 
 
+DiceMode = Literal["server", "physical"]
+
+
 class GameIn(BaseModel):
     kind: str = Field(max_length=40)
     name: str = Field(max_length=200)
     organizer: str = Field(max_length=200, description="The organizer's name.")
-    dice: Literal["server", "physical"] = "server"
-    settings: dict[str, Any] = Field(default_factory=dict)
+    dice: DiceMode = "server"
+    settings: dict[str, Any] = Field(
+        default_factory=dict,
+        description="The kind's settings: `POST /api/v1/{kind}/games` gives their type.",
+    )
 
 
 class GameOut(BaseModel):
@@ -133,10 +139,18 @@ class AnswerIn(BaseModel):
     accept: StrictBool = Field(description="True accepts the proposal, false refuses it.")
 
 
+class ViewerOut(BaseModel):
+    """Who the game is shown to: the public has no number and no name."""
+
+    role: str
+    person_id: int | None
+    name: str
+
+
 class StateOut(BaseModel):
     game: GameOut
-    viewer: dict[str, Any]
-    state: dict[str, Any]
+    viewer: ViewerOut
+    state: dict[str, Any] = Field(description="The game kind's state, as the viewer may see it.")
 
 
 class LogOut(BaseModel):
@@ -184,13 +198,13 @@ def kinds() -> list[KindOut]:
 
 
 @router.post("/games", response_model=CreatedOut, status_code=201)
-def create_game(
-    body: GameIn,
-    idem: IdemKey,
-    request: Request,
-    service: ServiceDep,
-    limiter: CreationLimiterDep,
-) -> CreatedOut:
+def create_game(body: GameIn, idem: IdemKey, request: Request, service: ServiceDep) -> CreatedOut:
+    """A game of any kind; `POST /api/v1/{kind}/games` types its settings."""
+    return created(body, idem, request, service)
+
+
+def created(body: GameIn, idem: str, request: Request, service: GameService) -> CreatedOut:
+    limiter: SharedLimiter = request.app.state.creation_limiter
     spend(limiter, request, TOO_MANY_GAMES)
     game, registered = service.create_game(
         body.kind,
@@ -217,7 +231,7 @@ def read_state(
     game = loaded.game
     return StateOut(
         game=GameOut(id=game.id, kind=game.kind, name=game.name, seq=game.seq, status=game.status),
-        viewer={"role": viewer.role, "person_id": viewer.person_id, "name": viewer.name},
+        viewer=ViewerOut(role=viewer.role, person_id=viewer.person_id, name=viewer.name),
         state=loaded.kind.view(loaded.state, viewer, clock.now()),
     )
 
@@ -306,11 +320,55 @@ def public_commands(kind: GameKind[Any]) -> Any:
 
 
 def add_kind_routes() -> None:
-    """Each registered kind's command route, once (every app shares this router)."""
+    """Each registered kind's routes, once (every app shares this router): its creation (a kind
+    a client may create) and its commands, each typed with the kind's own models."""
     named = {getattr(r, "name", "") for r in router.routes}
     for key in sorted(KINDS):
-        if f"{key}_send_command" not in named and KINDS[key].command_union is not None:
+        kind = KINDS[key]
+        if f"{key}_create_game" not in named and kind.standalone:
+            kind_creation(key)
+        if f"{key}_send_command" not in named and kind.command_union is not None:
             kind_commands(key)
+
+
+def kind_title(key: str) -> str:
+    return "".join(part.title() for part in key.split("_"))
+
+
+def kind_creation(key: str) -> None:
+    """`POST /api/v1/{kind}/games`: `POST /api/v1/games` for one kind, whose body's settings
+    are that kind's own (`{Kind}Settings` in the schema)."""
+    kind = KINDS[key]
+    title = kind_title(key)
+    settings_model = create_model(f"{title}Settings", __base__=kind.settings_model)
+    body_model = create_model(
+        f"{title}GameIn",
+        name=(str, Field(max_length=200)),
+        organizer=(str, Field(max_length=200, description="The organizer's name.")),
+        dice=(DiceMode, "server"),
+        settings=(settings_model, Field(default_factory=settings_model)),
+    )
+
+    async def create(
+        body: BaseModel, idem: IdemKey, request: Request, service: ServiceDep
+    ) -> CreatedOut:
+        # Checked on the way in for the schema; the service takes the settings as they were
+        # sent, as through `POST /api/v1/games`.
+        raw = await request.json()
+        game_in = GameIn(kind=key, **{**body.model_dump(), "settings": raw.get("settings", {})})
+        return await run_in_threadpool(created, game_in, idem, request, service)
+
+    create.__annotations__ = {**create.__annotations__, "body": body_model}
+    router.add_api_route(
+        f"/{key}/games",
+        create,
+        methods=["POST"],
+        response_model=CreatedOut,
+        status_code=201,
+        operation_id=f"{key}_create_game",
+        name=f"{key}_create_game",
+        summary=f"Create a {key} game",
+    )
 
 
 def kind_commands(key: str) -> None:
@@ -318,9 +376,8 @@ def kind_commands(key: str) -> None:
     kind's own command union, so that a client generated from the schema tells every kind's
     commands apart (Roi / Chevalier / Bourreau's `deal` is not Trust Me's)."""
     kind = KINDS[key]
-    title = "".join(part.title() for part in key.split("_"))
     body_model = create_model(
-        f"{title}CommandIn",
+        f"{kind_title(key)}CommandIn",
         __base__=CommandOptions,
         command=(public_commands(kind), Field(description=f"A {key} command, by its `type`.")),
     )
@@ -415,27 +472,3 @@ def read_log(
     """The log as the caller may read it (all of it for referees)."""
     viewer = caller.viewer(service)
     return LogOut(events=service.log(game_id, viewer, after=after))
-
-
-def typed_schema(schema: dict[str, Any]) -> dict[str, Any]:
-    """The OpenAPI schema with each game kind's settings typed (`<kind>.Settings`); each kind's
-    commands are typed by its own route (`kind_commands`), as FastAPI makes them."""
-    components = schema.setdefault("components", {}).setdefault("schemas", {})
-    settings = []
-    for key in sorted(KINDS):
-        kind = KINDS[key]
-        adapter = TypeAdapter(kind.settings_model)
-        typed = adapter.json_schema(ref_template=f"#/components/schemas/{key}.{{model}}")
-        for model, definition in typed.pop("$defs", {}).items():
-            components[f"{key}.{model}"] = definition
-        typed["title"] = f"{kind.key}: settings"
-        components[f"{key}.Settings"] = typed
-        if kind.standalone:  # a league's match is created by the platform, never by a client
-            settings.append({"$ref": f"#/components/schemas/{key}.Settings"})
-    game_in = components["GameIn"]["properties"]["settings"]
-    components["GameIn"]["properties"]["settings"] = {
-        "description": "The game kind's settings (see `kind`).",
-        "anyOf": settings,
-        "default": game_in.get("default", {}),
-    }
-    return schema

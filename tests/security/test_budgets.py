@@ -267,14 +267,15 @@ def test_games_created_or_imported_past_the_budget_are_refused(
     limit = Settings().games_per_minute
     answers = []
     for n in range(limit + 1):
+        # Both ways of creating one (any kind's route, the kind's own) spend the one budget.
+        body = {"name": f"Partie {n}", "organizer": "O"}
+        route, body = (
+            ("/api/v1/serial_battle/games", body)
+            if n % 3 == 1
+            else ("/api/v1/games", {**body, "kind": "serial_battle"})
+        )
         with httpx.Client(base_url=two_processes[n % 2].url) as client:
-            answers.append(
-                client.post(
-                    "/api/v1/games",
-                    json={"kind": "serial_battle", "name": f"Partie {n}", "organizer": "O"},
-                    headers={"Idempotency-Key": key()},
-                )
-            )
+            answers.append(client.post(route, json=body, headers={"Idempotency-Key": key()}))
     assert [a.status_code for a in answers[:limit]] == [201] * limit
     assert answers[limit].status_code == 429 and answers[limit].json()["code"] == "rate_limited"
     assert int(answers[limit].headers["Retry-After"]) >= 1

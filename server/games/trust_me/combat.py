@@ -14,11 +14,11 @@ from typing import Literal
 from server.errors import NotAllowed, RuleError
 from server.games.trust_me.catalog import COLOUR_TITLES, SIDES, Colour, Outcome, Skill
 from server.games.trust_me.commands import (
-    Attack,
     Defend,
     Endure,
     PlaceWounds,
     Reroll,
+    SurvivorAttack,
     Usage,
     Zombies,
 )
@@ -111,7 +111,9 @@ def may_reroll(state: TMState, s: Survivor, attacking: bool) -> bool:
     return bool(reroll_sources(state, s, attacking, []))
 
 
-def start_attack(state: TMState, s: Survivor, c: Attack, ctx: Context, from_aim: bool) -> Msg:
+def start_attack(
+    state: TMState, s: Survivor, c: SurvivorAttack, ctx: Context, from_aim: bool
+) -> Msg:
     """10.1, 10.2: the target and the weapon said, the attack dice rolled."""
     category, one_handed = held_weapon(state, s, c.weapon)
     weapon = weapon_of(state, c.weapon)

@@ -51,7 +51,7 @@ class SetDecor(Strict):
     pieces: list[DecorPiece] = Field(max_length=30)  # 2 to 4 points: the rules say so in words
 
 
-class Deal(Strict):
+class TableDeal(Strict):
     """12.3 to 12.9: the spare sheets' décors, objectives, starting tokens, the Community and
     zombie rolls, the first player."""
 
@@ -65,7 +65,7 @@ class Redraw(Strict):
     objective: int = Field(ge=0, le=20)  # its place among the player's objectives
 
 
-class Place(Strict):
+class ItemPlace(Strict):
     item: ItemRef
     slot: Slot
 
@@ -74,7 +74,7 @@ class Keep(Strict):
     """12.6: two of the four starting tokens, and where each goes on the sheet."""
 
     type: Literal["keep"]
-    items: list[Place] = Field(max_length=4)  # two (the rules say so in words)
+    items: list[ItemPlace] = Field(max_length=4)  # two (the rules say so in words)
 
 
 class Community(Strict):
@@ -87,7 +87,7 @@ class Community(Strict):
 # ---------------------------------------------------------------------------- a turn (9, 11)
 
 
-class Act(Strict):
+class SurvivorAct(Strict):
     """11: the active player puts a token on a cell (or the sneakers) and does the action."""
 
     type: Literal["act"]
@@ -113,7 +113,7 @@ class Arrange(Strict):
 
     type: Literal["arrange"]
     slot: TokenSlot | None = None  # the token paying for it (none after an exchange)
-    items: list[Place] = Field(default_factory=list, max_length=30)
+    items: list[ItemPlace] = Field(default_factory=list, max_length=30)
     tokens: list[TokenSlot | None] = Field(default_factory=list, max_length=3)
 
 
@@ -129,7 +129,7 @@ class Use(Strict):
     at: Slot | None = None  # Trousse de soin: the place of the marker taken off (else the last)
 
 
-class Attack(Strict):
+class SurvivorAttack(Strict):
     """10.1, 10.2: whom (a survivor, or a group of zombies) with which weapon in hand, and the
     malus the table sees (distance, obstacles), each an amount taken off the total."""
 
@@ -272,12 +272,12 @@ class Leave(Strict):
 
 
 Command = Annotated[
-    SetBox | SetPassport | SetDecor | Deal | Redraw | Keep | Community
-    | Act | Search | Arrange | Use | Attack | Reroll | Defend | Endure | PlaceWounds | Usage
+    SetBox | SetPassport | SetDecor | TableDeal | Redraw | Keep | Community
+    | SurvivorAct | Search | Arrange | Use | SurvivorAttack | Reroll | Defend | Endure | PlaceWounds | Usage
     | Zombies | Aimed | Drop | Bandage | Retarget | Give | EndExchange | Roll
     | Infections | Spawn | Recover | Claim | Leave,
     Field(discriminator="type"),
 ]  # fmt: skip
 COMMANDS: TypeAdapter[Command] = TypeAdapter(Command)  # a command parsed (the kind's too)
-SETUP_ONLY = (SetBox, SetPassport, SetDecor, Deal)
-STAFF_ONLY = (SetBox, SetPassport, SetDecor, Deal, Community)
+SETUP_ONLY = (SetBox, SetPassport, SetDecor, TableDeal)
+STAFF_ONLY = (SetBox, SetPassport, SetDecor, TableDeal, Community)

@@ -9,12 +9,12 @@ from server.errors import InvalidInput, NotAllowed, RuleError
 from server.games.trust_me.catalog import read_box_text, sample_box
 from server.games.trust_me.commands import (
     Community,
-    Deal,
     Keep,
     Redraw,
     SetBox,
     SetDecor,
     SetPassport,
+    TableDeal,
 )
 from server.games.trust_me.sheet import put
 from server.games.trust_me.state import Item, Survivor, TMState
@@ -119,7 +119,7 @@ def on_decor(state: TMState, c: SetDecor, ctx: Context) -> Applied:
     )
 
 
-def on_deal(state: TMState, c: Deal, ctx: Context) -> Applied:
+def on_deal(state: TMState, c: TableDeal, ctx: Context) -> Applied:
     survivors = list(state.survivors.values())
     if not MIN_PLAYERS <= len(survivors) <= MAX_PLAYERS:
         raise RuleError(

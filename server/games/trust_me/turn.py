@@ -15,9 +15,7 @@ from server.games.trust_me import combat
 from server.games.trust_me.catalog import SIDES
 from server.games.trust_me.commands import (
     COMMANDS,
-    Act,
     Arrange,
-    Attack,
     Bandage,
     Drop,
     EndExchange,
@@ -25,6 +23,8 @@ from server.games.trust_me.commands import (
     Retarget,
     Roll,
     Search,
+    SurvivorAct,
+    SurvivorAttack,
     Use,
 )
 from server.games.trust_me.setup import new_item
@@ -98,14 +98,18 @@ def active(state: TMState, ctx: Context) -> Survivor:
 
 
 def action_of(c: Any) -> str:
-    return c.action if isinstance(c, Act) else c.type
+    return c.action if isinstance(c, SurvivorAct) else c.type
 
 
-def declare(state: TMState, c: Act | Search | Use | Arrange | Attack, ctx: Context) -> Applied:
+def declare(
+    state: TMState, c: SurvivorAct | Search | Use | Arrange | SurvivorAttack, ctx: Context
+) -> Applied:
     """9.1, 9.2: the token placed with the action declared; an aimer may fire before it is done."""
     s = active(state, ctx)
     assert c.slot is not None
-    face: Face = "fatigue" if isinstance(c, Act) and c.action == "run" else "action"  # 11: Course
+    face: Face = (
+        "fatigue" if isinstance(c, SurvivorAct) and c.action == "run" else "action"
+    )  # 11: Course
     aimers = [o.id for o in state.playing() if o.aiming == s.id and o.id != s.id]
     if not aimers:
         place_token(state, s, c.slot, face)
@@ -140,7 +144,7 @@ def token_said(s: Survivor, c: Any) -> Msg:
 
 def perform(state: TMState, s: Survivor, c: Any, ctx: Context) -> Msg:
     """9.3: the action done, its token already on the sheet."""
-    if isinstance(c, Attack):
+    if isinstance(c, SurvivorAttack):
         return combat.start_attack(state, s, c, ctx, from_aim=False)
     state.acted = True
     if isinstance(c, Search):
@@ -152,7 +156,7 @@ def perform(state: TMState, s: Survivor, c: Any, ctx: Context) -> Msg:
     return act(state, s, c)
 
 
-def act(state: TMState, s: Survivor, c: Act) -> Msg:
+def act(state: TMState, s: Survivor, c: SurvivorAct) -> Msg:
     more = MORE_CM if has_skill(state, s, "move") else 0
     if c.action in ("move", "run"):
         cm = (MOVE_CM if c.action == "move" else RUN_CM) + more
@@ -318,7 +322,7 @@ def arrange(state: TMState, s: Survivor, c: Arrange) -> Msg:
 def on_action(state: TMState, c: Any, ctx: Context) -> Applied:
     if isinstance(c, Arrange) and c.slot is None:
         return free_arrange(state, c, ctx)
-    if isinstance(c, Attack) and c.slot is None:
+    if isinstance(c, SurvivorAttack) and c.slot is None:
         return fire_from_aim(state, c, ctx)
     return declare(state, c, ctx)
 
@@ -333,7 +337,7 @@ def free_arrange(state: TMState, c: Arrange, ctx: Context) -> Applied:
     return Applied(arrange(state, s, c))
 
 
-def fire_from_aim(state: TMState, c: Attack, ctx: Context) -> Applied:
+def fire_from_aim(state: TMState, c: SurvivorAttack, ctx: Context) -> Applied:
     """6: "le joueur possédant le marqueur peut enlever ce dernier pour attaquer immédiatement la
     cible"."""
     declared = state.declared
