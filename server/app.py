@@ -33,13 +33,13 @@ from server.platform.limits import SharedLimiter, StreamBudget
 from server.platform.live import Broker
 from server.platform.service import GameService
 from server.web import api, invitation, journal, pages, people_pages, stream
+from server.web.answer_first import AnswerFirst, HeldNudges
 from server.web.deps import retrying
 from server.web.fanout import Fanout
 from server.web.parts import LiveParts
 from server.web.security import (
     FORM_OVERHEAD,
     AllowedHosts,
-    AnswerFirst,
     BodyLimits,
     RequestLocale,
     SecurityHeaders,
@@ -89,6 +89,7 @@ def create_app(
         relay = PostgresRelay(db.url, broker, resync_seconds=settings.live_resync_seconds)
         broker.relay = relay
     clock = clock or SystemClock()
+    held = HeldNudges(broker)  # an action's answer before its phones' nudges
     service = GameService(
         db,
         settings.resolved_secret_key(),
@@ -96,6 +97,7 @@ def create_app(
         dice or secret_roll,
         broker,
         trusted_servers=settings.trusted_servers,
+        publish=held.publish,
     )
 
     lifespan = running(settings, db, service, broker, relay, scheduler=scheduler)
@@ -115,6 +117,7 @@ def create_app(
     app.state.settings = settings
     app.state.db = db
     app.state.broker = broker
+    app.state.held = held
     app.state.relay = relay
     app.state.clock = clock
     app.state.service = service
@@ -134,7 +137,7 @@ def create_app(
     # A change's live parts, made once for all the phones that watch the game (issue 21).
     app.state.parts = LiveParts(service, app.state.templates, clock, app.state.live_stats)
     app.state.fanout = Fanout(
-        service, app.state.parts, clock, app.state.live_threads, app.state.live_stats
+        service, app.state.parts, held, app.state.live_threads, app.state.live_stats
     )
 
     add_middleware(app, settings)
@@ -204,7 +207,7 @@ def add_middleware(app: FastAPI, settings: Settings) -> None:
     )
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=600)  # leaves text/event-stream alone
-    app.add_middleware(AnswerFirst, broker=app.state.broker)
+    app.add_middleware(AnswerFirst, held=app.state.held)
 
 
 def add_routes(app: FastAPI) -> None:

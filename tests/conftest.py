@@ -180,7 +180,7 @@ def assert_states_untouched(service: GameService) -> None:
     """Readers share the state the service keeps for each game (no copy per page): after a test
     has rendered its pages, each kept state is still the one stored for its sequence number."""
     with service.db.read() as s:
-        for game_id, (seq, state) in list(service._cache.items()):
+        for game_id, (seq, state) in list(service.store._cache.items()):
             game = s.get(Game, game_id)
             if game is not None and game.seq == seq:
                 assert state.model_dump(mode="json") == game.state, f"a view changed {game_id}"

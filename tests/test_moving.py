@@ -47,7 +47,7 @@ def imported(server: GameService, text: str) -> Game:
 def story(service: GameService, game_id: str) -> list[tuple[str, str, list[Any]]]:
     """The log as each reader has it: who, the sentence, the dice; no numbers of any server."""
     with service.db.read() as s:
-        events = service._events(s, game_id)
+        events = service.store.events(s, game_id)
     rows = []
     for e in events:
         rolls = [

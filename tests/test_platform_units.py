@@ -190,24 +190,39 @@ def test_a_subscription_wakes_on_a_nudge_and_times_out_for_a_ping() -> None:
 
 def test_live_work_gives_way_while_an_action_is_answered() -> None:
     """Issue 21: the live parts of earlier changes wait (a bounded while) for the actions being
-    answered, instead of taking the processor share of the referee waiting for theirs."""
+    answered, instead of taking the processor share of the referee waiting for theirs; the
+    nudges of what the action commits leave once it is answered, those of other requests at
+    once."""
     import threading
     import time
 
     from server.platform.live import Broker
+    from server.web.answer_first import HeldNudges
 
-    broker = Broker()
+    nudged: list[tuple[str, int, bool]] = []
+
+    class Told(Broker):
+        def publish(self, game_id: str, seq: int, *, access_changed: bool = False) -> None:
+            nudged.append((game_id, seq, access_changed))
+
+    held = HeldNudges(Told())
     start = time.monotonic()
-    broker.give_way(5)  # nobody acting: no wait
+    held.give_way(5)  # nobody acting: no wait
     assert time.monotonic() - start < 0.5
     done: list[float] = []
-    with broker.holding():
+    with held.holding():
+        held.publish("g", 1)
         start = time.monotonic()
-        broker.give_way(0.05)  # bounded: a long action does not stop the live parts
+        held.give_way(0.05)  # bounded: a long action does not stop the live parts
         assert time.monotonic() - start >= 0.04
-        worker = threading.Thread(target=lambda: (broker.give_way(5), done.append(1)))
+        worker = threading.Thread(target=lambda: (held.give_way(5), done.append(1)))
         worker.start()
+        other = threading.Thread(target=lambda: held.publish("h", 7, access_changed=True))
+        other.start()
+        other.join(2)
         time.sleep(0.1)
         assert not done  # waiting while the action is answered
+        assert nudged == [("h", 7, True)]  # another request's change is not held
     worker.join(2)
     assert done  # and on its way as soon as it is
+    assert nudged == [("h", 7, True), ("g", 1, False)]

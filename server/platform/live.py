@@ -12,16 +12,9 @@ One broker serves the phones connected to its own process. With several server p
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections import defaultdict
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Protocol
-
-# The changes an action's request has published, while it holds them (`Broker.holding`).
-_held: ContextVar[list[tuple[str, int, bool]] | None] = ContextVar("held_nudges", default=None)
 
 
 @dataclass(eq=False)
@@ -65,10 +58,6 @@ class Broker:
         self._subs: dict[str, set[Subscription]] = defaultdict(set)
         self._loop: asyncio.AbstractEventLoop | None = None
         self.relay: Relay | None = None
-        # Actions being answered in this process (`holding`, on the event loop), and their absence.
-        self._acting = 0
-        self._quiet = threading.Event()
-        self._quiet.set()
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -92,38 +81,8 @@ class Broker:
         """The games that phones of this process are watching."""
         return list(self._subs)
 
-    @contextmanager
-    def holding(self) -> Iterator[None]:
-        """Changes published within (an action's request, on whatever thread it runs) nudge the
-        phones when it ends: the one who acted has their answer before the game's phones set
-        to work, instead of waiting behind their own change's live parts (issue 21)."""
-        held: list[tuple[str, int, bool]] = []
-        token = _held.set(held)
-        self._acting += 1
-        self._quiet.clear()
-        try:
-            yield
-        finally:
-            self._acting -= 1
-            if not self._acting:
-                self._quiet.set()
-            _held.reset(token)
-            for game_id, seq, access_changed in held:
-                self.publish(game_id, seq, access_changed=access_changed)
-
-    def give_way(self, most: float) -> None:
-        """On a live thread, before a piece of work: waits (at most `most` seconds) while actions
-        are being answered, so that the live parts of earlier changes do not take the processor
-        share of the referee waiting for theirs (issue 21)."""
-        self._quiet.wait(most)
-
     def publish(self, game_id: str, seq: int, *, access_changed: bool = False) -> None:
-        """A committed change: nudges this process's phones, and the others' through the relay
-        (when the request that made it ends, if one holds it)."""
-        held = _held.get()
-        if held is not None:
-            held.append((game_id, seq, access_changed))
-            return
+        """A committed change: nudges this process's phones, and the others' through the relay."""
         loop = self._loop
         if loop is not None and not loop.is_closed():
             try:

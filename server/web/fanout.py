@@ -34,13 +34,14 @@ from server import i18n
 from server.errors import ArbitreError
 from server.platform.kinds import PUBLIC, Built, Viewer
 from server.platform.service import GameService, Loaded
+from server.web.answer_first import HeldNudges
 from server.web.answers import Digests, projection
 from server.web.frames import Frame
 from server.web.parts import LiveParts
 
 log = logging.getLogger("arbitre.stream")
 
-# How long a piece of a job waits at most for the actions being answered (`Broker.give_way`).
+# How long a piece of a job waits at most for the actions being answered (`HeldNudges.give_way`).
 GIVE_WAY = 0.05
 
 
@@ -98,11 +99,11 @@ class Fanout:
         self,
         service: GameService,
         parts: LiveParts,
-        clock: Any,
+        held: HeldNudges,
         limiter: anyio.CapacityLimiter,
         stats: MutableMapping[str, int],
     ) -> None:
-        self.service, self.parts, self.clock = service, parts, clock
+        self.service, self.parts, self.held = service, parts, held
         self.limiter, self.stats = limiter, stats
         self._watchers: dict[str, set[Watcher]] = defaultdict(set)
         self._jobs: dict[str, Job] = {}
@@ -151,7 +152,7 @@ class Fanout:
     def make(self, game_id: str, watchers: list[Watcher]) -> tuple[int, Made]:
         """The job itself (on a live thread): the game read once, each projection's part made
         once, each watcher given theirs."""
-        self.service.broker.give_way(GIVE_WAY)
+        self.held.give_way(GIVE_WAY)
         loaded = self.service.load(game_id)
         # Read after the game: a link revoked before this state was written is seen revoked.
         held = self.service.links_held(
@@ -183,13 +184,13 @@ class Fanout:
         built: Built = {}
         digests: Digests = {}
         groups: dict[Hashable, list[Watcher]] = defaultdict(list)
-        now = self.clock.now()
+        now = self.parts.clock.now()
         for watcher in watchers:
             copies = loaded.kind.projection(loaded.state, watcher.viewer, now, built).copies
             groups[projection(loaded.kind, watcher.viewer, watcher.page, copies)].append(watcher)
         made: Made = {}
         for members in groups.values():
-            self.service.broker.give_way(GIVE_WAY)
+            self.held.give_way(GIVE_WAY)
             shown = self._render(loaded, members, language, built, digests)
             for watcher in members:
                 made[watcher] = shown

@@ -296,20 +296,3 @@ def redact_logs() -> None:
         logger = logging.getLogger(name)
         if not any(isinstance(f, RedactTokens) for f in logger.filters):
             logger.addFilter(RedactTokens())
-
-
-class AnswerFirst:
-    """A request that may change a game (anything but a read) answers its sender before the
-    game's phones are nudged (`Broker.holding`): the referee's answer does not queue behind the
-    live parts of their own change. Outermost, so that the answer has gone out."""
-
-    def __init__(self, app: ASGIApp, broker: Any) -> None:
-        self.app = app
-        self.broker = broker
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
-            await self.app(scope, receive, send)
-            return
-        with self.broker.holding():
-            await self.app(scope, receive, send)

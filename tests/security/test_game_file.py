@@ -69,7 +69,7 @@ def clear_file(service: GameService, scene: Scene) -> dict[str, Any]:
 def dice_of(server: GameService, game_id: str) -> list[dict[str, Any]]:
     """Every die the game's log keeps, as stored (a log page shows each reader their part)."""
     with server.db.read() as s:
-        return [r for e in server._events(s, game_id) for r in e.rolls]
+        return [r for e in server.store.events(s, game_id) for r in e.rolls]
 
 
 def brought(server: GameService, data: dict[str, Any]) -> Any:
@@ -186,7 +186,7 @@ def test_a_game_in_progress_moves_sealed_to_one_server_once(
     # its own key and read every hand).
     with pytest.raises(InvalidInput, match=r"TRUSTED_SERVERS"):
         file_of(service, scene, ticket=ticket.text)
-    service.trusted = service.trusted | {server_key(OTHER_SECRET)}
+    service.store.trusted = service.store.trusted | {server_key(OTHER_SECRET)}
     body = file_of(service, scene, ticket=ticket.text)
     assert "replay" not in body and body["sealed"]["ticket"] == ticket.id
     for seat in state.table.seats:
@@ -216,7 +216,7 @@ def test_a_ticket_opens_nothing_after_a_day(
     service: GameService, rolls: ScriptedRolls, other: GameService
 ) -> None:
     scene = SCENES["trust_me:fight"](service, rolls)
-    service.trusted = service.trusted | {server_key(OTHER_SECRET)}
+    service.store.trusted = service.store.trusted | {server_key(OTHER_SECRET)}
     ticket = other.new_ticket()
     body = file_of(service, scene, ticket=ticket.text)
     other.clock.advance(timedelta(hours=24, minutes=1).total_seconds())  # type: ignore[attr-defined]

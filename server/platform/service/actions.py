@@ -56,10 +56,9 @@ from server.platform.service.inputs import (
     check_text,
     invalid_from,
 )
-from server.platform.service.people import (
-    People,
-)
+from server.platform.service.replay import Replay
 from server.platform.service.store import (
+    Store,
     dumped,
     log,
     make_idem,
@@ -115,7 +114,12 @@ def parsed(kind: GameKind[Any], actor: Viewer, payload: Mapping[str, Any], *, tr
     return command
 
 
-class Actions(People):
+class Actions:
+    """A game's story: commands performed, proposals answered, undo, the clock's due commands."""
+
+    def __init__(self, store: Store, replay: Replay) -> None:
+        self.store, self.replay = store, replay
+
     def perform(
         self,
         game_id: str,
@@ -129,9 +133,9 @@ class Actions(People):
         """A command sent by `actor` (a person of this game; SYSTEM for follow-ups and timers)."""
         body = {"command": dict(payload), "rolls": dict(rolls or {}), "seen": seen_seq}
         idem = make_idem(caller_of(actor), idem_key, "command", body)
-        return self._perform(game_id, actor, payload, idem, seen_seq=seen_seq, rolls=rolls)
+        return self.perform_keyed(game_id, actor, payload, idem, seen_seq=seen_seq, rolls=rolls)
 
-    def _perform(
+    def perform_keyed(
         self,
         game_id: str,
         actor: Viewer,
@@ -145,17 +149,19 @@ class Actions(People):
         """`trusted`: a command the platform itself sends on the actor's behalf (recording a
         linked game in its parent), which no client may send. A command one side sends on
         another side's pieces, where the kind asks for consent, is a proposal (`propose`)."""
-        with self.db.write() as s:
-            game = self._lock(s, game_id)
+        with self.store.db.write() as s:
+            game = self.store.lock(s, game_id)
             kind = get_kind(game.kind)
-            prior = self._by_idem(s, game_id, idem)
+            prior = self.store.by_idem(s, game_id, idem)
             if prior is not None:
                 return Performed.of(prior, kind, actor, replayed=True)
             command = parsed(kind, actor, payload, trusted=trusted)
-            state = self._state(game, kind, copy=False)  # apply copies before it changes
+            state = self.store.state_of(game, kind, copy=False)  # apply copies before it changes
             self._check_references(s, game_id, kind, state, command)
             if seen_seq is not None:
-                self._check_fresh(s, game, seen_seq, kind.subjects(state, command, actor), actor)
+                self.store.check_fresh(
+                    s, game, seen_seq, kind.subjects(state, command, actor), actor
+                )
             side = None if trusted else kind.consent_of(state, command, actor)
             if side is not None:
                 event = self._propose(s, game, kind, state, actor, command, side, idem)
@@ -178,11 +184,11 @@ class Actions(People):
     ) -> tuple[Event, Applied]:
         """The command applied, in the caller's transaction: its event appended (with who agreed
         to it, for a proposal accepted), the state stored, the proposals it moves past expired."""
-        now = self.clock.now()
+        now = self.store.clock.now()
         physical = game.settings.get("dice") == "physical"
         may_enter = kind.may_enter_dice(state, actor, physical)
         dice = CommandDice(
-            self.dice,
+            self.store.dice,
             rolls or {},
             physical_only=physical,
             may_enter=may_enter,
@@ -199,7 +205,7 @@ class Actions(People):
         if agreed_by is not None:
             summary = agreed_summary(summary, agreed_by)
             result["agreed_by"] = agreed_by.person_id
-        event = self._append(
+        event = self.store.append(
             s,
             game,
             "command",
@@ -214,7 +220,7 @@ class Actions(People):
             at=now,
         )
         game.held_dice = dice.held or None
-        self._store(s, game, kind, outcome.state)
+        self.store.save_state(s, game, kind, outcome.state)
         self._move_on(s, game, kind, outcome.state)
         followups = kind.followups(game.id, outcome.state, outcome.result)
         return event, Applied(outcome.state, game.settings.get("parent"), followups)
@@ -224,8 +230,8 @@ class Actions(People):
     ) -> Performed:
         """Committed: the next action on this game starts from this state without parsing it;
         the phones are told; the follow-ups go to the parent."""
-        self._remember(game_id, event.seq, applied.state)
-        self.broker.publish(game_id, event.seq)
+        self.store.remember(game_id, event.seq, applied.state)
+        self.store.committed(game_id, event.seq)
         self._follow(game_id, applied.parent, event.seq, list(applied.followups))
         return Performed.of(event, kind, actor)
 
@@ -233,11 +239,11 @@ class Actions(People):
         """After a change: the proposals it moved past, or that can no longer apply, expire."""
         if not game.proposals:
             return
-        now = self.clock.now()
+        now = self.store.clock.now()
 
         def still(p: Proposal) -> bool:
             if p.is_undo:
-                target = self._undo_target(s, game.id)
+                target = self.store.undo_target(s, game.id)
                 return target is not None and target.seq == p.command.get("seq")
             return applies(kind, state, p, now)
 
@@ -261,8 +267,8 @@ class Actions(People):
         The rules are asked first (on a copy, with dice that decide nothing), so a proposal the
         rules would refuse is refused now, to its sender."""
         if what is None:
-            what = trial(kind, state, command, actor, self.clock.now())
-        event = self._append(
+            what = trial(kind, state, command, actor, self.store.clock.now())
+        event = self.store.append(
             s,
             game,
             "proposal",
@@ -311,17 +317,17 @@ class Actions(People):
         idem = make_idem(
             caller_of(actor), idem_key, "answer", {"proposal": proposal_id, "accept": accept}
         )
-        with self.db.write() as s:
-            game = self._lock(s, game_id)
+        with self.store.db.write() as s:
+            game = self.store.lock(s, game_id)
             kind = get_kind(game.kind)
-            prior = self._by_idem(s, game_id, idem)
+            prior = self.store.by_idem(s, game_id, idem)
             if prior is not None:
                 return Performed.of(prior, kind, actor, replayed=True)
             proposals = proposals_of(game.proposals)
             proposal = next((p for p in proposals if p.id == proposal_id), None)
             if proposal is None or proposal.status not in ("open", "expired"):
                 raise NotFound(N_("No such proposal: it was answered already."))
-            state = self._state(game, kind, copy=False)
+            state = self.store.state_of(game, kind, copy=False)
             withdrawn = proposal.proposer == actor.person_id
             if not withdrawn and (actor.is_staff or kind.side_of(state, actor) != proposal.side):
                 raise NotAllowed(N_("Only the other side answers this proposal."))
@@ -336,7 +342,7 @@ class Actions(People):
             proposer = Viewer(proposal.proposer_role, proposal.proposer, proposal.proposer_name)
             what = Msg.from_json(proposal.what)
             if not accept:
-                event = self._append(
+                event = self.store.append(
                     s,
                     game,
                     "consent",
@@ -350,7 +356,7 @@ class Actions(People):
                 )
                 applied = Applied(state)
             elif proposal.is_undo:
-                target = self._undo_target(s, game_id)
+                target = self.store.undo_target(s, game_id)
                 if target is None or target.seq != proposal.command.get("seq"):
                     raise StaleScreen(
                         N_("This proposal expired: the game moved on since it was made.")
@@ -421,7 +427,7 @@ class Actions(People):
                 return
             key = make_idem(SYSTEM_CALLER, f"follow:{game_id}:{seq}:{index}", "command", payload)
             try:
-                self._perform(parent, SYSTEM, payload, key)
+                self.perform_keyed(parent, SYSTEM, payload, key)
             except ArbitreError as error:
                 log.warning("follow-up of %s/%s refused by %s: %s", game_id, seq, parent, error)
             except Exception:
@@ -432,7 +438,7 @@ class Actions(People):
         match result, then was corrected)."""
         if not actor.is_staff:
             raise NotAllowed(N_("You may not do that in this game."))
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             game = s.get(Game, game_id)
             if game is None:
                 raise NotFound(N_("No such game."))
@@ -445,7 +451,7 @@ class Actions(People):
         if event is None:
             return 0
         kind = get_kind(game.kind)
-        state = self._state(game, kind)
+        state = self.store.state_of(game, kind)
         followups = kind.followups(game_id, state, event.result)
         self._follow(game_id, game.settings.get("parent"), event.seq, followups)
         return len(followups)
@@ -463,22 +469,22 @@ class Actions(People):
         without a referee (a kind that asks for consent), a side's member undoes their own last
         action alone while no one else has acted since; any other undo is a proposal."""
         idem = make_idem(caller_of(actor), idem_key, "undo", {"target": target_seq})
-        with self.db.write() as s:
-            game = self._lock(s, game_id)
+        with self.store.db.write() as s:
+            game = self.store.lock(s, game_id)
             kind = get_kind(game.kind)
             if not actor.is_staff and not kind.consent_commands:
                 raise NotAllowed(N_("Only referees undo actions."))
-            prior = self._by_idem(s, game_id, idem)
+            prior = self.store.by_idem(s, game_id, idem)
             if prior is not None:
                 return Performed.of(prior, kind, actor, replayed=True)
-            target = self._undo_target(s, game_id)
+            target = self.store.undo_target(s, game_id)
             if target is None:
                 raise RuleError(N_("There is nothing to undo."))
             if target_seq is not None and target.seq != target_seq:
                 raise StaleScreen(
                     N_("The last action changed since your screen showed it: check and retry.")
                 )
-            state = self._state(game, kind, copy=False)
+            state = self.store.state_of(game, kind, copy=False)
             side = None
             if not actor.is_staff:
                 side = self._undo_consent(s, game, kind, state, actor, target)
@@ -500,15 +506,15 @@ class Actions(People):
 
     def undo_asks(self, game_id: str, actor: Viewer) -> bool:
         """Whether this side member's undo would be a proposal (for the button's words)."""
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             game = s.get(Game, game_id)
-            target = self._undo_target(s, game_id)
+            target = self.store.undo_target(s, game_id)
             if game is None or target is None or actor.is_staff:
                 return False
             kind = get_kind(game.kind)
             if not kind.consent_commands:
                 return False
-            state = self._state(game, kind, copy=False)
+            state = self.store.state_of(game, kind, copy=False)
             try:
                 return self._undo_consent(s, game, kind, state, actor, target) is not None
             except NotAllowed:
@@ -561,7 +567,7 @@ class Actions(People):
         if agreed_by is not None:
             summary = agreed_summary(summary, agreed_by)
             result["agreed_by"] = agreed_by.person_id
-        event = self._append(
+        event = self.store.append(
             s,
             game,
             "undo",
@@ -581,7 +587,7 @@ class Actions(People):
         for stale in self._snapshots(s, game.id, since=target.seq):
             stale.snapshot = None
             s.add(stale)
-        self._store(s, game, kind, state)
+        self.store.save_state(s, game, kind, state)
         self._move_on(s, game, kind, state)
         return event, Applied(state)
 
@@ -597,9 +603,9 @@ class Actions(People):
             .order_by(col(Event.seq).desc())
             .limit(1)
         ).first()
-        events = self._events(s, game.id, after=start.seq if start else 0)
+        events = self.store.events(s, game.id, after=start.seq if start else 0)
         try:
-            return self.rebuild(game, events, skip={target.seq}, start=start)
+            return self.replay.rebuild(game, events, skip={target.seq}, start=start)
         except (RuleError, ReplayDiverged):
             raise RuleError(
                 N_("“{label}” cannot be undone: later actions depend on it."),
@@ -617,8 +623,8 @@ class Actions(People):
 
     def run_due(self) -> int:
         """Applies what the clock triggered in every game that fell due; returns how many."""
-        now = self.clock.now()
-        with self.db.read() as s:
+        now = self.store.clock.now()
+        with self.store.db.read() as s:
             ids = s.exec(select(Game.id).where(col(Game.next_deadline) <= now)).all()
         applied = 0
         for game_id in ids:
@@ -626,18 +632,18 @@ class Actions(People):
         return applied
 
     def _run_due_game(self, game_id: str) -> int:
-        now = self.clock.now()
+        now = self.store.clock.now()
         applied = 0
-        with self.db.write() as s:
-            game = self._lock(s, game_id)
+        with self.store.db.write() as s:
+            game = self.store.lock(s, game_id)
             kind = get_kind(game.kind)
-            state = self._state(game, kind)
+            state = self.store.state_of(game, kind)
             held = list(game.held_dice or [])
             for command in kind.due(state, now):
-                dice = CommandDice(self.dice, held=held)
+                dice = CommandDice(self.store.dice, held=held)
                 label = kind.label(command, state)
                 outcome = kind.apply(state, command, Context(SYSTEM, dice, now))
-                self._append(
+                self.store.append(
                     s,
                     game,
                     "command",
@@ -653,9 +659,9 @@ class Actions(People):
                 state = outcome.state
                 applied += 1
             game.held_dice = held or None
-            self._store(s, game, kind, state)
+            self.store.save_state(s, game, kind, state)
         if applied:
-            self.broker.publish(game_id, game.seq)
+            self.store.committed(game_id, game.seq)
         return applied
 
 

@@ -32,18 +32,26 @@ from server.platform.service.inputs import (
     clean_name,
     invalid_from,
 )
+from server.platform.service.people import People
+from server.platform.service.reads import Reads
 from server.platform.service.store import (
+    Store,
     make_idem,
 )
 
 
-class Linked(Actions):
+class Linked:
+    """A game opened from another (a league's match), and its result handed back."""
+
+    def __init__(self, store: Store, reads: Reads, roster: People, actions: Actions) -> None:
+        self.store, self.reads, self.roster, self.actions = store, reads, roster, actions
+
     def open_linked(
         self, parent_id: str, actor: Viewer, request: Mapping[str, Any], *, idem_key: str
     ) -> str:
         """Opens the game the parent's kind plans for this request; returns its id. A retry with
         the same key (and request) opens nothing more."""
-        loaded = self.load(parent_id)
+        loaded = self.reads.load(parent_id)
         body = {"parent": parent_id, "request": dict(request)}
         idem = make_idem(caller_of(actor), idem_key, "open_linked", body)
         plan: LinkedGame = loaded.kind.linked_game(parent_id, loaded.state, actor, request)
@@ -53,16 +61,16 @@ class Linked(Actions):
         except ValidationError as error:
             raise invalid_from(error) from None
         creation = make_idem(SYSTEM_CALLER, f"linked:{idem.stored}", "create", body)
-        with self.db.write() as s:
-            parent = self._lock(s, parent_id)
-            child = self._created(s, creation)
+        with self.store.db.write() as s:
+            parent = self.store.lock(s, parent_id)
+            child = self.roster.already_created(s, creation)
             if child is None:
                 # "organizer" as a delegate: the parent's organizer (a league owner who keeps a
                 # team plays it as its coach, whoever opens the match); the child's organizer is
                 # named after the parent's.
-                owner = self._organizer(s, parent)
+                owner = self.roster.organizer_of(s, parent)
                 people = [(role, name) for role, name, _ in plan.people]
-                child, _ = self._new_game(
+                child, _ = self.roster.new_game(
                     s,
                     child_kind,
                     clean_name(plan.name, limit=120),
@@ -72,7 +80,7 @@ class Linked(Actions):
                     creation,
                     people,
                 )
-                persons = self._people(s, child.id)
+                persons = self.reads.people_in(s, child.id)
                 delegates: dict[str, int | str] = {str(persons[0].id): "staff"}  # the staff
                 for person, (_, _, delegate) in zip(persons[1:], plan.people, strict=True):
                     delegates[str(person.id)] = (
@@ -80,17 +88,17 @@ class Linked(Actions):
                     )
                 child.settings = {**child.settings, "delegates": delegates}
                 s.add(child)
-        ids = [p.id for p in self.people(child.id)]
+        ids = [p.id for p in self.reads.people(child.id)]
         record = plan.record(child.id, [i for i in ids if i is not None])
         record_key = make_idem(SYSTEM_CALLER, f"linked:{idem.stored}:record", "command", record)
-        self._perform(parent_id, actor, record, record_key, trusted=True)
+        self.actions.perform_keyed(parent_id, actor, record, record_key, trusted=True)
         return child.id
 
     def handoff(self, parent_id: str, actor: Viewer, child_id: str) -> Link | None:
         """The link of the person of a linked game whom this viewer of the parent acts as (a
         league's coach in their match, the league's staff as the match's organizer), or None (a
         spectator). Only what the platform recorded when it opened the game decides."""
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             child = s.get(Game, child_id)
             if child is None or child.settings.get("parent") != parent_id:
                 raise NotFound(N_("No such game."))
@@ -106,4 +114,4 @@ class Linked(Actions):
             person = s.get(Person, person_id)
         if person is None or person.game_id != child_id or person.revoked:
             raise LinkInvalid(N_("This link is no longer valid."))
-        return self.link_of(person)
+        return self.roster.link_of(person)

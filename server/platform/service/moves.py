@@ -53,10 +53,10 @@ from server.platform.sealing import (
     signer,
     witness,
 )
-from server.platform.service.linked import Linked
-from server.platform.service.people import Registered
+from server.platform.service.people import People, Registered
+from server.platform.service.replay import Replay
 from server.platform.service.replaying import Join, Replayed, Replayer, damaged, joins
-from server.platform.service.store import make_idem
+from server.platform.service.store import Store, make_idem
 
 IMPORTING = "importing"  # a reserved game's status until its replay is written
 STALE_RESERVATION = timedelta(minutes=10)
@@ -71,7 +71,12 @@ class _Reservation:
     people: dict[str, list[Person]]
 
 
-class Moves(Linked):
+class Moves:
+    """A game exported as its reader may know it, and imported through a live action's guards."""
+
+    def __init__(self, store: Store, roster: People, replay: Replay) -> None:
+        self.store, self.roster, self.replay = store, roster, replay
+
     # ------------------------------------------------------------------------------ export
 
     def export_game(
@@ -82,8 +87,8 @@ class Moves(Linked):
         (`kinds.record_readable`), sealed to another server's import ticket when one is given,
         else not at all (the file is then a record to read). Only the organizer takes it (the
         server's runner, `SYSTEM`, on the command line); never a token."""
-        sealed_to = read_ticket(ticket, self.trusted) if ticket else None
-        now = self.clock.now()
+        sealed_to = read_ticket(ticket, self.store.trusted) if ticket else None
+        now = self.store.clock.now()
         family = self._family(game_id, reader)
         moved = [self._moved(g, events) for g, events, _ in family]
         records = [
@@ -103,7 +108,7 @@ class Moves(Linked):
         elif readable:
             body["replay"] = replay
         if "sealed" in body or "replay" in body:
-            body["witness"] = witness(self.secret, replay)
+            body["witness"] = witness(self.store.secret, replay)
         return body
 
     def exports_in_clear(self, game_id: str, reader: Viewer) -> bool:
@@ -116,7 +121,7 @@ class Moves(Linked):
         each (who exported the first), or the server's runner."""
         if reader is not SYSTEM and not reader.is_organizer:
             raise NotAllowed(N_("Only the organizer exports the whole game."))
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             game = s.get(Game, game_id)
             if game is None or game.status == IMPORTING:
                 raise NotFound(N_("No such game."))
@@ -124,7 +129,7 @@ class Moves(Linked):
             return [
                 (
                     g,
-                    list(self._events(s, g.id)),
+                    list(self.store.events(s, g.id)),
                     reader if reader is SYSTEM else self._organizer_viewer(s, g),
                 )
                 for g in games
@@ -143,7 +148,7 @@ class Moves(Linked):
         )
 
     def _organizer_viewer(self, s: Session, game: Game) -> Viewer:
-        person = self._organizer(s, game)
+        person = self.roster.organizer_of(s, game)
         return Viewer(person.role, person.id, person.name)
 
     @staticmethod
@@ -198,9 +203,9 @@ class Moves(Linked):
 
     def new_ticket(self) -> NewTicket:
         """A key pair for one game to come in sealed: its public half goes to the source."""
-        made = new_ticket(self.secret)
-        now = self.clock.now()
-        with self.db.write() as s:
+        made = new_ticket(self.store.secret)
+        now = self.store.clock.now()
+        with self.store.db.write() as s:
             # A ticket past its day opens nothing: its row goes (it is kept a day more, so a late
             # file hears "more than a day old", not "another server").
             expired = now - timedelta(hours=2 * TICKET_HOURS)
@@ -228,11 +233,13 @@ class Moves(Linked):
                     field="file",
                 )
             return file.replay
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             ticket = s.get(Ticket, file.sealed.ticket)
         self._check_ticket(ticket)
         assert ticket is not None
-        return read_replay(open_sealed(self.secret, ticket.private_key, file.sealed.box), limits)
+        return read_replay(
+            open_sealed(self.store.secret, ticket.private_key, file.sealed.box), limits
+        )
 
     def _check_ticket(self, ticket: Ticket | None) -> None:
         if ticket is None:
@@ -243,7 +250,7 @@ class Moves(Linked):
             raise InvalidInput(
                 N_("This file's import ticket was used already: make a new one."), field="file"
             )
-        if self.clock.now() - ticket.created_at > timedelta(hours=TICKET_HOURS):
+        if self.store.clock.now() - ticket.created_at > timedelta(hours=TICKET_HOURS):
             raise InvalidInput(
                 N_("This file's import ticket is more than a day old: make a new one."),
                 field="file",
@@ -272,10 +279,10 @@ class Moves(Linked):
             [g.model_dump(mode="json") for g in games],
             file.witness.model_dump() if file.witness else None,
         )
-        from_file = signed_by != server_key(self.secret)
+        from_file = signed_by != server_key(self.store.secret)
         claimed_key = file.witness.by if file.witness else ""
         self._check_games(games)
-        if signed_by not in self.trusted:  # before any work
+        if signed_by not in self.store.trusted:  # before any work
             rolls = [[e.rolls for e in g.events] for g in games]
             self._check_unsigned(games, [g.state for g in games], rolls, claimed_key)
         joined_people = joins(games)
@@ -288,10 +295,10 @@ class Moves(Linked):
         renaming, people = reserved.renaming, reserved.people
         try:
             replayed = [
-                Replayer(self.rebuild).replay(g, renaming, people[g.id], from_file, games)
+                Replayer(self.replay.rebuild).replay(g, renaming, people[g.id], from_file, games)
                 for g in games
             ]
-            if signed_by not in self.trusted:
+            if signed_by not in self.store.trusted:
                 states = [r.game.state for r in replayed]
                 rolls = [[e.rolls for e in r.events] for r in replayed]
                 self._check_unsigned(games, states, rolls, claimed_key)
@@ -358,14 +365,16 @@ class Moves(Linked):
         """The write lock, briefly: the games' rows (not shown until written) and their people's
         (numbered by this server, in the order of their old numbers), or the game a first try
         of the same request created."""
-        now = self.clock.now()
-        with self.db.write() as s:
+        now = self.store.clock.now()
+        with self.store.db.write() as s:
             self._sweep(s)
-            existing = self._created(s, idem)
+            existing = self.roster.already_created(s, idem)
             if existing is not None:
                 if existing.status == IMPORTING:
                     raise AlreadyCreated(N_("This game is being imported: try again in a moment."))
-                return existing, Registered(self._organizer(s, existing), self._link(s, existing))
+                return existing, Registered(
+                    self.roster.organizer_of(s, existing), self.roster.organizer_link(s, existing)
+                )
             renaming = Renaming({}, {g.id: self._free_id(s) for g in games}, texts)
             for g in games:
                 s.add(
@@ -403,7 +412,7 @@ class Moves(Linked):
 
     def _sweep(self, s: Session) -> None:
         """Reservations a crash left behind (a process killed mid-import) are taken away."""
-        cutoff = self.clock.now() - STALE_RESERVATION
+        cutoff = self.store.clock.now() - STALE_RESERVATION
         stale = [
             g.id
             for g in s.exec(select(Game).where(Game.status == IMPORTING))
@@ -412,7 +421,7 @@ class Moves(Linked):
         self._delete_games(s, stale)
 
     def _release(self, game_ids: list[str]) -> None:
-        with self.db.write() as s:
+        with self.store.db.write() as s:
             self._delete_games(s, game_ids)
 
     @staticmethod
@@ -436,14 +445,14 @@ class Moves(Linked):
         ticket used, in one batch."""
         rows = [e for r in replayed for e in r.events]
         for start in range(0, len(rows), WRITE_BATCH):
-            with self.db.write() as s:
+            with self.store.db.write() as s:
                 s.add_all(rows[start : start + WRITE_BATCH])
-        with self.db.write() as s:
+        with self.store.db.write() as s:
             if file.sealed is not None:
                 ticket = s.get(Ticket, file.sealed.ticket)
                 self._check_ticket(ticket)
                 assert ticket is not None
-                ticket.used_at = self.clock.now()
+                ticket.used_at = self.store.clock.now()
                 s.add(ticket)
             for r in replayed:
                 row = s.get(Game, r.game.id)
@@ -468,7 +477,7 @@ class Moves(Linked):
             for r in replayed:
                 for person_id, revoked in r.revoked.items():
                     persons[person_id].revoked = revoked
-                    self._set_link(persons[person_id])
+                    self.roster.set_link(persons[person_id])
             s.add_all(persons.values())
             top = s.get(Game, renaming.games[games[0].id])
             assert top is not None
@@ -477,7 +486,7 @@ class Moves(Linked):
             )
             if organizer is None or organizer.revoked:
                 raise damaged(games[0], "-", Msg(N_("nobody organizes it")))
-            return top, Registered(organizer, self.link_of(organizer))
+            return top, Registered(organizer, self.roster.link_of(organizer))
 
     def _free_id(self, s: Session) -> str:
         while True:

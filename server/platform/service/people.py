@@ -46,11 +46,9 @@ from server.platform.service.inputs import (
     clean_name,
     invalid_from,
 )
-from server.platform.service.replay import (
-    Replay,
-)
 from server.platform.service.store import (
     DICE_MODES,
+    Store,
     make_idem,
 )
 
@@ -72,7 +70,12 @@ def link_changed(name: str, *, revoke: bool) -> Msg:
     )
 
 
-class People(Replay):
+class People:
+    """Games and their people: creation, joining, invitations, links."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
     def create_game(
         self,
         kind_key: str,
@@ -107,8 +110,8 @@ class People(Replay):
             kind_settings = kind.settings_model.model_validate(settings or {})
         except ValidationError as error:
             raise invalid_from(error) from None
-        with self.db.write() as s:
-            existing = self._created(s, idem)
+        with self.store.db.write() as s:
+            existing = self.already_created(s, idem)
             if existing is not None:
                 if caller == ANONYMOUS:
                     raise AlreadyCreated(
@@ -117,18 +120,20 @@ class People(Replay):
                             "organizer link was in the first answer."
                         )
                     )
-                return existing, Registered(self._organizer(s, existing), self._link(s, existing))
-            return self._new_game(
+                return existing, Registered(
+                    self.organizer_of(s, existing), self.organizer_link(s, existing)
+                )
+            return self.new_game(
                 s, kind, name, organizer_name, {"dice": dice}, kind_settings, idem, []
             )
 
-    def _created(self, s: Session, idem: IdemKey) -> Game | None:
+    def already_created(self, s: Session, idem: IdemKey) -> Game | None:
         existing = s.exec(select(Game).where(Game.creation_key == idem.stored)).first()
         if existing is not None:
             idem.check(existing.creation_fingerprint)
         return existing
 
-    def _organizer(self, s: Session, game: Game) -> Person:
+    def organizer_of(self, s: Session, game: Game) -> Person:
         return s.exec(
             select(Person)
             .where(Person.game_id == game.id, Person.role == "organizer")
@@ -136,10 +141,10 @@ class People(Replay):
             .limit(1)
         ).one()
 
-    def _link(self, s: Session, game: Game) -> Link:
-        return self.link_of(self._organizer(s, game))
+    def organizer_link(self, s: Session, game: Game) -> Link:
+        return self.link_of(self.organizer_of(s, game))
 
-    def _new_game(
+    def new_game(
         self,
         s: Session,
         kind: GameKind[Any],
@@ -151,7 +156,7 @@ class People(Replay):
         people: Sequence[tuple[str, str]],
     ) -> tuple[Game, Registered]:
         """A game, its organizer and `people` (role, name), in the caller's transaction."""
-        now = self.clock.now()
+        now = self.store.clock.now()
         state = kind.new_state(kind_settings)
         game = Game(
             id=secrets.token_urlsafe(9),
@@ -178,9 +183,9 @@ class People(Replay):
             raise NotAllowed(N_("Only the organizer registers people."))
         name = clean_name(name)
         idem = make_idem(caller_of(actor), idem_key, "register", {"role": role, "name": name})
-        with self.db.write() as s:
-            game = self._lock(s, game_id)
-            prior = self._by_idem(s, game_id, idem)
+        with self.store.db.write() as s:
+            game = self.store.lock(s, game_id)
+            prior = self.store.by_idem(s, game_id, idem)
             if prior is not None:
                 return self._registered(s, prior)
             kind = get_kind(game.kind)
@@ -188,7 +193,7 @@ class People(Replay):
                 raise InvalidInput(N_("Unknown role: “{role}”."), field="role", role=role)
             self._check_name_free(s, game_id, name)
             registered = self._add_person(s, game, kind, actor, role, name, idem)
-        self.broker.publish(game_id, game.seq)
+        self.store.committed(game_id, game.seq)
         return registered
 
     def _registered(self, s: Session, prior: Event) -> Registered:
@@ -234,13 +239,13 @@ class People(Replay):
         nonce = game.settings.get("invite")
         if not nonce or get_kind(game.kind).open_role is None:
             return None
-        return derive_invitation(self.secret, game.id, str(nonce))
+        return derive_invitation(self.store.secret, game.id, str(nonce))
 
     def set_invitation(self, game_id: str, actor: Viewer, *, open_it: bool) -> Game:
         if not actor.is_organizer:
             raise NotAllowed(N_("Only the organizer registers people."))
-        with self.db.write() as s:
-            game = self._lock(s, game_id)
+        with self.store.db.write() as s:
+            game = self.store.lock(s, game_id)
             if get_kind(game.kind).open_role is None:
                 raise InvalidInput(N_("This game has no invitation link."))
             game.settings = {**game.settings, "invite": new_nonce() if open_it else None}
@@ -248,7 +253,7 @@ class People(Replay):
             return game
 
     def game_by_invitation(self, game_id: str, token: str) -> Game:
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             game = s.get(Game, game_id)
             if game is None or not self._invited(game, token):
                 raise LinkInvalid(N_("This invitation is closed or was renewed."))
@@ -265,11 +270,11 @@ class People(Replay):
         session: only its own retry gets the seat (and its link) again."""
         name = clean_name(name)
         idem = make_idem(caller, idem_key, "join", {"name": name})
-        with self.db.write() as s:
-            game = self._lock(s, game_id)
+        with self.store.db.write() as s:
+            game = self.store.lock(s, game_id)
             if not self._invited(game, token):
                 raise LinkInvalid(N_("This invitation is closed or was renewed."))
-            prior = self._by_idem(s, game_id, idem)
+            prior = self.store.by_idem(s, game_id, idem)
             if prior is not None:
                 if caller == ANONYMOUS:
                     raise AlreadyCreated(
@@ -281,7 +286,7 @@ class People(Replay):
             assert role is not None
             self._check_name_free(s, game_id, name)
             registered = self._add_person(s, game, kind, Viewer(role, None, name), role, name, idem)
-        self.broker.publish(game_id, game.seq)
+        self.store.committed(game_id, game.seq)
         return registered
 
     def _add_person(
@@ -296,16 +301,16 @@ class People(Replay):
     ) -> Registered:
         if role != "organizer":
             self._check_room(s, game.id, kind, role)
-        now = self.clock.now()
+        now = self.store.clock.now()
         person = Person(game_id=game.id, role=role, name=name, nonce=new_nonce(), created_at=now)
         s.add(person)
         s.flush()
         assert person.id is not None
-        link = self._set_link(person)
+        link = self.set_link(person)
         state = kind.state_model.model_validate(game.state)
         state = kind.add_person(state, PersonInfo(person.id, role, name))
         summary = joined(kind, role, name)
-        self._append(
+        self.store.append(
             s,
             game,
             "person",
@@ -317,7 +322,7 @@ class People(Replay):
             idem=idem,
             at=now,
         )
-        self._store(s, game, kind, state)
+        self.store.save_state(s, game, kind, state)
         return Registered(person, link)
 
     def reissue(self, game_id: str, actor: Viewer, person_id: int, *, idem_key: str) -> Registered:
@@ -333,12 +338,12 @@ class People(Replay):
             raise NotAllowed(N_("Only the organizer manages links."))
         operation = "revoke" if revoke else "reissue"
         idem = make_idem(caller_of(actor), idem_key, operation, {"person": person_id})
-        with self.db.write() as s:
-            game = self._lock(s, game_id)
+        with self.store.db.write() as s:
+            game = self.store.lock(s, game_id)
             person = s.get(Person, person_id)
             if person is None or person.game_id != game_id:
                 raise NotFound(N_("No such person in this game."))
-            prior = self._by_idem(s, game_id, idem)
+            prior = self.store.by_idem(s, game_id, idem)
             if prior is None:
                 if revoke and person.id == actor.person_id:
                     raise InvalidInput(N_("You cannot revoke your own organizer link."))
@@ -355,9 +360,9 @@ class People(Replay):
                 person.version += 1
                 person.nonce = new_nonce()
                 person.revoked = revoke
-                self._set_link(person)
+                self.set_link(person)
                 summary = link_changed(person.name, revoke=revoke)
-                self._append(
+                self.store.append(
                     s,
                     game,
                     "access",
@@ -374,14 +379,14 @@ class People(Replay):
                     subjects=[],
                     idem=idem,
                 )
-                self._store(s, game, kind, state)
+                self.store.save_state(s, game, kind, state)
             s.add(person)
-        self.broker.publish(game_id, game.seq, access_changed=True)
+        self.store.committed(game_id, game.seq, access_changed=True)
         return Registered(person, self.link_of(person))
 
-    def _set_link(self, person: Person) -> Link:
+    def set_link(self, person: Person) -> Link:
         assert person.id is not None
-        link = derive_link(self.secret, person.id, person.version, person.nonce)
+        link = derive_link(self.store.secret, person.id, person.version, person.nonce)
         if person.revoked:
             person.token_hash = person.code_hash = None
         else:
@@ -391,4 +396,4 @@ class People(Replay):
 
     def link_of(self, person: Person) -> Link:
         assert person.id is not None
-        return derive_link(self.secret, person.id, person.version, person.nonce)
+        return derive_link(self.store.secret, person.id, person.version, person.nonce)

@@ -40,36 +40,41 @@ class Loaded:
     state: BaseModel
 
 
-class Reads(Store):
+class Reads:
+    """What a game is and shows, read without writing."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
     def load(self, game_id: str) -> Loaded:
         """A game and its state, for reading: the state is the one this process keeps for the
         game's sequence number, shared by every reader, so views must not change it (the tests
         render every page and check). The stored state is read and parsed only when the game
         moved since this process last saw it."""
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             game = s.get(Game, game_id, options=[defer(Game.state)])  # type: ignore[arg-type]
             if game is None:
                 raise NotFound(N_("No such game."))
             kind = get_kind(game.kind)
-            return Loaded(game, kind, self._state(game, kind, copy=False))
+            return Loaded(game, kind, self.store.state_of(game, kind, copy=False))
 
     def seq_of(self, game_id: str) -> int:
         """A game's sequence number alone, without reading its state (a stream opening)."""
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             seq = s.exec(select(Game.seq).where(Game.id == game_id)).first()
         if seq is None:
             raise NotFound(N_("No such game."))
         return seq
 
     def person_by_token(self, token: str) -> Person:
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             person = s.exec(select(Person).where(Person.token_hash == token_hash(token))).first()
         if person is None or person.revoked:
             raise LinkInvalid(N_("This link is no longer valid."))
         return person
 
     def person_by_code(self, code: str) -> Person:
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             person = s.exec(select(Person).where(Person.code_hash == code_hash(code))).first()
         if person is None or person.revoked:
             raise LinkInvalid(N_("This code is not valid."), field="code")
@@ -77,7 +82,7 @@ class Reads(Store):
 
     def viewer(self, game_id: str, person_id: int, version: int) -> Viewer | None:
         """The viewer a session names, if the person still holds that version of their link."""
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             person = s.get(Person, person_id)
         if person is None or person.game_id != game_id or person.revoked:
             return None
@@ -95,36 +100,36 @@ class Reads(Store):
             col(Person.id).in_(person_ids),
             col(Person.revoked).is_(False),
         )
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             return {person_id: version for person_id, version in s.exec(query) if person_id}
 
     def people(self, game_id: str) -> list[Person]:
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             return list(
                 s.exec(select(Person).where(Person.game_id == game_id).order_by(col(Person.id)))
             )
 
     def person(self, game_id: str, person_id: int) -> Person:
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             person = s.get(Person, person_id)
         if person is None or person.game_id != game_id:
             raise NotFound(N_("No such person in this game."))
         return person
 
-    def _people(self, s: Session, game_id: str) -> list[Person]:
+    def people_in(self, s: Session, game_id: str) -> list[Person]:
         return list(
             s.exec(select(Person).where(Person.game_id == game_id).order_by(col(Person.id)))
         )
 
     def last_undoable(self, game_id: str) -> tuple[int, Msg] | None:
-        with self.db.read() as s:
-            target = self._undo_target(s, game_id)
+        with self.store.db.read() as s:
+            target = self.store.undo_target(s, game_id)
         return (target.seq, Msg.from_json(target.label)) if target else None
 
     def log(self, game_id: str, viewer: Viewer, after: int = 0) -> list[dict[str, Any]]:
         loaded = self.load(game_id)
-        with self.db.read() as s:
-            events = self._events(s, game_id, after=after)
+        with self.store.db.read() as s:
+            events = self.store.events(s, game_id, after=after)
         over = loaded.game.status == "finished"
         shown = []
         for event in events:
@@ -135,7 +140,7 @@ class Reads(Store):
 
     def recent_summaries(self, game_id: str, limit: int = 5) -> list[tuple[int, Msg, bool]]:
         """The latest actions' sentences, for staff screens."""
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             events = s.exec(
                 select(Event)
                 .where(Event.game_id == game_id, col(Event.type).in_(("command", "undo")))

@@ -19,12 +19,13 @@ from server.platform.kinds import (
     Viewer,
     get_kind,
 )
-from server.platform.service.reads import (
-    Reads,
-)
+from server.platform.service.store import Store
 
 
-class Replay(Reads):
+class Replay:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
     def rebuild(
         self,
         game: Game,
@@ -62,10 +63,10 @@ class Replay(Reads):
 
     def verify(self, game_id: str) -> bool:
         """Does replaying the log give exactly the stored state?"""
-        with self.db.read() as s:
+        with self.store.db.read() as s:
             game = s.get(Game, game_id)
             if game is None:
                 raise NotFound(N_("No such game."))
-            events = self._events(s, game_id)
+            events = self.store.events(s, game_id)
         rebuilt = self.rebuild(game, events).model_dump(mode="json")
         return bool(rebuilt == game.state)

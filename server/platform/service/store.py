@@ -7,7 +7,7 @@ import logging
 from collections.abc import Mapping
 from datetime import datetime
 from threading import Lock
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 from sqlalchemy.orm import defer
@@ -30,7 +30,6 @@ from server.platform.kinds import (
     GameKind,
     Viewer,
 )
-from server.platform.live import Broker
 from server.platform.sealing import trusted_keys
 
 log = logging.getLogger("arbitre.service")
@@ -40,8 +39,29 @@ DICE_MODES = ("server", "physical")
 SNAPSHOT_EVERY = 100  # events between two snapshots of a game's state
 
 
+class Publish(Protocol):
+    def __call__(self, game_id: str, seq: int, *, access_changed: bool = False) -> None: ...
+
+
+class Committed:
+    """A tiny bus: who hears that a change of a game was committed (the live phones' broker;
+    in the web app, the broker through the nudges an action's request holds until its answer is
+    out: `server.web.answer_first`). Told after the commit, never inside it."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Publish] = []
+
+    def subscribe(self, listener: Publish) -> None:
+        self._listeners.append(listener)
+
+    def __call__(self, game_id: str, seq: int, *, access_changed: bool = False) -> None:
+        for listener in self._listeners:
+            listener(game_id, seq, access_changed=access_changed)
+
+
 class Store:
-    """The database, the clock, the dice and the broker every job of the service shares."""
+    """The unit of work every job of the service shares: the database and its game lock, the
+    log, the states' cache; the clock, the dice, the keys; and the bus told of each commit."""
 
     def __init__(
         self,
@@ -49,7 +69,6 @@ class Store:
         secret: str,
         clock: Clock,
         dice: DiceSource,
-        broker: Broker,
         *,
         trusted_servers: str = "",
     ) -> None:
@@ -60,11 +79,11 @@ class Store:
         self.trusted = trusted_keys(secret, trusted_servers)
         self.clock = clock
         self.dice = dice
-        self.broker = broker
+        self.committed = Committed()
         self._cache: dict[str, tuple[int, BaseModel]] = {}
         self._cache_lock = Lock()
 
-    def _lock(self, s: Session, game_id: str) -> Game:
+    def lock(self, s: Session, game_id: str) -> Game:
         """The game, locked for this write. Its stored state is read only when asked
         (`game.state`): an action finds it parsed in the cache (`_state`)."""
         statement = select(Game).where(Game.id == game_id).options(defer(Game.state))  # type: ignore[arg-type]
@@ -75,7 +94,7 @@ class Store:
             raise NotFound(N_("No such game."))
         return game
 
-    def _by_idem(self, s: Session, game_id: str, idem: IdemKey) -> Event | None:
+    def by_idem(self, s: Session, game_id: str, idem: IdemKey) -> Event | None:
         """The event this caller's key already made in this game, if the same request did."""
         prior = s.exec(
             select(Event).where(Event.game_id == game_id, Event.idem_key == idem.stored)
@@ -84,7 +103,7 @@ class Store:
             idem.check(prior.idem_fingerprint)
         return prior
 
-    def _events(self, s: Session, game_id: str, after: int = 0) -> list[Event]:
+    def events(self, s: Session, game_id: str, after: int = 0) -> list[Event]:
         return list(
             s.exec(
                 select(Event)
@@ -93,7 +112,7 @@ class Store:
             )
         )
 
-    def _undo_target(self, s: Session, game_id: str) -> Event | None:
+    def undo_target(self, s: Session, game_id: str) -> Event | None:
         return s.exec(
             select(Event)
             .where(
@@ -105,7 +124,7 @@ class Store:
             .limit(1)
         ).first()
 
-    def _check_fresh(
+    def check_fresh(
         self, s: Session, game: Game, seen_seq: int, subjects: list[int] | None, actor: Viewer
     ) -> None:
         """Refuses an action computed on a screen that missed a change touching the same people,
@@ -133,7 +152,7 @@ class Store:
                     summary=Msg.from_json(event.summary),
                 )
 
-    def _append(
+    def append(
         self,
         s: Session,
         game: Game,
@@ -174,7 +193,7 @@ class Store:
         s.info["appended"] = event
         return event
 
-    def _state(self, game: Game, kind: GameKind[Any], *, copy: bool = True) -> BaseModel:
+    def state_of(self, game: Game, kind: GameKind[Any], *, copy: bool = True) -> BaseModel:
         """The game's state as its kind's model, parsed once per sequence number. Without
         `copy`, the cached object itself: for the rules, which never change their input."""
         with self._cache_lock:
@@ -182,10 +201,10 @@ class Store:
         if cached is not None and cached[0] == game.seq:
             return cached[1].model_copy(deep=True) if copy else cached[1]
         state = kind.state_model.model_validate(game.state)
-        self._remember(game.id, game.seq, state)
+        self.remember(game.id, game.seq, state)
         return state.model_copy(deep=True) if copy else state
 
-    def _remember(self, game_id: str, seq: int, state: BaseModel) -> None:
+    def remember(self, game_id: str, seq: int, state: BaseModel) -> None:
         """Only ever called with a committed sequence number: a rolled-back one could come
         again with another state."""
         with self._cache_lock:
@@ -193,7 +212,7 @@ class Store:
                 self._cache.clear()
             self._cache[game_id] = (seq, state)
 
-    def _store(self, s: Session, game: Game, kind: GameKind[Any], state: BaseModel) -> None:
+    def save_state(self, s: Session, game: Game, kind: GameKind[Any], state: BaseModel) -> None:
         game.state = state.model_dump(mode="json")
         appended: Event | None = s.info.get("appended")
         if appended is not None and appended.seq == game.seq and game.seq % SNAPSHOT_EVERY == 0:
