@@ -1,5 +1,6 @@
 """The shape of the code, checked: floors that import only downward, no import circle, the
-platform without FastAPI, pure rules, one handler signature, small `kind.py` files.
+platform without FastAPI, pure rules, one handler signature, small `kind.py` files and modules,
+a service composed of jobs.
 
 README's "Layout" section is the map these tests keep true."""
 
@@ -140,6 +141,26 @@ def test_every_handler_has_the_one_signature(key: str) -> None:
 @pytest.mark.parametrize("path", sorted(SERVER.glob("games/**/kind.py")), ids=str)
 def test_a_kind_only_wires_and_stays_short(path: Path) -> None:
     assert len(path.read_text(encoding="utf-8").splitlines()) < 200
+
+
+def test_no_module_is_a_book() -> None:
+    """Issue 32: a module a newcomer reads through: none of `server/` over 800 lines."""
+    long = {
+        str(path.relative_to(ROOT)): lines
+        for path in MODULES.values()
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 800
+    }
+    assert long == {}
+
+
+def test_the_service_is_composed_not_inherited() -> None:
+    """Issue 32: each job of the service is a class of its own, given the jobs it needs; none
+    inherits another (an eight-class chain let any job reach any lower job's privates)."""
+    from server.platform import service
+
+    jobs = [service.Store, service.Reads, service.Replay, service.People, service.Actions]
+    jobs += [service.Linked, service.Moves, service.GameService]
+    assert all(job.__bases__ == (object,) for job in jobs)
 
 
 TESTS = ROOT / "tests"

@@ -82,4 +82,17 @@ class GameService:
         self.new_ticket, self.import_game = moves.new_ticket, moves.import_game
 
 
-__all__ = ["DICE_MODES", "GameService", "Loaded", "Performed", "Registered"]
+__all__ = [
+    "DICE_MODES",
+    "Actions",
+    "GameService",
+    "Linked",
+    "Loaded",
+    "Moves",
+    "People",
+    "Performed",
+    "Reads",
+    "Registered",
+    "Replay",
+    "Store",
+]
