@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from tests.browser.conftest import PHONE, Requests, assert_accessible, shot, wait_until
@@ -77,6 +78,7 @@ def test_create_invite_and_see_a_referee_action_live(
     assert_accessible(board)
 
 
+@pytest.mark.console(r"htmx:error: Failed to fetch")  # the network cut on purpose
 def test_a_tap_made_offline_is_sent_once_when_the_network_returns(
     browser: Browser, live_server: Any
 ) -> None:
@@ -115,6 +117,7 @@ def test_a_tap_made_offline_is_sent_once_when_the_network_returns(
     assert len(rolls) == 1  # retried with the same key: applied once
 
 
+@pytest.mark.console(r"htmx:error: Failed to fetch")  # the network cut on purpose
 def test_an_answer_lost_on_the_way_back_is_retried_and_applied_once(
     browser: Browser, live_server: Any
 ) -> None:
@@ -189,3 +192,18 @@ def test_a_page_that_was_offline_catches_up_with_what_it_missed(
     context.set_offline(False)
     expect(points).to_have_text(str(total))  # without a reload
     expect(page.locator("#conn")).to_be_hidden()
+
+
+def test_the_console_check_hears_a_script_error_and_a_refused_style(
+    browser: Browser, base_url: str, quiet_console: list[str]
+) -> None:
+    """The class check of every browser test (`quiet_console`) hears what it is for: a script
+    error, and an inline style the page's policy refuses (what an htmx swap met on a console)."""
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(base_url + "/")
+    page.evaluate("setTimeout(() => { throw new Error('boom'); })")
+    page.evaluate("document.body.setAttribute('style', 'color: red')")
+    wait_until(page, lambda: len(quiet_console) >= 2, "the console's two errors")
+    assert any("boom" in e for e in quiet_console)
+    assert any("style-src" in e for e in quiet_console)
+    quiet_console.clear()  # heard: this test's errors were made on purpose
