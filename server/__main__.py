@@ -9,6 +9,7 @@ import uuid
 from typing import Any
 
 from server.config import get_settings, lan_addresses
+from server.i18n import N_
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -201,16 +202,39 @@ def game_command(command: str, game_id: str | None, path: str | None, base: str)
     except (OSError, UnicodeDecodeError) as error:
         print(error, file=sys.stderr)
         return 2
-    print(f"{game.name} ({game.kind}) is ready at {base}/g/{game.id}.")
+    print(
+        said(
+            N_("{name} ({kind}) is ready at {address}."),
+            name=game.name,
+            kind=game.kind,
+            address=f"{base}/g/{game.id}",
+        )
+    )
     print_links(service, game.id, base)
     return 0
 
 
+def said(text: str, **params: Any) -> str:
+    """A sentence of the command line, in the server's language (`LANGUAGE`, French unless
+    said), as its pages speak it."""
+    from server import i18n
+
+    token = i18n.current_language.set(get_settings().language)
+    try:
+        return i18n.polish(i18n.Msg(text, params).render())
+    finally:
+        i18n.current_language.reset(token)
+
+
 def print_links(service: Any, game_id: str, base: str) -> None:
+    from server.platform.kinds import KINDS
+
+    kind = KINDS[service.load(game_id).game.kind]
     people = [p for p in service.people(game_id) if not p.revoked]
-    width = max(len(f"{p.name} ({p.role})") for p in people)
+    roles = {p.role: said(kind.role_title(p.role)) for p in people}
+    width = max(len(f"{p.name} ({roles[p.role]})") for p in people)
     for person in people:
-        who = f"{person.name} ({person.role})".ljust(width)
+        who = f"{person.name} ({roles[person.role]})".ljust(width)
         print(f"  {who}  {base}/t/{service.link_of(person).token}")
 
 
@@ -218,17 +242,28 @@ def demo_game(kind_key: str | None, base: str) -> int:
     from server.games.demo import DEMOS
 
     if not DEMOS:
-        print("No game kind has a demo yet.", file=sys.stderr)
+        print(said(N_("No game kind has a demo yet.")), file=sys.stderr)
         return 1
     key = kind_key or next(iter(DEMOS))
     if key not in DEMOS:
-        print(f"Unknown kind {key!r}; choose among: {', '.join(DEMOS)}", file=sys.stderr)
+        kinds = ", ".join(DEMOS)
+        print(
+            said(N_("Unknown kind “{kind}”; choose among: {kinds}"), kind=key, kinds=kinds),
+            file=sys.stderr,
+        )
         return 2
     service = local_service()
     game, _ = DEMOS[key](service, uuid.uuid4().hex)
-    print(f"{game.name} ({game.kind}) is ready at {base}.")
-    print(f"Public board: {base}/g/{game.id}/board")
-    print("Each person's own link (the organizer's runs the game):")
+    print(
+        said(
+            N_("{name} ({kind}) is ready at {address}."),
+            name=game.name,
+            kind=game.kind,
+            address=base,
+        )
+    )
+    print(said(N_("Public board: {address}"), address=f"{base}/g/{game.id}/board"))
+    print(said(N_("Each person's own link (the organizer's runs the game):")))
     print_links(service, game.id, base)
     return 0
 

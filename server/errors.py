@@ -119,18 +119,37 @@ VALIDATION_MESSAGES = {
     "string_type": N_("text is expected"),
     "extra_forbidden": N_("this field is not expected"),
     "enum": N_("expected one of: {expected}"),
+    "too_short": N_("too few, at least {min_length}"),
+    "too_long": N_("too many, at most {max_length}"),
+    "string_pattern_mismatch": N_("not in the expected form"),
+    "bool_type": N_("yes or no is expected"),
+    "float_type": N_("a number is expected"),
+    "tuple_type": N_("a list is expected"),
+    "set_type": N_("a list is expected"),
+    "date_parsing": N_("a date is expected"),
+    "datetime_parsing": N_("a date and a time are expected"),
+    "datetime_from_date_parsing": N_("a date and a time are expected"),
+    "multiple_of": N_("a multiple of {multiple_of} is expected"),
+    "union_tag_invalid_value": N_("unknown action"),
 }
+# Anything else pydantic says (a validator's own sentence is English): said plainly.
+UNACCEPTED = N_("this value is not accepted")
 
 
-def validation_problem(error: dict[str, Any]) -> tuple[str | None, Msg]:
-    """The field and the problem of pydantic's first error, translatable."""
+def validation_problem(error: dict[str, Any], *, named: bool = True) -> tuple[str | None, Msg]:
+    """The field and the problem of pydantic's first error, translatable; the field's path is
+    in the sentence when `named` (a request's body, for whoever programs against the API), not
+    for a command, whose refusal a page shows next to its field (a path such as
+    "choose.values" means nothing to a player; an API caller has it as the error's `field`)."""
     where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path"))
-    text = VALIDATION_MESSAGES.get(str(error.get("type")))
-    if text is None:
-        problem = Msg(str(error.get("msg", "")))
+    context = {k: str(v) for k, v in (error.get("ctx") or {}).items()}
+    own = context.get("error") if error.get("type") == "value_error" else None
+    if own:
+        problem = Msg(own)  # a validator's own sentence (a card's step, a table)
     else:
-        context = {k: str(v) for k, v in (error.get("ctx") or {}).items()}
-        problem = Msg(text, context)
+        problem = Msg(VALIDATION_MESSAGES.get(str(error.get("type")), UNACCEPTED), context)
+    if not named:
+        return where or None, Msg(N_("Not accepted: {problem}."), {"problem": problem})
     return where or None, Msg(
         N_("“{where}”: {problem}"), {"where": where or "?", "problem": problem}
     )

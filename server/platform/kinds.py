@@ -189,6 +189,9 @@ class GameKind(ABC, Generic[S]):
     open_role: ClassVar[str | None] = None
     # False: a game only another game opens (a league's match), never created on its own.
     standalone: ClassVar[bool] = True
+    # What its organizer reads once it is created: what it is, and whom they invite.
+    ready_title: ClassVar[str] = N_("Your game is ready")
+    invite_title: ClassVar[str] = N_("Invite referees and players")
     # How many of the latest log entries a personal page shows, read through `log_view` (a
     # self-refereed match shows each coach the story with their own private notes).
     page_log: ClassVar[int] = 0

@@ -78,7 +78,14 @@ def make_environment(extra_dirs: Iterable[Path] = ()) -> jinja2.Environment:
         timer_of=lambda data: Timer.model_validate(data) if data else None,
     )
     env.filters["msg"] = lambda m: m.render() if isinstance(m, i18n.Msg) else m
+    env.filters["signed"] = signed
     return env
+
+
+def signed(number: int) -> str:
+    """A bonus or a malus as it is printed: "+3", "−2" (a minus sign, as the rule books set it,
+    not a hyphen), "0"."""
+    return f"+{number}" if number > 0 else f"\u2212{-number}" if number < 0 else "0"
 
 
 def _finish(value: Any, autoescape: bool) -> Any:

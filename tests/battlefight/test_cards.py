@@ -88,8 +88,10 @@ def test_a_step_it_cannot_read_is_refused_with_why(text: str, problem: str) -> N
 
 
 def test_the_five_base_techniques() -> None:  # 3.3
+    # 3.3.1 writes « Corps à Corps », 4.4.4 and the cards « Corps à corps »: one keyword, shown
+    # one way (the step reads either).
     assert [(t.title, t.type, t.steps) for t in BASE_TECHNIQUES] == [
-        ("Attaque de base", "attack", ["Corps à Corps", "Blesser 1"]),
+        ("Attaque de base", "attack", ["Corps à corps", "Blesser 1"]),
         ("Défense de base", "defence", ["Bloquer 1"]),
         ("Déplacement de base", "movement", ["Se déplacer 1"]),
         ("Concentration de base", "concentration", ["Piocher 1"]),

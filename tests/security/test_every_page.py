@@ -33,6 +33,8 @@ IDENTIFIERS = [  # item 10: the journal speaks sentences ("damage = 3, answer_lo
     (re.compile(r"\w = \d"), "a variable"),
     # Issue 35, class C: a count said in its plural form, never "card(s)" or "1 turns".
     (re.compile(r"\w\(s\)"), "a (s) plural"),
+    # A malus is printed with a minus sign ("−2", as the rule books set it), never a hyphen.
+    (re.compile(r"(?<![\w\-–/])-\d"), "a hyphen for a minus"),
 ]
 ENGLISH = [
     *IDENTIFIERS,

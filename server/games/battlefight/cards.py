@@ -230,7 +230,7 @@ BASE_TECHNIQUES = (
         key="base-attack",
         title="Attaque de base",
         type="attack",
-        steps=["Corps à Corps", "Blesser 1"],
+        steps=["Corps à corps", "Blesser 1"],  # 4.4.4 spells the keyword so
         base=True,
     ),
     Technique(

@@ -62,6 +62,7 @@ class RoiChevalierBourreau(GameKind[RCBState]):
     }
     allows_referees = False
     state_model = RCBState
+    invite_title = N_("Invite the fighters and the teams' phones")
     settings_model = RCBSettings
     command_union = Command
     commands: TypeAdapter[Any] = TypeAdapter(Command)

@@ -42,6 +42,7 @@ class TrustMe(GameKind[TMState]):
     allows_referees = False  # the table referees itself; the organizer runs the zombies
     page_log = 0
     state_model = TMState
+    invite_title = N_("Invite the players")
     settings_model = TMSettings
     command_union = Command
     commands: TypeAdapter[Any] = COMMANDS

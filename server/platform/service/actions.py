@@ -108,7 +108,7 @@ def parsed(kind: GameKind[Any], actor: Viewer, payload: Mapping[str, Any], *, tr
     try:
         command = kind.parse(payload)
     except ValidationError as error:
-        raise invalid_from(error) from None
+        raise invalid_from(error, tag=payload.get("type")) from None
     if not trusted and not kind.may_send(actor, command):
         raise NotAllowed(N_("You may not do that in this game."))
     return command

@@ -16,11 +16,15 @@ from server.errors import (
 from server.i18n import N_
 
 
-def invalid_from(error: ValidationError) -> InvalidInput:
-    """The first problem pydantic found, said plainly with the field it concerns."""
-    where, message = validation_problem(dict(error.errors()[0]))
-    invalid = InvalidInput(message.text, field=where, **message.params)
-    return invalid
+def invalid_from(error: ValidationError, *, tag: Any = None) -> InvalidInput:
+    """The first problem pydantic found, said plainly, with the field it concerns as the form
+    names it (`action`, not `act.action`: `tag`, a command's type, is left out of the path)."""
+    first: dict[str, Any] = dict(error.errors()[0])
+    loc: tuple[Any, ...] = tuple(first.get("loc", ()))
+    if tag is not None and len(loc) > 1 and loc[0] == tag:
+        first["loc"] = loc[1:]
+    where, message = validation_problem(first, named=False)
+    return InvalidInput(message.text, field=where, **message.params)
 
 
 # Characters no name or text may hold: controls (NUL, escapes), invisible ones (zero-width space,

@@ -77,6 +77,8 @@ class KillpowerLeague(GameKind[LeagueState]):
         "organizer": N_("league owner"),
     }
     state_model = LeagueState
+    ready_title = N_("Your league is ready")
+    invite_title = N_("Invite the coaches")
     settings_model = LeagueSettings
     command_union = Command
     commands: TypeAdapter[Any] = TypeAdapter(Command)

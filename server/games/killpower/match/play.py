@@ -495,9 +495,7 @@ class Play:
             case = mr.team_case(f.standing(s.turn) for f in s.side_fighters(side))
             team = s.team(side)
             if case != team.case:
-                self.say(
-                    N_("{team}: case {case}."), team=team.roster.name, case=Msg(CASE_TITLES[case])
-                )
+                self.say(N_("{team}: {case}."), team=team.roster.name, case=Msg(CASE_TITLES[case]))
             team.case = case
             if case == "II":
                 if team.idle_since is None:

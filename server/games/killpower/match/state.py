@@ -50,13 +50,14 @@ WHERE_TITLES = {
 }
 
 
+# TABLE 7's cases, said as the coaches say them (the table's numerals stay in the code).
 CASE_TITLES = {
-    "I": N_("I · on the field: the match goes on"),
-    "II": N_("II · side-line zone: forfeit if nobody enters within 5 turns"),
-    "III": N_("III · expelled: the other team plays alone"),
-    "IV": N_("IV · badly wounded: a point to the other team"),
-    "V": N_("V · kept off: the other team plays alone"),
-    "VI": N_("VI · nobody left: victory of the other team"),
+    "I": N_("on the field again, the match goes on"),
+    "II": N_("all in the side-line zone, forfeit if nobody enters within 5 turns"),
+    "III": N_("all expelled, the other team plays alone"),
+    "IV": N_("all badly wounded, a point to the other team"),
+    "V": N_("all kept off the field, the other team plays alone"),
+    "VI": N_("nobody left, the other team wins"),
 }
 
 
