@@ -10,6 +10,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from server.config import ROOT
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService, Registered
 from tests.conftest import Phone, csrf_of, form_fields, key, serve, viewer_of
@@ -440,3 +441,36 @@ def test_the_join_qr_code_is_the_server_s_own_address(client: TestClient) -> Non
         expected, kind="svg", scale=4, border=2, xmldecl=False
     )
     assert answer.content == expected.getvalue()
+
+
+# Where the error colour may stand: a refusal and the field it is about (issue 35, class C).
+ERROR_SELECTORS = {
+    "input[aria-invalid=true]",
+    ".form-error",
+    ".field-error",
+    ".flash.refused",
+    "[data-deck-count].off",  # a deck form holding more of a type than a deck takes
+}
+
+
+def test_the_error_colour_is_for_errors_only() -> None:
+    """No winner, heading, badge or countdown in the colour of an error: every rule of the
+    style sheet that uses it is one of an error's own selectors."""
+    css = (ROOT / "static/css/arbitre.css").read_text(encoding="utf-8")
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    found = {}
+    for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
+        if "var(--danger)" in body:
+            for selector in selectors.split(","):
+                found[selector.strip()] = body.strip()
+    assert "--danger: #a50e0e" in css  # the one place it is named
+    assert css.lower().count("#a50e0e") == 1
+    assert found, "the error colour is used somewhere"
+    assert set(found) <= ERROR_SELECTORS, {
+        s: b for s, b in found.items() if s not in ERROR_SELECTORS
+    }
+    # Nor does a page name it otherwise: no inline style (the policy forbids it) and no
+    # "danger" class on anything.
+    for template in (ROOT / "templates").rglob("*.html"):
+        text = template.read_text(encoding="utf-8")
+        assert "danger" not in text, template

@@ -79,6 +79,7 @@ def make_environment(extra_dirs: Iterable[Path] = ()) -> jinja2.Environment:
     )
     env.filters["msg"] = lambda m: m.render() if isinstance(m, i18n.Msg) else m
     env.filters["signed"] = signed
+    env.filters["capfirst"] = lambda text: str(text)[:1].upper() + str(text)[1:]
     return env
 
 
