@@ -538,7 +538,10 @@ def k_block(table: Table, frame: Frame, active: Active, step: Step, dice: Dice) 
     seat.life += healed
     seat.damage -= healed
     table.say(
-        N_("{name} blocks {healed}: {life} life."), name=seat.name, healed=healed, life=seat.life
+        N_("{name} blocks and gets {healed} life back: {life} in all."),
+        name=seat.name,
+        healed=healed,
+        life=seat.life,
     )
     return "done"
 
