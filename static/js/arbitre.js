@@ -321,6 +321,14 @@
   document.addEventListener("input", function (evt) {
     if (evt.target.closest && evt.target.closest("[data-deck-type]")) deckCounts();
   });
+  // − and + beside a number field (a deck's counts): a card a tap, within the field's bounds.
+  document.addEventListener("click", function (evt) {
+    var button = evt.target.closest && evt.target.closest("[data-step]");
+    var input = button && document.getElementById(button.getAttribute("aria-controls"));
+    if (!input) return;
+    if (button.dataset.step === "1") input.stepUp(); else input.stepDown();
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  });
 
   document.addEventListener("click", function (evt) {
     var retry = evt.target.closest("[data-conn-retry]");

@@ -91,15 +91,26 @@ def test_the_organizer_runs_a_table_of_physical_cards(browser: Browser, live_ser
         # the first player without a deck is open; the others, a tap away
         expect(console.locator("details[open] summary")).to_contain_text(name)
         form = console.locator("details", has_text=name).locator("form")
-        for kind in ("attack", "defence", "movement", "concentration", "rhetoric"):
-            key_ = next(t.key for t in state.collection if t.type == kind)
-            form.locator(f'input[name="count_{key_}"]').fill("3")
+        kinds = ("attack", "defence", "movement", "concentration", "rhetoric")
+        firsts = [next(t for t in state.collection if t.type == kind) for kind in kinds]
         counts = form.locator("[data-deck-count]")
+        if name == "Léa":  # typed
+            for card in firsts:
+                form.locator(f'input[name="count_{card.key}"]').fill("3")
+        else:  # a card a tap, with the − and + beside each count
+            for card in firsts:
+                for _ in range(3):
+                    form.get_by_role("button", name=f"Une carte {card.title} de plus").tap()
+            first = form.locator(f'input[name="count_{firsts[0].key}"]')
+            expect(first).to_have_value("3")
+            form.get_by_role("button", name=f"Une carte {firsts[0].title} de moins").tap()
+            expect(counts.first).to_have_text("2")
+            form.get_by_role("button", name=f"Une carte {firsts[0].title} de plus").tap()
+            shot(console, "bf-deck-form")
         expect(counts.first).to_have_text("3")
         expect(counts.first).to_have_class("off")  # 3 of 4: said wrong before it is sent
-        for kind in ("attack", "defence", "movement", "concentration", "rhetoric"):
-            key_ = next(t.key for t in state.collection if t.type == kind)
-            form.locator(f'input[name="count_{key_}"]').fill("4")
+        for card in firsts:
+            form.locator(f'input[name="count_{card.key}"]').fill("4")
         expect(counts.first).to_have_text("4")
         form.get_by_role("button", name=f"Enregistrer le deck de {name}").tap()
         expect(console.locator("summary", has_text=name)).to_contain_text("deck prêt")
