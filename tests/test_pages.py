@@ -207,6 +207,29 @@ def test_unknown_and_revoked_links_get_the_same_plain_answer(
     assert lea_phone.get(f"/g/{game_id}").status_code == 404
 
 
+def test_a_page_whose_link_died_says_why_whoever_learned_it_first(
+    client: TestClient, service: GameService
+) -> None:
+    """Issue 35, class B: the open page's live refresh learns of the revocation first; the page
+    the phone opens next says the link no longer opens the game, once, rather than showing the
+    board with no word; then the game's address is the board, as for anyone."""
+    game_id = create_via_form(client)
+    register_via_form(client, game_id, "player", "Léa")
+    lea = next(p for p in service.people(game_id) if p.name == "Léa")
+    lea_phone = phone(client)
+    assert lea_phone.get(f"/t/{service.link_of(lea).token}").status_code == 303
+    org = next(p for p in service.people(game_id) if p.role == "organizer")
+    service.revoke(
+        game_id, viewer_of(Registered(org, service.link_of(org))), lea.id, idem_key=key()
+    )  # type: ignore[arg-type]
+    refresh = lea_phone.get(f"/g/{game_id}/live/player", headers={"HX-Request": "true"})
+    assert refresh.status_code == 404
+    reloaded = lea_phone.get(f"/g/{game_id}", follow_redirects=False)
+    assert reloaded.status_code == 404 and "plus valable" in reloaded.text
+    again = lea_phone.get(f"/g/{game_id}", follow_redirects=False)
+    assert again.status_code == 303 and again.headers["location"].endswith("/board")
+
+
 def test_join_codes_open_the_game_and_guessing_is_rate_limited(
     client: TestClient, service: GameService
 ) -> None:

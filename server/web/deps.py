@@ -93,8 +93,21 @@ def session_viewer(request: Request, game_id: str, service: GameService) -> View
         links = dict(session_links(request))
         links.pop(game_id, None)
         request.session["a"] = links
+        # Whichever request learns it first (a live part's refresh, often), the page this
+        # browser opens next for the game says why it no longer opens as theirs (`game_page`).
+        request.session["gone"] = [*request.session.get("gone", [])[-4:], game_id]
         raise LinkInvalid(N_("This link is no longer valid."))
     return viewer
+
+
+def link_gone(request: Request, game_id: str) -> bool:
+    """Whether this browser's link to the game died since it last opened it (said once)."""
+    gone = list(request.session.get("gone", []))
+    if game_id not in gone:
+        return False
+    gone.remove(game_id)
+    request.session["gone"] = gone
+    return True
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from server.web.deps import (
     TemplatesDep,
     browser_caller,
     import_limits,
+    link_gone,
     remember,
     retrying,
     session_links,
@@ -267,6 +268,8 @@ def game_page(
 ) -> Response:
     loaded = service.load(game_id)
     if viewer.role == "public":
+        if link_gone(request, game_id):  # revoked or re-issued while the page was open
+            raise LinkInvalid(N_("This link is no longer valid."))
         return RedirectResponse(f"/g/{game_id}/board", status_code=303)
     flash = request.session.pop("flash", None)
     context = page_context(
