@@ -53,6 +53,7 @@ def test_a_game_master_runs_three_rounds(browser: Browser, live_server: Any) -> 
     for number in (1, 2, 3):
         console.get_by_role("button", name="« Choisissez votre combattant ! »").tap()
         expect(board.locator(".countdown")).to_be_visible()  # the designation countdown, live
+        expect(console.locator(".countdown")).to_have_count(1)  # once on the console (issue 35)
         for team in ("A", "B"):  # no fighter is pre-chosen: the game master picks both
             console.locator(f"#fighter-{team}").select_option(index=1)
         console.get_by_role("button", name="Ces deux-là s’affrontent").tap()
