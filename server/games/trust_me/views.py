@@ -315,6 +315,8 @@ def board_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any]:
         "scores": {state.survivor(int(k)).name: v for k, v in state.scores.items()}
         if finished
         else {},
+        # 13, once the game ends (every sheet is shown then): where each score comes from.
+        "breakdown": [final_lines(state, s) for s in state.survivors.values()] if finished else [],
         "winners": [state.survivor(p).name for p in state.winners],
         "box": {
             "passports": [p.model_dump() for p in state.box.passports],
@@ -531,3 +533,18 @@ def label(command: Any) -> Msg:
 
 def template_globals() -> dict[str, Any]:
     return {"tm_colours": COLOUR_TITLES, "tm_slots": SLOT_TITLES, "tm_sides": SIDES}
+
+
+def final_lines(state: TMState, s: Survivor) -> dict[str, Any]:
+    """A survivor's score at the end, line by line (13.1 resources, 13.2 objectives met, 13.3
+    the others' deaths), and whether they saved their community (14)."""
+    counted = points(state, s)
+    return {
+        "name": s.name,
+        "total": counted["total"],
+        "resources": counted["resources"],
+        "objectives": sum(line["points"] for line in counted["objectives"]),
+        "deaths": counted["deaths"],
+        "saved": s.id in state.winners,
+        "dead": s.dead,
+    }
