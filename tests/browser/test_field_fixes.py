@@ -127,6 +127,7 @@ def test_a_serial_battle_from_setup_to_its_winner_on_phones_opened_before_the_st
     expect(zoe.get_by_role("button", name="Donner la carte")).to_be_visible()
     asked: list[str] = []
     console.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    zoe.locator("select[name=cause]").select_option("zone")  # a cause is chosen, never given
     zoe.get_by_role("button", name="Éliminer Zoé").tap()
     expect(zoe.locator(".pv")).to_have_text("36 PV")
     assert asked == ["Éliminer Zoé ?"]
@@ -205,8 +206,10 @@ def test_a_coach_sees_the_waiting_match_first_and_is_warned_before_an_expulsion(
     basile = opened(browser, f"{live_server.url}/t/{coaches['Basile'].link.token}")
     basile.goto(f"{live_server.url}/g/{league.id}/killpower/matches/{match_id}")
     live(basile)
+    alix.locator("select[name=bluff]").select_option("1")  # no bluff count pre-chosen
     alix.get_by_role("button", name="Donner la composition").tap()
     expect(basile.get_by_text("Nabos · prêt")).to_be_visible()
+    basile.locator("select[name=bluff]").select_option("1")  # no bluff count pre-chosen
     basile.get_by_role("button", name="Donner la composition").tap()
     for page in (alix, basile):
         expect(page.locator("[data-turn]")).to_have_text("Tour 20")

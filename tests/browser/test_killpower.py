@@ -58,6 +58,8 @@ def test_a_coach_creates_a_team_and_the_ranking_shows_a_match(
         coach.locator(f"#w-name-{i}").fill(f"Glad {i}")
         coach.locator(f"#w-spec-{i}").select_option(label=SPECIALIZATIONS[i - 1])
     coach.locator("#w-equip-1").select_option("armour")
+    for i in range(2, 8):  # nothing is pre-chosen (issue 35, class A)
+        coach.locator(f"#w-equip-{i}").select_option(index=1)
     coach.get_by_role("button", name="Créer l’équipe").tap()
     expect(coach.get_by_role("heading", name="Nabos · Alix")).to_be_visible()
     expect(coach.get_by_text("Bouclier 1").first).to_be_visible()
@@ -102,8 +104,10 @@ def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_serv
         phones[name] = page
     alix, basile = phones["Alix"], phones["Basile"]
     assert_accessible(alix)
+    alix.locator("select[name=bluff]").select_option("1")  # no bluff count pre-chosen
     alix.get_by_role("button", name="Donner la composition").tap()
     expect(basile.get_by_text("Nabos · prêt")).to_be_visible()
+    basile.locator("select[name=bluff]").select_option("1")  # no bluff count pre-chosen
     basile.get_by_role("button", name="Donner la composition").tap()
     for page in (alix, basile):
         expect(page.locator("[data-turn]")).to_have_text("Tour 20")

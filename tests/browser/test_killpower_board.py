@@ -24,8 +24,10 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
         page.goto(f"{live_server.url}/g/{league_id}/killpower/matches/{match_id}")
         phones[name] = page
     alix, basile = phones["Alix"], phones["Basile"]
+    alix.locator("select[name=bluff]").select_option("1")  # no bluff count pre-chosen
     alix.get_by_role("button", name="Donner la composition").tap()
     expect(basile.get_by_text("Nabos · prêt")).to_be_visible()
+    basile.locator("select[name=bluff]").select_option("1")  # no bluff count pre-chosen
     basile.get_by_role("button", name="Donner la composition").tap()
     screen = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     screen.goto(f"{live_server.url}/g/{match_id}/board")
@@ -44,7 +46,7 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     # A gladiator of the side-line zone chosen: the squares it may reach light up; a tap on one
     # fills the form; one more tap moves it.
     who = mover.locator("#move-who")
-    who.select_option(index=0)
+    who.select_option(index=1)  # the placeholder first: no gladiator pre-chosen
     target = mover.locator(f'.kp-square[data-square="{entry_row}{column}"]')
     expect(target).to_have_class("kp-square lit")
     expect(mover.locator(".kp-square.lit")).not_to_have_count(0)
