@@ -111,3 +111,26 @@ def test_a_draw_offer_is_said_to_each_side(
     assert "Accept it below" not in pages["Léa"] and "Acceptez-la" not in pages["Léa"]
     assert "Waiting for the other players to accept" not in pages["Hugo"]
     assert "En attente de l’accord" not in pages["Hugo"]
+    # Issue 35, class B: the button says what it does now, and the board shows the offer.
+    assert "Accepter la nulle" in pages["Hugo"] and "Proposer la nulle" not in pages["Hugo"]
+    assert "Accepter la nulle" not in pages["Léa"] and "Proposer la nulle" not in pages["Léa"]
+    board = Phone(client).get(f"/g/{t.game.id}/board").text
+    assert "Nulle proposée par Léa" in board or "Draw offered by Léa" in board
+
+
+def test_the_match_score_shows_during_the_next_game(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    """Issue 35, class B: game 2 says it is game 2, and the games won so far."""
+    rolls.endless = True
+    t = table(service, "battlefight", [("player", "Léa"), ("player", "Hugo")])
+    for name in ("Léa", "Hugo"):
+        service.perform(t.game.id, t.viewer(name), {"type": "boosters"}, idem_key=key())
+    service.perform(t.game.id, t.org, {"type": "start"}, idem_key=key())
+    for name in ("Léa", "Hugo"):
+        service.perform(t.game.id, t.viewer(name), {"type": "draw"}, idem_key=key())
+    board = Phone(client).get(f"/g/{t.game.id}/board").text
+    assert "du match" not in board  # game 1, then its end
+    service.perform(t.game.id, t.org, {"type": "next_game"}, idem_key=key())
+    board = Phone(client).get(f"/g/{t.game.id}/board").text
+    assert "Partie 2 du match" in board
