@@ -184,3 +184,19 @@ def test_physical_dice_are_asked_for_on_the_page_one_at_a_time(
     )
     assert done.status_code == 200, done.text
     assert sorted(service.load(match.id).state.teams["A"].raps.values()) == [3, 7]  # type: ignore[attr-defined]
+
+
+def test_after_the_match_a_coach_goes_back_to_the_league(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """Issue 35, class B: the match over, each coach's page leads back to the league."""
+    from tests.security.conftest import SCENES, phones
+
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    scene = SCENES["killpower_match:surrendered"](service, rolls)
+    league = service.load(scene.game).state.league
+    assert league
+    for persona, phone in phones(client, service, scene).items():
+        if persona.startswith("coach"):
+            page = phone.get(f"/g/{scene.game}").text
+            assert f'href="/g/{league}">Retour à la ligue' in page, persona
