@@ -200,3 +200,25 @@ def test_after_the_match_a_coach_goes_back_to_the_league(
         if persona.startswith("coach"):
             page = phone.get(f"/g/{scene.game}").text
             assert f'href="/g/{league}">Retour à la ligue' in page, persona
+
+
+def test_the_top_says_whose_move_it_is_and_leads_the_mover_to_their_controls(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """Issue 35, class B: « L'équipe Titanos se déplace » was all either coach read at the top;
+    the moving coach's page now says it is theirs, with a link down to their controls."""
+    from tests.security.conftest import SCENES, phones
+
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    scene = SCENES["killpower_match:running"](service, rolls)
+    state = service.load(scene.game).state
+    assert state.moving in ("A", "B")  # type: ignore[attr-defined]
+    said = {}
+    for persona, phone in phones(client, service, scene).items():
+        if persona.startswith("coach"):
+            said[persona] = phone.get(f"/g/{scene.game}").text
+    movers = [p for p, page in said.items() if 'href="#kp-your-move"' in page]
+    assert len(movers) == 1
+    assert 'id="kp-your-move"' in said[movers[0]]
+    other = next(p for p in said if p != movers[0])
+    assert "se déplace" in said[other] and "kp-your-move" not in said[other]
