@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from server.config import ROOT
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService, Registered
-from tests.conftest import Phone, csrf_of, form_fields, key, serve, viewer_of
+from tests.conftest import Phone, csrf_of, form_fields, key, serve, tally_game, viewer_of
 
 
 def phone(client: TestClient) -> TestClient:
@@ -497,3 +497,31 @@ def test_the_error_colour_is_for_errors_only() -> None:
     for template in (ROOT / "templates").rglob("*.html"):
         text = template.read_text(encoding="utf-8")
         assert "danger" not in text, template
+
+
+def test_a_long_journal_is_paged_newest_first(client: TestClient, service: GameService) -> None:
+    """Issue 35, class B: a long game's journal was one 8,500 px page; it shows the latest
+    actions, and a link to the older ones, page after page, none lost nor twice."""
+    from server.web.journal import LOG_PAGE
+
+    game, _org, referee, (lea, _hugo) = tally_game(service)
+    for n in range(LOG_PAGE + 30):
+        service.perform(
+            game.id,
+            referee,
+            {"type": "score", "player": lea.person_id, "points": n % 10},
+            idem_key=key(),
+        )
+    last = service.seq_of(game.id)
+    staff = phone(client)
+    assert staff.get(f"/t/{service.link_of(service.person(game.id, referee.person_id)).token}")
+    seen: list[int] = []
+    url = f"/g/{game.id}/log"
+    while url:
+        page = staff.get(url).text
+        shown = [int(s) for s in re.findall(r'<span class="seq">#(\d+)</span>', page)]
+        assert shown == sorted(shown, reverse=True) and len(shown) <= LOG_PAGE
+        seen += shown
+        older = re.search(r'href="(/g/[^"]+/log\?before=\d+)"', page)
+        url = older.group(1) if older else ""
+    assert seen == list(range(last, 0, -1))

@@ -24,6 +24,7 @@ from server.web.deps import (
 router = APIRouter(include_in_schema=False)
 
 After = Annotated[int, Query(ge=0, le=2_147_483_647)]
+LOG_PAGE = 100  # actions a page of the journal shows
 
 
 @router.get("/g/{game_id}/log")
@@ -34,9 +35,16 @@ def log_page(
     service: ServiceDep,
     templates: TemplatesDep,
     after: After = 0,
+    before: Annotated[int | None, Query(ge=1, le=2_147_483_647)] = None,
 ) -> Response:
+    """The log as the viewer may read it, newest first, a page of `LOG_PAGE` actions at a time
+    (`before`: the older ones; a long game's journal was 8,500 px in one page)."""
     loaded = service.load(game_id)
     events = service.log(game_id, viewer, after=after)
+    if before is not None:
+        events = [e for e in events if e["seq"] < before]
+    older = events[0]["seq"] if len(events) > LOG_PAGE else None
+    events = events[-LOG_PAGE:]
     for e in events:  # the page says each die in words; the exports keep the purposes
         for r in e.get("rolls", []):
             r["label"] = (
@@ -53,6 +61,8 @@ def log_page(
             "viewer": viewer,
             "events": events,
             "after": after,
+            "before": before,
+            "older": events[0]["seq"] if older is not None and events else None,
         },
     )
 
