@@ -158,6 +158,7 @@ def test_an_answer_lost_on_the_way_back_is_retried_and_applied_once(
     assert len(rolls) == 1  # the retry carried the same key: answered, not applied again
 
 
+@pytest.mark.console(r"htmx:error: Failed to fetch")  # the network cut on purpose
 def test_a_page_that_was_offline_catches_up_with_what_it_missed(
     browser: Browser, live_server: Any
 ) -> None:
