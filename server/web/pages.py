@@ -314,14 +314,13 @@ async def live_block(
     request: Request,
     service: ServiceDep,
     templates: TemplatesDep,
-    clock: ClockDep,
 ) -> Response:
     """The live part of a page, as this viewer may see it (asked again at each change).
 
     Each change brings every phone of the game at once. They take turns on a few threads of their
     own (finding who is asking included), so the referee's next action, on the common pool, does
     not queue behind 32 phones for its share of the processor."""
-    render = partial(live_part, game_id, page, request, service, templates, clock)
+    render = partial(live_part, game_id, page, request, service, templates)
     limiter: anyio.CapacityLimiter = request.app.state.live_threads
     return await anyio.to_thread.run_sync(render, limiter=limiter)
 
@@ -332,7 +331,6 @@ def live_part(
     request: Request,
     service: GameService,
     templates: Templates,
-    clock: Any,
 ) -> Response:
     parts: LiveParts = request.app.state.parts
     language = i18n.current_language.get()

@@ -89,15 +89,21 @@ def test_a_deck_chosen_on_the_phone(battlefight: dict[str, Any]) -> None:
     assert 'value="3"' in answer.text and "4 cartes de chaque type" in answer.text
 
 
-def test_a_draw_offer_is_said_to_each_side(
-    client: TestClient, service: GameService, rolls: ScriptedRolls
-) -> None:
-    """Found by a playtest: the player who offered a draw was told to accept it below."""
+def started(service: GameService, rolls: ScriptedRolls) -> Any:
+    """Léa and Hugo, each with their two boosters, the game started."""
     rolls.endless = True
     t = table(service, "battlefight", [("player", "Léa"), ("player", "Hugo")])
     for name in ("Léa", "Hugo"):
         service.perform(t.game.id, t.viewer(name), {"type": "boosters"}, idem_key=key())
     service.perform(t.game.id, t.org, {"type": "start"}, idem_key=key())
+    return t
+
+
+def test_a_draw_offer_is_said_to_each_side(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    """Found by a playtest: the player who offered a draw was told to accept it below."""
+    t = started(service, rolls)
     service.perform(t.game.id, t.viewer("Léa"), {"type": "draw"}, idem_key=key())
     pages = {}
     for name in ("Léa", "Hugo"):
@@ -122,11 +128,7 @@ def test_the_match_score_shows_during_the_next_game(
     client: TestClient, service: GameService, rolls: ScriptedRolls
 ) -> None:
     """Issue 35, class B: game 2 says it is game 2, and the games won so far."""
-    rolls.endless = True
-    t = table(service, "battlefight", [("player", "Léa"), ("player", "Hugo")])
-    for name in ("Léa", "Hugo"):
-        service.perform(t.game.id, t.viewer(name), {"type": "boosters"}, idem_key=key())
-    service.perform(t.game.id, t.org, {"type": "start"}, idem_key=key())
+    t = started(service, rolls)
     for name in ("Léa", "Hugo"):
         service.perform(t.game.id, t.viewer(name), {"type": "draw"}, idem_key=key())
     board = Phone(client).get(f"/g/{t.game.id}/board").text

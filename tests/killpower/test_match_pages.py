@@ -14,6 +14,7 @@ from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
 from tests.conftest import Phone, key
 from tests.killpower.conftest import HTMX, killpower  # noqa: F401  (the league fixture)
+from tests.security.conftest import SCENES, phones
 
 
 @pytest.fixture
@@ -190,8 +191,6 @@ def test_after_the_match_a_coach_goes_back_to_the_league(
     client: TestClient, rolls: ScriptedRolls
 ) -> None:
     """Issue 35, class B: the match over, each coach's page leads back to the league."""
-    from tests.security.conftest import SCENES, phones
-
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
     scene = SCENES["killpower_match:surrendered"](service, rolls)
     league = service.load(scene.game).state.league
@@ -207,8 +206,6 @@ def test_the_top_says_whose_move_it_is_and_leads_the_mover_to_their_controls(
 ) -> None:
     """Issue 35, class B: « L'équipe Titanos se déplace » was all either coach read at the top;
     the moving coach's page now says it is theirs, with a link down to their controls."""
-    from tests.security.conftest import SCENES, phones
-
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
     scene = SCENES["killpower_match:running"](service, rolls)
     state = service.load(scene.game).state
