@@ -19,6 +19,7 @@ from server.errors import NotAllowed
 from server.i18n import N_, Msg
 from server.models import Event
 from server.platform.dice import SERVER, Dice
+from server.platform.now import Now
 
 STAFF_ROLES = ("organizer", "referee")
 # People of one role a game holds at most, where its kind sets no number of its own.
@@ -466,6 +467,11 @@ class GameKind(ABC, Generic[S]):
     def template_globals(self) -> dict[str, Any]:
         """Helpers the kind's templates use (titles of its terms, ...)."""
         return {}
+
+    @abstractmethod
+    def now(self, view: Mapping[str, Any], viewer: Viewer) -> Now:
+        """The line at the top of the viewer's live part: where the game stands, whose turn it
+        is, and what this viewer can do now, said from their view alone (`server.platform.now`)."""
 
     def parse(self, command: Mapping[str, Any]) -> Any:
         return self.commands.validate_python(command)

@@ -61,6 +61,7 @@ def page_context(
         "form": {},
         "flash": None,
         "query": QueryParams(""),
+        "now_line": loaded.kind.now(shown.view, viewer),
     }
     context["proposals"] = service.proposals(game, viewer, loaded.kind, loaded.state)
     if viewer.is_staff:

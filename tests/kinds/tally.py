@@ -3,6 +3,7 @@ rolls dice for them, a timer rings by itself. Players see their own points only.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -19,6 +20,7 @@ from server.platform.kinds import (
     Viewer,
     full_event,
 )
+from server.platform.now import Now
 from server.platform.refs import PersonRef
 from server.platform.timers import Timer
 
@@ -184,6 +186,10 @@ class Tally(GameKind[TallyState]):
         if me is not None:
             base["me"] = me.model_dump()
         return base
+
+    def now(self, view: Mapping[str, Any], viewer: Viewer) -> Now:
+        you = Msg("Add points.") if viewer.is_staff else None
+        return Now(Msg("Tally"), you, yours=viewer.is_staff)
 
     def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
         if viewer.is_staff:

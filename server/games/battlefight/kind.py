@@ -154,5 +154,7 @@ class BattleFight(GameKind[BFState]):
     def template_globals(self) -> dict[str, Any]:
         return views.template_globals()
 
+    now = staticmethod(views.now)
+
 
 BATTLEFIGHT = BattleFight()

@@ -4,6 +4,7 @@ everyone's), and a player's own hand and choices; the journal's words."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -13,8 +14,9 @@ from server.games.battlefight.engine import Choice, Table
 from server.games.battlefight.play import CHOICE_ASKS, CHOICE_WORDS, SAID_KEPT
 from server.games.battlefight.setup import position_key
 from server.games.battlefight.state import CARDS_AT_TITLES, DECK_MODE_TITLES, BFState
-from server.i18n import N_, Msg
+from server.i18n import N_, P_, Msg
 from server.platform.kinds import LoggedEvent, Part, Viewer, sentences_only
+from server.platform.now import WATCH, Now
 
 CELL_SIZE = 24  # the SVG's unit: a cell's circumradius
 
@@ -286,3 +288,82 @@ def template_globals() -> dict[str, Any]:
         "bf_deck_modes": DECK_MODE_TITLES,
         "bf_cards_at": CARDS_AT_TITLES,
     }
+
+
+def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
+    """Where the match stands, whose choice the game waits for, and what this viewer does."""
+    me, table, console = view.get("me"), view.get("table"), view.get("console")
+    phase, staff = view["phase"], viewer.is_staff
+    at_table = view["cards"] == "table"
+    if phase == "setup":
+        ready = sum(1 for p in view["players"] if p["ready"])
+        where = Msg.counted(
+            P_(
+                "Before the game: {ready} deck of {count} ready",
+                "Before the game: {ready} decks of {count} ready",
+            ),
+            "ready",
+            {"ready": ready, "count": len(view["players"])},
+        )
+        if staff:
+            enter = at_table and ready < len(view["players"])
+            you = (
+                N_("Enter the decks, then start the game.")
+                if enter
+                else N_("Start the game once every deck is ready.")
+            )
+            return Now(where, Msg(you), yours=True)
+        if me is None:
+            return Now(where, None if viewer.role == "public" else Msg(WATCH))
+        if me["deck"]:
+            return Now(where, Msg(N_("Your deck is ready: the organizer starts the game.")))
+        if at_table:
+            return Now(where, Msg(N_("The organizer enters your deck.")))
+        return Now(where, Msg(N_("Make your deck.")), yours=True)
+    number = view["games"] + 1
+    if phase == "finished":
+        result = (
+            Msg(N_("{name} wins!"), {"name": table["winner"]})
+            if view["result"] == "won" and table and table["winner"]
+            else Msg(N_("The game ends in {result}."), {"result": view["result_title"]})
+        )
+        where = Msg(N_("Game {n} of the match is over: {result}"), {"n": number, "result": result})
+        if staff:
+            return Now(where, Msg(N_("Deal the next game of the match, or stop here.")), yours=True)
+        return Now(
+            where,
+            None
+            if viewer.role == "public"
+            else Msg(N_("The organizer deals the next game, if you play on.")),
+        )
+    pending = table["pending"] if table else None
+    if pending is None:
+        return Now(
+            Msg(N_("Game {n} of the match"), {"n": number}),
+            None if viewer.role == "public" else Msg(WATCH),
+        )
+    where = Msg(
+        N_("Game {n} of the match · {name} {what}"),
+        {"n": number, "name": pending["player"], "what": pending["what"]},
+    )
+    if staff:
+        if at_table and console and console["choice"]:
+            return Now(
+                where,
+                Msg(N_("Enter {name}’s choice."), {"name": pending["player"]}),
+                yours=True,
+            )
+        return Now(where, Msg(N_("The players choose on their phones: nothing to enter.")))
+    if me is None:
+        return Now(where, None if viewer.role == "public" else Msg(WATCH))
+    if me["choice"] is not None:
+        if at_table:
+            return Now(
+                where, Msg(N_("Your turn: say your choice aloud to the organizer.")), yours=True
+            )
+        return Now(where, Msg(N_("Your turn.")), yours=True)
+    offers = [n for n in (table or {}).get("draw_offer", []) if n != me["name"]]
+    if offers:
+        said = N_("{names} offers a draw: accept it below, or wait for {name} to play on.")
+        return Now(where, Msg(said, {"names": ", ".join(offers), "name": pending["player"]}))
+    return Now(where, Msg(N_("Wait: {name} chooses."), {"name": pending["player"]}))

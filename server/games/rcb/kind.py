@@ -146,5 +146,7 @@ class RoiChevalierBourreau(GameKind[RCBState]):
     def template_globals(self) -> dict[str, Any]:
         return views.template_globals()
 
+    now = staticmethod(views.now)
+
 
 RCB = RoiChevalierBourreau()

@@ -3,6 +3,7 @@ a template): a team's view holds no role but its own fighters'; the journal's wo
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -11,6 +12,7 @@ from server.games.rcb.setup import DEAL_TABLE
 from server.games.rcb.state import ROLE_TITLES, ROLES, RCBState, Team
 from server.i18n import N_, Msg
 from server.platform.kinds import LoggedEvent, Part, Viewer, full_event
+from server.platform.now import NOTHING_LEFT, Now
 
 
 def board_part(state: RCBState, viewer: Viewer, now: datetime) -> dict[str, Any]:
@@ -185,3 +187,59 @@ def label(command: Any, state: RCBState) -> Msg:
 
 def template_globals() -> dict[str, Any]:
     return {"character_title": lambda role: ROLE_TITLES.get(role, role), "rcb_roles": ROLES}
+
+
+def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
+    """The round and its step, and what the game master, a team or a fighter does now."""
+    phase, gm = view["phase"], viewer.is_organizer
+    names, current = view["team_names"], view.get("current")
+    player = None if viewer.role == "public" else viewer.role
+    if phase == "setup":
+        where = Msg(N_("Setting up: the cards are not dealt yet."))
+        if gm:
+            return Now(where, Msg(N_("Make the teams, then deal the character cards.")), yours=True)
+        return Now(
+            where, Msg(N_("Wait for the deal: your card will show here.")) if player else None
+        )
+    if phase == "finished":
+        result = view.get("result") or {"winners": [], "reason": ""}
+        if result["reason"] == "perfect_tie":
+            ended = Msg(N_("perfect tie, both teams win"))
+        elif len(result["winners"]) == 2:
+            ended = Msg(N_("equal bet cards, both teams win"))
+        else:
+            ended = Msg(N_("team {team} wins"), {"team": names[result["winners"][0]]})
+        where = Msg(N_("The game is over: {result}."), {"result": ended})
+        if gm and not view.get("revealed"):
+            return Now(where, Msg(N_("Reveal every card to the table when you wish.")), yours=True)
+        return Now(where, Msg(NOTHING_LEFT) if gm or player else None)
+    number = current["number"] if current else view["round"]
+    if phase == "ready":
+        where = Msg(N_("Before round {n}"), {"n": number + 1})
+        if gm:
+            return Now(where, Msg(N_("Call the next round: “Choose your fighter!”")), yours=True)
+        return Now(
+            where, Msg(N_("Wait: the game master calls the next round.")) if player else None
+        )
+    steps = {
+        "designation": N_("Round {n} · each team chooses its fighter"),
+        "stakes": N_("Round {n} · {a} against {b}: the bets"),
+        "duel": N_("Round {n} · {a} against {b}: the duel"),
+    }
+    pair = {"n": number, "a": current and current["a"], "b": current and current["b"]}
+    where = Msg(steps[phase], pair)
+    if gm:
+        yours = {
+            "designation": N_("Enter the two fighters the teams send."),
+            "stakes": N_("Enter each team’s stake."),
+            "duel": N_("Compare the two cards and enter the duel’s result."),
+        }
+        return Now(where, Msg(yours[phase]), yours=True)
+    if player is None:
+        return Now(where)
+    says = {
+        "designation": N_("Your turn: with your team, choose who steps forward, and say it."),
+        "stakes": N_("Your turn: with your team, choose your stake, and say it."),
+        "duel": N_("Wait: the game master settles the duel."),
+    }
+    return Now(where, Msg(says[phase]), yours=phase != "duel")

@@ -175,5 +175,7 @@ class SerialBattle(GameKind[SBState]):
     def template_globals(self) -> dict[str, Any]:
         return views.template_globals()
 
+    now = staticmethod(views.now)
+
 
 SERIAL_BATTLE = SerialBattle()

@@ -4,6 +4,7 @@ the referees' console), the journal's words for dice and actions."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -14,6 +15,7 @@ from server.games.serial_battle.setup import advice, start_missing
 from server.games.serial_battle.state import START_PV, Held, Player, SBState
 from server.i18n import N_, Msg, sort_key
 from server.platform.kinds import LoggedEvent, Part, Viewer, full_event
+from server.platform.now import NOTHING_LEFT, WATCH, Now
 
 CAUSE_TITLES = {
     "assault": N_("assault"),
@@ -290,3 +292,59 @@ def template_globals() -> dict[str, Any]:
         "cause_title": titled(CAUSE_TITLES, str),
         "start_pv": START_PV,
     }
+
+
+def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
+    """Where the game stands, and what this referee, player or organizer does now."""
+    phase, me, staff = view["phase"], view.get("me"), viewer.is_staff
+    alive = {"alive": view["alive_count"], "count": view["player_count"]}
+    watcher = viewer.role == "public"
+    if phase == "setup":
+        where = Msg(N_("Setting up: the game has not started."))
+        if viewer.is_organizer:
+            return Now(where, Msg(N_("Name the sectors, then start the game.")), yours=True)
+        if staff:
+            return Now(
+                where, Msg(N_("Once the organizer starts the game, resolve the assaults here."))
+            )
+        return Now(
+            where, None if watcher else Msg(N_("Wait for the start: your cards will show here."))
+        )
+    if phase == "finished":
+        result = view.get("result") or {}
+        if result.get("winner"):
+            where = Msg(N_("The game is over: {name} wins!"), {"name": result["winner"]})
+        elif result.get("reason") == "no_survivor":
+            where = Msg(N_("The game is over: the last players fell together."))
+        else:
+            where = Msg(N_("The game is over: ended by the referee."))
+        if staff:
+            return Now(
+                where, Msg(N_("Nothing left to do, but undo the last action if it was a mistake."))
+            )
+        if me and me["won"]:
+            return Now(where, Msg(N_("You won!")))
+        return Now(where, None if watcher else Msg(NOTHING_LEFT))
+    if phase == "paused":
+        where = Msg(N_("Game paused · {alive} of {count} still in play"), alive)
+        if staff:
+            return Now(where, Msg(N_("Resume the game when everyone is ready.")), yours=True)
+        return Now(where, None if watcher else Msg(N_("Wait: the game is paused.")))
+    where = Msg(N_("Game on · {alive} of {count} still in play"), alive)
+    if staff:
+        if view.get("shrink_due"):
+            return Now(
+                where,
+                Msg(N_("The zone shrinks: close the sectors due.")),
+                yours=True,
+            )
+        if view.get("pending"):
+            return Now(where, Msg(N_("A knocked-out player waits for your decision.")), yours=True)
+        return Now(where, Msg(N_("Resolve each assault: who attacks?")), yours=True)
+    if me is None:
+        return Now(where, None if watcher else Msg(WATCH))
+    if me["eliminated"]:
+        return Now(where, Msg(N_("You are out of the game.")))
+    if me["knocked_out"]:
+        return Now(where, Msg(N_("You are knocked out: a referee settles what happens to you.")))
+    return Now(where, Msg(N_("Play: after each fight, go to a referee with your opponent.")))

@@ -146,5 +146,7 @@ class TrustMe(GameKind[TMState]):
     def template_globals(self) -> dict[str, Any]:
         return views.template_globals()
 
+    now = staticmethod(views.now)
+
 
 TRUST_ME = TrustMe()

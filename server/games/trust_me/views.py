@@ -6,6 +6,7 @@ reveal everything."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -24,8 +25,9 @@ from server.games.trust_me.sheet import (
 )
 from server.games.trust_me.state import CELLS, HANDS, Survivor, TMState
 from server.games.trust_me.zombies import PRIORITIES
-from server.i18n import N_, Msg
+from server.i18n import N_, Msg, listed
 from server.platform.kinds import LoggedEvent, Part, Viewer, sentences_only
+from server.platform.now import NOTHING_LEFT, WATCH, Now
 
 SLOT_TITLES = {
     "left": N_("left hand"),
@@ -548,3 +550,94 @@ def final_lines(state: TMState, s: Survivor) -> dict[str, Any]:
         "saved": s.id in state.winners,
         "dead": s.dead,
     }
+
+
+# What the game may wait for from a survivor (`me_part`), each with its controls on their page.
+YOUR_MOVES = (
+    "placement",
+    "fight_stage",
+    "aim_decision",
+    "go_on_decision",
+    "in_exchange",
+    "my_turn",
+    "may_recover",
+)
+
+
+def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
+    """The round and what the game waits for, and what this survivor or the organizer does."""
+    phase, me, staff = view["phase"], view.get("me"), viewer.is_staff
+    at_table = staff or me is not None
+    if phase == "setup":
+        where = Msg(N_("Before the deal"))
+        if staff:
+            return Now(
+                where,
+                Msg(N_("Give out passports and decor, or leave them to chance, then deal.")),
+                yours=True,
+            )
+        return Now(
+            where,
+            Msg(N_("Wait for the deal: your objectives and starting tokens will show here."))
+            if me
+            else None,
+        )
+    if phase == "preparing":
+        where = Msg(N_("Setting the table: each survivor keeps two starting tokens"))
+        if me is not None and not me["kept"]:
+            return Now(
+                where,
+                Msg(N_("Your turn: keep two starting tokens.")),
+                yours=True,
+            )
+        if staff:
+            return Now(
+                where,
+                Msg(
+                    N_(
+                        "Set the table as listed below; the first round begins once every survivor has kept their tokens."
+                    )
+                ),
+            )
+        return Now(where, Msg(N_("Wait: the others keep their tokens.")) if me else None)
+    if phase == "finished":
+        winners = view["winners"]
+        where = (
+            Msg(N_("The game is over: {names} saved their community."), {"names": listed(winners)})
+            if winners
+            else Msg(N_("The game is over: nobody saved their community."))
+        )
+        return Now(where, Msg(NOTHING_LEFT) if at_table else None)
+    waiting = view.get("waiting")
+    if phase == "zombies":
+        said = waiting["what"] if waiting else ""
+        where = Msg(N_("Round {n} · the zombies: {what}"), {"n": view["round"], "what": said})
+        if me is not None and me["may_recover"]:
+            return Now(
+                where,
+                Msg(N_("Your turn: take your tokens back.")),
+                yours=True,
+            )
+        if at_table:
+            return Now(
+                where,
+                Msg(N_("Anyone at the table rolls the zombies’ dice, from any phone.")),
+                yours=True,
+            )
+        return Now(where)
+    if waiting is None:
+        return Now(
+            Msg(N_("Round {n} · the survivors"), {"n": view["round"]}),
+            Msg(WATCH) if at_table else None,
+        )
+    where = Msg(
+        N_("Round {n} · {name} {what}"),
+        {"n": view["round"], "name": waiting["name"], "what": waiting["what"]},
+    )
+    if me is not None:
+        if any(me.get(key) for key in YOUR_MOVES):
+            return Now(where, Msg(N_("Your turn.")), yours=True)
+        return Now(where, Msg(N_("Wait: {name} plays."), {"name": waiting["name"]}))
+    if staff:
+        return Now(where, Msg(N_("The survivors play on their phones: nothing to enter.")))
+    return Now(where)

@@ -186,5 +186,7 @@ class KillpowerLeague(GameKind[LeagueState]):
     def template_globals(self) -> dict[str, Any]:
         return views.template_globals()
 
+    now = staticmethod(views.now)
+
 
 KILLPOWER_LEAGUE = KillpowerLeague()

@@ -3,6 +3,7 @@ coach and the staff; the journal's words."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -22,7 +23,7 @@ from server.games.killpower.rules import (
     LOCATION_TITLES,
     OUTCOME_TITLES,
 )
-from server.i18n import N_, Msg
+from server.i18n import N_, P_, Msg, joined
 from server.platform.kinds import (
     LoggedEvent,
     Part,
@@ -30,6 +31,7 @@ from server.platform.kinds import (
     full_event,
     rolls_for,
 )
+from server.platform.now import Now
 
 
 def label(command: Any, state: LeagueState) -> Msg:
@@ -272,3 +274,35 @@ def template_globals() -> dict[str, Any]:
         "killpower_team_size": rules.TEAM_SIZE,
         "killpower_power_kinds": KIND_TITLES,
     }
+
+
+def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
+    """Where the league stands, and what this coach or the organizer does now."""
+    if view["champion"]:
+        where = Msg(N_("The tournament is over: {name} is champion."), {"name": view["champion"]})
+    else:
+        teams, played = len(view["table"]), len(view["matches"])
+        where = joined(
+            [
+                Msg.counted(P_("{n} team", "{n} teams"), "n", {"n": teams}),
+                Msg.counted(P_("{n} match played", "{n} matches played"), "n", {"n": played}),
+            ],
+            " · ",
+        )
+    if viewer.is_staff:
+        if len(view["table"]) < 2:
+            return Now(where, Msg(N_("Invite the coaches: each creates their team.")))
+        return Now(where, Msg(N_("Open a match on the live sheet, or record one played on paper.")))
+    if viewer.role != "coach":
+        return Now(where)
+    if not view["teams"]:
+        return Now(where, Msg(N_("Your turn: create your team.")), yours=True)
+    mine = {t["id"] for t in view["teams"]}
+    for live in view["live"]:
+        if not live["recorded"] and mine & set(live["teams"]):
+            return Now(
+                where,
+                Msg(N_("Your match is open: go to it.")),
+                yours=True,
+            )
+    return Now(where, Msg(N_("Between matches: no match of yours is open.")))

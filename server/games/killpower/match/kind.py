@@ -192,5 +192,7 @@ class KillpowerMatch(GameKind[MatchState]):
     def template_globals(self) -> dict[str, Any]:
         return views.template_globals()
 
+    now = staticmethod(views.now)
+
 
 KILLPOWER_MATCH = KillpowerMatch()

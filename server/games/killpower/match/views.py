@@ -3,6 +3,7 @@ board) and the journal's words; built from the state only."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -40,6 +41,7 @@ from server.platform.kinds import (
     full_event,
     rolls_for,
 )
+from server.platform.now import NOTHING_LEFT, WATCH, Now
 
 LABELS = {
     "lineup": N_("the lineup"),
@@ -478,3 +480,71 @@ def described(command: Any, state: MatchState) -> Msg:
             {"name": name, "offence": Msg(OFFENCE_TITLES[command.offence])},
         )
     return Msg(LABELS.get(command.type, N_("the action")))
+
+
+def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
+    """The turn, the phase and the side the match waits for, and what this coach or referee
+    does now. A coach of a refereed match plays through the referee ("plays" is False)."""
+    teams, me, staff, plays = view["teams"], view["me"], viewer.is_staff, view["plays"]
+    stage = view["stage"]
+    at_match = staff or me is not None
+
+    def name(side: str) -> str:
+        return str(teams[side]["name"])
+
+    if stage == "lineup":
+        where = Msg(N_("Before the match: each coach gives their lineup"))
+        if me is not None and not teams[me]["ready"]:
+            return Now(
+                where,
+                Msg(N_("Your turn: choose who plays and your bluff cards.")),
+                yours=True,
+                to=f"lineup-{me}",
+            )
+        if staff:
+            return Now(where, Msg(N_("Each coach gives their lineup; you may enter it for them.")))
+        return Now(where, Msg(N_("Wait: the other coach gives their lineup.")) if me else None)
+    if stage == "finished":
+        a, b = (teams[s] for s in SIDES)
+        where = Msg(
+            N_("The match is over: {a} {sa} – {sb} {b}"),
+            {"a": a["name"], "b": b["name"], "sa": a["score"], "sb": b["score"]},
+        )
+        if me is not None and view["league"]:
+            return Now(where, Msg(N_("Nothing left to do here: the league has the result.")))
+        return Now(where, Msg(NOTHING_LEFT) if at_match else None)
+    phase, pending = view["phase"], view["pending"]
+    turn = {"turn": view["turn"], "phase": Msg(PHASE_TITLES[phase])}
+    if stage == "free_throws":
+        side, to = view["next_thrower"], None
+        where = Msg(N_("Free throws · {team} throws"), {"team": name(side)})
+    elif pending is not None:
+        side, to, kind = pending["side"], "pending-title", pending["kind"]
+        what = Msg(PENDING_TITLES[kind])
+        where = Msg(
+            N_("Turn {turn} · {phase} · {team}: {what}"), {**turn, "team": name(side), "what": what}
+        )
+    elif view["moving"] is not None:
+        side = view["moving"]
+        to = f"kp-move-{side}" if staff else "kp-your-move"
+        where = Msg(N_("Turn {turn} · {phase} · {team} moves"), {**turn, "team": name(side)})
+    elif view["due"] is not None:
+        side, to = view["due"]["side"], f"play-{view['due']['side']}"
+        who = view["due"]["label"]
+        where = Msg(
+            N_("Turn {turn} · {phase} · {name} of {team} acts"),
+            {**turn, "name": who, "team": name(side)},
+        )
+    else:
+        return Now(Msg(N_("Turn {turn} · {phase}"), turn), Msg(WATCH) if at_match else None)
+    if staff and plays:
+        return Now(
+            where, Msg(N_("Enter what {team} does."), {"team": name(side)}), yours=True, to=to
+        )
+    if me == side:
+        if not plays:
+            return Now(where, Msg(N_("Your turn: tell the referee what you do.")), yours=True)
+        return Now(where, Msg(N_("Your turn.")), yours=True, to=to)
+    if me is not None:
+        return Now(where, Msg(N_("Wait: {team} plays."), {"team": name(side)}))
+    return Now(where, Msg(WATCH) if staff else None)
