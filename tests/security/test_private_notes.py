@@ -4,6 +4,7 @@ own `log_view` cannot hand one out."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -12,6 +13,7 @@ from pydantic import BaseModel
 
 from server.i18n import Msg
 from server.platform.kinds import Applied, GameKind, LoggedEvent, Viewer
+from server.platform.now import Now
 
 NOTES = {
     "person:1": [Msg("Only one reads this.").to_json()],
@@ -27,6 +29,9 @@ class Leaky(GameKind[BaseModel]):
     title = tagline = "leaky"
     state_model = BaseModel
     settings_model = BaseModel
+
+    def now(self, view: Mapping[str, Any], viewer: Viewer) -> Now:
+        return Now(Msg("leaky"))
 
     def new_state(self, settings: BaseModel) -> BaseModel:
         return BaseModel()

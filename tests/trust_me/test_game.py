@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 
 from server.errors import InvalidInput, NotAllowed, RuleError
+from server.games.trust_me.setup import DECOR_POINTS
 from server.games.trust_me.sheet import mark, wound_places
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import PUBLIC
 from server.platform.service import GameService
+from tests.conftest import key, viewer_of
 from tests.trust_me.conftest import NAMES, STARTING, TM, dealt
 
 
@@ -749,3 +751,29 @@ def test_the_reroll_cell_and_the_lucky_charm_each_give_a_reroll(
     with pytest.raises(RuleError, match="free hand or cell"):  # one marker a place
         wound_again = t.state.model_copy(deep=True)
         mark(wound_again, wound_again.survivor(t.id("Hugo")), "c9", "infection")
+
+
+def test_the_deal_draws_the_passports_and_decor_the_organizer_left_to_chance(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """Issue 35: "deal everything at random". Léa is given hers; Hugo and Ana nothing, and Ana's
+    décor set then cleared (none: drawn at the deal). The deal gives each a passport no other
+    survivor has and 2 to 4 points of décor (12.3), and keeps Léa's as given."""
+    t = TM(service, rolls)
+    game, owner = service.create_game("trust_me", "Ville", "Orga", idem_key=key())
+    t.game, t.org = game.id, viewer_of(owner)
+    for name in ("Léa", "Hugo", "Ana"):
+        t.people[name] = viewer_of(service.register(game.id, t.org, "player", name, idem_key=key()))
+    t.act(None, {"type": "passport", "player": t.id("Léa"), "passport": "doc"})
+    t.act(None, {"type": "decor", "player": t.id("Léa"), "pieces": ["bus"]})
+    t.act(None, {"type": "decor", "player": t.id("Ana"), "pieces": ["car"]})
+    said = t.act(None, {"type": "decor", "player": t.id("Ana"), "pieces": []})
+    assert said == "Ana’s décor will be drawn at the deal."
+    assert t.sheet("Ana").decor == []
+    rolls.endless = True
+    t.act(None, {"type": "deal"})
+    passports = [t.sheet(n).passport for n in ("Léa", "Hugo", "Ana")]
+    assert passports[0] == "doc" and None not in passports and len(set(passports)) == 3
+    assert t.sheet("Léa").decor == ["bus"]
+    for name in ("Hugo", "Ana"):
+        assert 2 <= sum(DECOR_POINTS[p] for p in t.sheet(name).decor) <= 4

@@ -320,31 +320,30 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
         if at_table:
             return Now(where, Msg(N_("The organizer enters your deck.")))
         return Now(where, Msg(N_("Make your deck.")), yours=True)
-    number = view["games"] + 1
+    number = view["games"] + 1  # 2.1.6: a match of several games; the first says no number
     if phase == "finished":
         result = (
-            Msg(N_("{name} wins!"), {"name": table["winner"]})
+            Msg(N_("{name} wins"), {"name": table["winner"]})
             if view["result"] == "won" and table and table["winner"]
-            else Msg(N_("The game ends in {result}."), {"result": view["result_title"]})
+            else Msg(str(view.get("result_title")))
         )
-        where = Msg(N_("Game {n} of the match is over: {result}"), {"n": number, "result": result})
+        where = (
+            Msg(N_("Game {n} of the match is over: {result}"), {"n": number, "result": result})
+            if number > 1
+            else Msg(N_("The game is over: {result}."), {"result": result})
+        )
         if staff:
-            return Now(where, Msg(N_("Deal the next game of the match, or stop here.")), yours=True)
-        return Now(
-            where,
-            None
-            if viewer.role == "public"
-            else Msg(N_("The organizer deals the next game, if you play on.")),
-        )
+            said = N_("Deal the next game of the match, or stop here.")
+            return Now(where, Msg(said), yours=True)
+        said = N_("The organizer deals the next game, if you play on.")
+        return Now(where, None if viewer.role == "public" else Msg(said))
     pending = table["pending"] if table else None
+    game = Msg(N_("Game {n} of the match"), {"n": number}) if number > 1 else Msg(N_("In play"))
     if pending is None:
-        return Now(
-            Msg(N_("Game {n} of the match"), {"n": number}),
-            None if viewer.role == "public" else Msg(WATCH),
-        )
+        return Now(game, None if viewer.role == "public" else Msg(WATCH))
     where = Msg(
-        N_("Game {n} of the match · {name} {what}"),
-        {"n": number, "name": pending["player"], "what": pending["what"]},
+        N_("{game} · {name} {what}"),
+        {"game": game, "name": pending["player"], "what": pending["what"]},
     )
     if staff:
         if at_table and console and console["choice"]:

@@ -82,17 +82,14 @@ def on_passport(state: TMState, c: SetPassport, ctx: Context) -> Applied:
     s = survivor_of(state, c.player)
     taken = {o.passport for o in state.survivors.values() if o.id != s.id}
     if c.passport is None:
-        left = [p.key for p in state.box.passports if p.key not in taken]
-        if not left:
-            raise RuleError(N_("No passport is left to draw."), field="passport")
-        s.passport = left[ctx.dice.roll(len(left), f"passport of {s.name}", owner=SERVER) - 1]
+        draw_passport(state, s, ctx.dice)
     else:
         if state.box.passport(c.passport) is None:
             raise RuleError(N_("No passport “{key}” in the box."), field="passport", key=c.passport)
         if c.passport in taken:
             raise RuleError(N_("Another survivor has this passport."), field="passport")
         s.passport = c.passport
-    name = state.box.passport(s.passport)
+    name = state.box.passport(s.passport) if s.passport else None
     assert name is not None
     return Applied(Msg(N_("{player} plays {survivor}."), {"player": s.name, "survivor": name.name}))
 
@@ -100,6 +97,9 @@ def on_passport(state: TMState, c: SetPassport, ctx: Context) -> Applied:
 def on_decor(state: TMState, c: SetDecor, ctx: Context) -> Applied:
     s = survivor_of(state, c.player)
     points = sum(DECOR_POINTS[p] for p in c.pieces)
+    if points == 0:  # left to chance: drawn at the deal
+        s.decor = []
+        return Applied(Msg(N_("{player}’s décor will be drawn at the deal."), {"player": s.name}))
     if not 2 <= points <= 4:  # 12.3: "Chaque joueur place entre 2 et 4 points de décors"
         raise RuleError(
             N_("Each player places 2 to 4 points of décor, not {points}."),
@@ -125,11 +125,11 @@ def on_deal(state: TMState, c: TableDeal, ctx: Context) -> Applied:
         raise RuleError(
             N_("Trust Me is played by 2 to 4 players, not {count}."), count=len(survivors)
         )
-    for s in survivors:
+    for s in survivors:  # what the organizer left to chance is drawn now
         if s.passport is None:
-            raise RuleError(N_("{name} has no passport yet."), name=s.name)
+            draw_passport(state, s, ctx.dice)
         if not s.decor:
-            raise RuleError(N_("{name} has placed no décor yet (12.3)."), name=s.name)
+            s.decor = draw_decor(s, ctx.dice)
     specials(state, ctx.dice)
     deal_objectives(state, ctx.dice)
     for s in survivors:
@@ -148,6 +148,25 @@ def on_deal(state: TMState, c: TableDeal, ctx: Context) -> Applied:
             {"name": state.survivor(state.order[0]).name},
         )
     )
+
+
+def draw_passport(state: TMState, s: Survivor, dice: Dice) -> None:
+    """A passport drawn among those no other survivor has."""
+    taken = {o.passport for o in state.survivors.values() if o.id != s.id}
+    left = [p.key for p in state.box.passports if p.key not in taken]
+    if not left:
+        raise RuleError(N_("No passport is left to draw."), field="passport")
+    s.passport = left[dice.roll(len(left), f"passport of {s.name}", owner=SERVER) - 1]
+
+
+def draw_decor(s: Survivor, dice: Dice) -> list[str]:
+    """12.3: 2 to 4 points of décor, the pieces drawn: one, then another while under 2."""
+    pieces: list[str] = []
+    while sum(DECOR_POINTS[p] for p in pieces) < 2:
+        room = 4 - sum(DECOR_POINTS[p] for p in pieces)
+        fitting = [k for k, points in DECOR_POINTS.items() if points <= room]
+        pieces.append(fitting[dice.roll(len(fitting), f"décor of {s.name}", owner=SERVER) - 1])
+    return pieces
 
 
 def specials(state: TMState, dice: Dice) -> None:

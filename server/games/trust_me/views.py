@@ -17,6 +17,7 @@ from server.games.trust_me.setup import DECOR_POINTS, DECOR_TITLES, SPECIAL_TITL
 from server.games.trust_me.sheet import (
     hidden_slots,
     occupant,
+    place_problem,
     thing_of,
     token_places,
     weapon_of,
@@ -353,7 +354,18 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
             if (o := state.box.objective(k))
         ],
         "redrawn": s.redrawn,
-        "offered": [item_view(state, i, False) for i in s.offered],
+        # Each token drawn with the places it may go (1, 5): never one the rules then refuse.
+        "offered": [
+            item_view(state, i, False)
+            | {
+                "slots": [
+                    {"slot": p, "title": slot_title(state, p)}
+                    for p in free_item_slots(state, s)
+                    if place_problem(state, s, i, p) is None
+                ]
+            }
+            for i in s.offered
+        ],
         "kept": s.kept,
         "belongings": own_items,
         "weapons_in_hand": [

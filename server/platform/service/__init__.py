@@ -73,7 +73,7 @@ class GameService:
             actions.answer,
             actions.proposals,
         )
-        self.undo, self.undo_asks = actions.undo, actions.undo_asks
+        self.undo, self.undo_asks, self.try_out = actions.undo, actions.undo_asks, actions.try_out
         self.run_due, self.resend_followups = actions.run_due, actions.resend_followups
         # A game opened from another.
         self.open_linked, self.handoff = linked.open_linked, linked.handoff

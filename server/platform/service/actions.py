@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -37,7 +38,14 @@ from server.platform.consent import (
     trial,
     undo_of,
 )
-from server.platform.dice import BadRoll, CommandDice, MissingRoll, ReplayDiverged, held_after_undo
+from server.platform.dice import (
+    BadRoll,
+    CommandDice,
+    DiceSource,
+    MissingRoll,
+    ReplayDiverged,
+    held_after_undo,
+)
 from server.platform.idempotency import (
     SYSTEM_CALLER,
     IdemKey,
@@ -47,6 +55,7 @@ from server.platform.kinds import (
     SYSTEM,
     Context,
     GameKind,
+    Outcome,
     Viewer,
     get_kind,
     logged,
@@ -170,6 +179,66 @@ class Actions:
                 event, applied = self._apply(s, game, kind, state, actor, command, rolls, idem)
         return self._applied(game_id, kind, event, applied, actor)
 
+    def try_out(
+        self,
+        game_id: str,
+        actor: Viewer,
+        payload: Mapping[str, Any],
+        *,
+        seen_seq: int | None = None,
+        rolls: Mapping[str, int] | None = None,
+        dice: DiceSource | None = None,
+    ) -> Msg:
+        """Would `actor`'s command be taken now? Every check `perform` makes, then the rules on
+        the present state with `dice` (the server's when None), and nothing written: what it
+        would do in words (a proposal's, where the other side must agree), or the refusal
+        `perform` would give. The form walk submits every option a page offers with it."""
+        with self.store.db.read() as s:
+            game = s.get(Game, game_id)
+            if game is None:
+                raise NotFound(N_("No such game."))
+            kind = get_kind(game.kind)
+            command = parsed(kind, actor, payload, trusted=False)
+            state = self.store.state_of(game, kind, copy=False)
+            self._check_references(s, game_id, kind, state, command)
+            if seen_seq is not None:
+                self.store.check_fresh(
+                    s, game, seen_seq, kind.subjects(state, command, actor), actor
+                )
+            if kind.consent_of(state, command, actor) is not None:
+                return kind.describe(command, state)
+            now = self.store.clock.now()
+            outcome, _ = self._decide(game, kind, state, actor, command, rolls, now, dice)
+        return outcome.summary
+
+    def _decide(
+        self,
+        game: Game,
+        kind: GameKind[Any],
+        state: BaseModel,
+        actor: Viewer,
+        command: Any,
+        rolls: Mapping[str, int] | None,
+        now: datetime,
+        source: DiceSource | None = None,
+    ) -> tuple[Outcome[Any], CommandDice]:
+        """The rules' answer to the command, with its dice: nothing written yet."""
+        physical = game.settings.get("dice") == "physical"
+        may_enter = kind.may_enter_dice(state, actor, physical)
+        dice = CommandDice(
+            source or self.store.dice,
+            rolls or {},
+            physical_only=physical,
+            may_enter=may_enter,
+            held=list(game.held_dice or []),
+        )
+        try:
+            outcome = kind.apply(state, command, Context(actor, dice, now))
+            dice.check_all_used()
+        except (MissingRoll, BadRoll) as error:
+            raise in_words(error, kind, state) from None
+        return outcome, dice
+
     def _apply(
         self,
         s: Session,
@@ -185,21 +254,8 @@ class Actions:
         """The command applied, in the caller's transaction: its event appended (with who agreed
         to it, for a proposal accepted), the state stored, the proposals it moves past expired."""
         now = self.store.clock.now()
-        physical = game.settings.get("dice") == "physical"
-        may_enter = kind.may_enter_dice(state, actor, physical)
-        dice = CommandDice(
-            self.store.dice,
-            rolls or {},
-            physical_only=physical,
-            may_enter=may_enter,
-            held=list(game.held_dice or []),
-        )
         label = kind.label(command, state)
-        try:
-            outcome = kind.apply(state, command, Context(actor, dice, now))
-            dice.check_all_used()
-        except (MissingRoll, BadRoll) as error:
-            raise in_words(error, kind, state) from None
+        outcome, dice = self._decide(game, kind, state, actor, command, rolls, now)
         summary = outcome.summary
         result = dict(outcome.result)
         if agreed_by is not None:
