@@ -181,8 +181,29 @@
     if (problem) { reveal(problem); return; }
     if (ctx.response.status >= 300) return;
     var said = document.querySelector("#flash .flash");
-    if (said) reveal(said, document.getElementById("flash"));
+    if (!said) return;
+    // A page played far from its top (a Killpower Ball coach's controls) keeps its place: the
+    // sentence floats at the bottom of the screen until the next tap, instead of a jump up.
+    if (document.body.dataset.said === "float") floatSaid(said, document.getElementById("flash"));
+    else reveal(said, document.getElementById("flash"));
   });
+  // A copy floats at the bottom of the screen until the next touch; the sentence itself stays
+  // where it is (read by screen readers there), so nothing on the page moves under a finger.
+  function floatSaid(said, region) {
+    var old = document.querySelector(".said-float");
+    if (old) old.remove();
+    var box = region.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) return;  // in sight already
+    var copy = said.cloneNode(true);
+    copy.removeAttribute("role");
+    copy.setAttribute("aria-hidden", "true");
+    copy.classList.add("said-float");
+    document.body.appendChild(copy);
+    document.addEventListener("pointerdown", function sink() {
+      copy.remove();
+      document.removeEventListener("pointerdown", sink, true);
+    }, true);
+  }
 
   // The stream says "hello" (its sequence number and the server time) and "changed".
   document.addEventListener("hello", function (evt) {

@@ -77,6 +77,8 @@ def test_a_coach_creates_a_team_and_the_ranking_shows_a_match(
     console.get_by_role("button", name="Choisir").tap()
     console.locator("#score-a").fill("3")
     console.locator("#score-b").fill("1")
+    # How it ended is chosen too: the form starts on no ending (issue 35, class A).
+    console.locator("#end-how").select_option(value="score")
     assert_accessible(console)
     console.get_by_role("button", name="Enregistrer le match et tirer les risques de mort").tap()
     expect(console.locator("#flash")).to_contain_text("Nabos : victoire")

@@ -43,6 +43,10 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     mover.locator(f"#give-{state.hand}").select_option(index=1)  # no gladiator pre-chosen
     mover.get_by_role("button", name="Donner le ballon").tap()
     expect(mover.locator(".kp-move")).to_be_visible()
+    # Issue 35: a coach's controls are far down; a move keeps the page where it is, and its
+    # sentence floats at the bottom of the screen instead of pulling the page up to it.
+    expect(mover.locator(".said-float")).to_be_visible()
+    assert mover.evaluate("scrollY") > 500
     # A gladiator of the side-line zone chosen: the squares it may reach light up; a tap on one
     # fills the form; one more tap moves it.
     who = mover.locator("#move-who")

@@ -67,8 +67,12 @@ def test_a_game_master_runs_three_rounds(browser: Browser, live_server: Any) -> 
         if number == 1:
             assert_accessible(console)
             shot(console, "rcb-duel")
+        # Settling makes a ghost: asked first (issue 35, class A).
+        asked: list[str] = []
+        console.once("dialog", lambda d: (asked.append(d.message), d.accept()))
         console.get_by_role("button", name="Régler le duel").tap()
         expect(console.locator("#flash")).to_contain_text(f"Tour {number}")
+        assert asked and "fantôme" in asked[0]
         # The board and the fighter's page show the outcome without a reload.
         expect(board.locator(".history li")).to_have_count(number)
         expect(fighter.locator(".history li")).to_have_count(number)

@@ -11,6 +11,7 @@ from server.games.killpower import board
 from server.games.killpower import match_rules as mr
 from server.games.killpower.board import distance, name, parse
 from server.games.killpower.match.field import legal_moves
+from server.games.killpower.match.kind import KILLPOWER_MATCH
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
 from tests.killpower.conftest import Match
@@ -311,3 +312,25 @@ def test_no_sprint_from_inside_an_enemy_action_zone(on_board: Match) -> None:
     assert "N18" in move(m, B, 2, "N18")
     assert m.state.at[str(m.g(B, 2))] == (18, 14)
     m.fails(B, {"type": "move", "gladiator": m.g(B, 1), "to": "G17"}, RuleError)
+
+
+def test_a_sprint_is_its_coach_s_turn_until_the_move(on_board: Match) -> None:
+    """Issue 35 (review): after "Sprinter", the game waits for the sprinter's move (5.2: it moves
+    a second time before the next gladiator acts, which ends the sprint). The sprinter's coach
+    is told it is theirs, the other coach to wait, whoever is next in the RAP order."""
+    m, A, B = on_board, "A", "B"
+    m.act(B, {"type": "give_ball", "gladiator": m.g(B, 1)})
+    move(m, B, 1, "K17")
+    m.act(B, {"type": "end_phase"})
+    move(m, A, 1, "E10")
+    m.act(A, {"type": "end_phase"})
+    assert m.state.phase == 3
+    due = m.view(A)["due"]
+    side = A if due["id"] == m.g(A, 1) else B
+    other = B if side == A else A
+    m.act(side, {"type": "act", "gladiator": due["id"], "action": "sprint"})
+    assert m.state.sprinting == due["id"]
+    mine = KILLPOWER_MATCH.now(m.view(side), m.coach[side])
+    theirs = KILLPOWER_MATCH.now(m.view(other), m.coach[other])
+    assert mine.yours and not theirs.yours
+    assert "sprints" in mine.where.text and mine.to == f"play-{side}"

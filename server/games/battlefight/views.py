@@ -363,6 +363,6 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
         return Now(where, Msg(N_("Your turn.")), yours=True)
     offers = [n for n in (table or {}).get("draw_offer", []) if n != me["name"]]
     if offers:
-        said = N_("{names} offers a draw: accept it below, or wait for {name} to play on.")
+        said = N_("{names} offers a draw: accept it, or wait for {name} to play on.")
         return Now(where, Msg(said, {"names": ", ".join(offers), "name": pending["player"]}))
     return Now(where, Msg(N_("Wait: {name} chooses."), {"name": pending["player"]}))

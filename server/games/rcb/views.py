@@ -232,7 +232,7 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
         yours = {
             "designation": N_("Enter the two fighters the teams send."),
             "stakes": N_("Enter each team’s stake."),
-            "duel": N_("Compare the two cards and enter the duel’s result."),
+            "duel": N_("Settle the duel: Arbitre compares the two cards."),
         }
         return Now(where, Msg(yours[phase]), yours=True)
     if player is None:

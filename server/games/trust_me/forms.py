@@ -9,7 +9,9 @@ from typing import Any
 
 def from_form(payload: dict[str, Any]) -> dict[str, Any]:
     """The keep and rearrange forms send `slot_<item>` per object (empty: not kept); the décor
-    form `count_<piece>` per piece."""
+    form `count_<piece>` per piece; the attack form names "a group of zombies" (no survivor)."""
+    if payload.get("target") == "zombies":
+        payload = {k: v for k, v in payload.items() if k != "target"}
     if payload.get("type") == "decor":
         data = {k: v for k, v in payload.items() if not k.startswith("count_")}
         data["pieces"] = [

@@ -622,21 +622,15 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
         return Now(where, Msg(NOTHING_LEFT) if at_table else None)
     waiting = view.get("waiting")
     if phase == "zombies":
-        said = waiting["what"] if waiting else ""
-        where = Msg(N_("Round {n} · the zombies: {what}"), {"n": view["round"], "what": said})
+        # What the table does now, said as the zombie panel says it (anyone at it may roll).
+        said = Msg(str(waiting["what"]) if waiting else WATCH)
+        where = Msg(N_("Round {n} · the zombies"), {"n": view["round"]})
         if me is not None and me["may_recover"]:
-            return Now(
-                where,
-                Msg(N_("Your turn: take your tokens back.")),
-                yours=True,
-            )
-        if at_table:
-            return Now(
-                where,
-                Msg(N_("Anyone at the table rolls the zombies’ dice, from any phone.")),
-                yours=True,
-            )
-        return Now(where)
+            return Now(where, Msg(N_("Your turn: take your tokens back.")), yours=True)
+        spawned = (view.get("zombie_phase") or {}).get("spawned")
+        if at_table and not spawned and not view.get("waiting_wounds"):
+            return Now(where, said, yours=True, to="tm-zombies-title")
+        return Now(where, said if at_table else None)
     if waiting is None:
         return Now(
             Msg(N_("Round {n} · the survivors"), {"n": view["round"]}),

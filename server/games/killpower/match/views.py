@@ -365,6 +365,10 @@ def carrier_hints(state: MatchState, carrier: Fighter) -> tuple[str, str]:
     return shot.render(), aims.render()
 
 
+def sprinter_of(state: MatchState) -> Fighter | None:
+    return state.fighter(state.sprinting) if state.sprinting is not None else None
+
+
 def match_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str, Any]:
     teams = {
         key: team_view(state, key, staff or side == key) for key in SIDES if key in state.teams
@@ -396,6 +400,10 @@ def match_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str
         "due": due,
         "order": order,
         "pending": pending,
+        # 5.2: a sprint moves its gladiator now, before the next gladiator acts (which ends it).
+        "sprinting": {"side": sprinter.side, "label": sprinter.label}
+        if state.stage == "running" and state.phase == 3 and (sprinter := sprinter_of(state))
+        else None,
         "gift": state.gift,
         "reveals": [r.model_dump() for r in state.reveals],
         "surrendered": state.surrendered,
@@ -528,6 +536,13 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
         side = view["moving"]
         to = f"kp-move-{side}" if staff else "kp-your-move"
         where = Msg(N_("Turn {turn} · {phase} · {team} moves"), {**turn, "team": name(side)})
+    elif view.get("sprinting") is not None:
+        side, to = view["sprinting"]["side"], f"play-{view['sprinting']['side']}"
+        who = view["sprinting"]["label"]
+        where = Msg(
+            N_("Turn {turn} · {phase} · {name} of {team} sprints: the move first"),
+            {**turn, "name": who, "team": name(side)},
+        )
     elif view["due"] is not None:
         side, to = view["due"]["side"], f"play-{view['due']['side']}"
         who = view["due"]["label"]
