@@ -69,7 +69,7 @@ def test_a_game_master_runs_three_rounds(browser: Browser, live_server: Any) -> 
             shot(console, "rcb-duel")
         # Settling makes a ghost: asked first (issue 35, class A).
         asked: list[str] = []
-        console.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+        console.once("dialog", lambda d, asked=asked: (asked.append(d.message), d.accept()))
         console.get_by_role("button", name="Régler le duel").tap()
         expect(console.locator("#flash")).to_contain_text(f"Tour {number}")
         assert asked and "fantôme" in asked[0]

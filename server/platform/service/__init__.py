@@ -61,6 +61,7 @@ class GameService:
         self.last_undoable = reads.last_undoable
         # The log replayed.
         self.rebuild, self.verify = replay.rebuild, replay.verify
+        self.state_at, self.steps = replay.state_at, replay.steps
         # Games, people and links.
         self.create_game, self.register = roster.create_game, roster.register
         self.invitation, self.set_invitation = roster.invitation, roster.set_invitation

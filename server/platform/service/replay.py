@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel
+from sqlalchemy.orm import defer
+from sqlmodel import col, select
 
 from server.errors import (
     NotFound,
@@ -60,6 +62,47 @@ class Replay:
                 ctx = Context(actor, ReplayDice(event.rolls), event.at)
                 state = kind.apply(state, kind.parse(event.command), ctx).state
         return state
+
+    def steps(self, game_id: str) -> list[tuple[int, bool]]:
+        """A game's actions, in order: each one's sequence number, and whether it was undone."""
+        with self.store.db.read() as s:
+            rows = s.exec(
+                select(Event.seq, Event.undone_by)
+                .where(Event.game_id == game_id, col(Event.type).in_(("command", "undo")))
+                .order_by(col(Event.seq))
+            ).all()
+        return [(seq, undone_by is not None) for seq, undone_by in rows]
+
+    def state_at(self, game_id: str, seq: int) -> tuple[Game, BaseModel]:
+        """The game and its state just after its event `seq`, as it was then (issue 37): an
+        action undone later still in it, one undone by then out. Built from the last snapshot at
+        or before `seq` (an undo clears the snapshots it reaches behind, so every one left holds
+        the log as it stood), then the hundred events at most that follow it."""
+        with self.store.db.read() as s:
+            game = s.get(Game, game_id, options=[defer(Game.state)])  # type: ignore[arg-type]
+            if game is None:
+                raise NotFound(N_("No such game."))
+            seq = max(0, min(seq, game.seq))
+            start = s.exec(
+                select(Event)
+                .where(
+                    Event.game_id == game_id,
+                    Event.seq <= seq,
+                    col(Event.snapshot).is_not(None),
+                )
+                .order_by(col(Event.seq).desc())
+                .limit(1)
+            ).first()
+            after = start.seq if start is not None else 0
+            events = list(
+                s.exec(
+                    select(Event)
+                    .where(Event.game_id == game_id, Event.seq > after, Event.seq <= seq)
+                    .order_by(col(Event.seq))
+                )
+            )
+            game.state = {}  # never the present one: a step is what was, not what is
+        return game, self.rebuild(game, events, start=start)
 
     def verify(self, game_id: str) -> bool:
         """Does replaying the log give exactly the stored state?"""
