@@ -41,6 +41,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.durability
 	$(BIN)/python -m bench.battlefight
 	$(BIN)/python -m bench.moving
+	$(BIN)/python -m bench.replay
 	cd bench && { [ -x node_modules/.bin/lighthouse ] || npm install --no-audit --no-fund --no-save lighthouse@12; }
 	$(BIN)/python -m bench.lighthouse
 

@@ -55,24 +55,29 @@ def replay(
     loaded = service.load(game_id)
     if loaded.game.status != "finished":
         raise NotFound(N_("A game's replay opens once the game is over."))
-    # Every action is a step; each is labelled as this reader's journal says it, or by its
-    # number where the journal says nothing to them (a Serial Battle's public board).
-    said = {e["seq"]: e for e in service.log(game_id, viewer) if e.get("summary")}
-    steps = [
-        Step(
-            n,
-            seq,
-            said[seq]["summary"] if seq in said else Msg(N_("Action no. {seq}"), {"seq": seq}),
-            undone,
-        )
-        for n, (seq, undone) in enumerate(service.steps(game_id), start=1)
-    ]
-    last = len(steps)
+    # Every action is a step; those the timeline lists are labelled as this reader's journal
+    # says them, or by number where it says nothing to them (a Serial Battle's public board).
+    actions = service.steps(game_id)
+    last = len(actions)
     shown = last if step is None else min(step, last)
-    seq = steps[shown - 1].seq if shown else (steps[0].seq - 1 if steps else 0)
+    near = range(max(shown - NEAR, 1), min(shown + NEAR, last) + 1)
+    said = {}
+    if actions:
+        first_seq, last_seq = actions[near.start - 1][0], actions[near.stop - 2][0]
+        said = {
+            e["seq"]: e["summary"]
+            for e in service.log(game_id, viewer, after=first_seq - 1, upto=last_seq)
+            if e.get("summary")
+        }
+    steps = [
+        Step(n, seq, said.get(seq) or Msg(N_("Action no. {seq}"), {"seq": seq}), undone)
+        for n in near
+        for seq, undone in [actions[n - 1]]
+    ]
+    seq = actions[shown - 1][0] if shown else (actions[0][0] - 1 if actions else 0)
     game, state = service.state_at(game_id, seq)
     context = page_context(service, clock, Loaded(game, loaded.kind, state), viewer, "board")
-    now = steps[shown - 1].summary if shown else Msg(N_("The game as it began."))
+    now = next((s.summary for s in steps if s.n == shown), Msg(N_("The game as it began.")))
     where = Msg(N_("Replay · step {n} of {count}"), {"n": shown, "count": last})
     context.update(
         now_line=Now(where, now if isinstance(now, Msg) else Msg(str(now))),
@@ -82,7 +87,7 @@ def replay(
         replay=True,
         step=shown,
         last=last,
-        steps=[s for s in steps if abs(s.n - shown) <= NEAR or s.n == last],
+        steps=steps,
     )
     full = {"request": request, **base_context(request), **context}
     context["board"] = Markup(templates.render(loaded.kind.template("board"), full, "live"))

@@ -580,6 +580,10 @@
     button.setAttribute("aria-pressed", "true");
     replayTick();
   });
+  document.addEventListener("htmx:after:settle", function () {  // a step in: still playing
+    var button = document.querySelector("[data-replay-play]");
+    if (button && playing) { button.textContent = button.dataset.pause; button.setAttribute("aria-pressed", "true"); }
+  });
   document.addEventListener("keydown", function (evt) {
     if (!document.getElementById("replay") || evt.altKey || evt.ctrlKey || evt.metaKey) return;
     if (evt.target.closest && evt.target.closest("input, select, textarea")) return;

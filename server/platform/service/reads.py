@@ -126,10 +126,13 @@ class Reads:
             target = self.store.undo_target(s, game_id)
         return (target.seq, Msg.from_json(target.label)) if target else None
 
-    def log(self, game_id: str, viewer: Viewer, after: int = 0) -> list[dict[str, Any]]:
+    def log(
+        self, game_id: str, viewer: Viewer, after: int = 0, upto: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The journal as `viewer` may read it, the events after `after` (up to `upto`)."""
         loaded = self.load(game_id)
         with self.store.db.read() as s:
-            events = self.store.events(s, game_id, after=after)
+            events = self.store.events(s, game_id, after=after, upto=upto)
         over = loaded.game.status == "finished"
         shown = []
         for event in events:

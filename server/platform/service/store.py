@@ -103,14 +103,13 @@ class Store:
             idem.check(prior.idem_fingerprint)
         return prior
 
-    def events(self, s: Session, game_id: str, after: int = 0) -> list[Event]:
-        return list(
-            s.exec(
-                select(Event)
-                .where(Event.game_id == game_id, Event.seq > after)
-                .order_by(col(Event.seq))
-            )
-        )
+    def events(
+        self, s: Session, game_id: str, after: int = 0, upto: int | None = None
+    ) -> list[Event]:
+        query = select(Event).where(Event.game_id == game_id, Event.seq > after)
+        if upto is not None:
+            query = query.where(Event.seq <= upto)
+        return list(s.exec(query.order_by(col(Event.seq))))
 
     def undo_target(self, s: Session, game_id: str) -> Event | None:
         return s.exec(
