@@ -545,6 +545,34 @@
     if (secure && "serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});
   });
 
+  // A piece that moves between two renders (a replay's steps, a live board) slides from where it
+  // was (issue 37): its place is noted before the swap, and the move played back after it.
+  var placesBefore = null;
+  function piecePlaces() {
+    var places = {};
+    document.querySelectorAll("[data-piece]").forEach(function (el) {
+      places[el.getAttribute("data-piece")] = el.getBoundingClientRect();
+    });
+    return places;
+  }
+  document.addEventListener("htmx:before:swap", function () { placesBefore = piecePlaces(); });
+  document.addEventListener("htmx:after:settle", function () {
+    var before = placesBefore;
+    placesBefore = null;
+    if (!before || !window.matchMedia || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    document.querySelectorAll("[data-piece]").forEach(function (el) {
+      var was = before[el.getAttribute("data-piece")];
+      if (!was || !el.animate) return;
+      var now = el.getBoundingClientRect();
+      var dx = was.left - now.left, dy = was.top - now.top;
+      if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
+      var svg = el.ownerSVGElement, ctm = svg && svg.getScreenCTM();
+      if (ctm && ctm.a && ctm.d) { dx = dx / ctm.a; dy = dy / ctm.d; }  // the board's own units
+      el.animate([{transform: "translate(" + dx + "px, " + dy + "px)"}, {transform: "none"}],
+                 {duration: 350, easing: "ease-out"});
+    });
+  });
+
   // A finished game's replay (issue 37): its steps are links; ← and →, Home and End, a swipe
   // on the board and "Play" follow them. A step comes in by htmx (the board morphed, so pieces
   // move), or as a page where the script is off.
