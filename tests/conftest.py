@@ -12,7 +12,7 @@ import shutil
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -488,6 +488,24 @@ class Hunt:
                     texts = self.phones.answers(name, english)
                     texts += self.phones.journal(name, english)
                     self._assert_hidden(name, words, texts, "the end")
+
+    def replay(self, forbidden_at: Callable[[Any, str], re.Pattern[str] | None]) -> None:
+        """Issue 37: a finished game's replay, every step as every viewer replays it (French and
+        English by turns), searched for what that viewer might not know at that step: the
+        step's board, not the timeline (the journal of a finished game, searched by `finish`)."""
+        service, g = self.phones.service, self.phones.game
+        steps = service.steps(g)
+        for n in range(len(steps) + 1):
+            seq = steps[n - 1][0] if n else steps[0][0] - 1
+            state = service.state_at(g, seq)[1]
+            for name, phone in self.phones.phones.items():
+                words = forbidden_at(state, name)
+                if words is None:
+                    continue
+                headers, _ = self.phones._headers(name, n % 2 == 1)
+                page = phone.get(f"/g/{g}/replay?step={n}", headers=headers).text
+                shown = page[page.index('class="replay-step"') : page.index('id="timeline-title"')]
+                self._assert_hidden(name, words, [shown], f"replay step {n}")
 
     def _assert_hidden(
         self, name: str, forbidden: re.Pattern[str], texts: list[str], when: str

@@ -119,6 +119,7 @@ def play_random_game(client: TestClient, seed: int) -> int:
     assert state.phase == "finished"
     everyone = {**people, "public": Viewer("public")}
     hunt.finish({name: forbidden_to(state, person) for name, person in everyone.items()})
+    hunt.replay(lambda then, name: forbidden_to(then, everyone[name]))
     return hunt.checked
 
 
