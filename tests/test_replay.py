@@ -4,8 +4,9 @@ A step is the game as it stood just after one action: an action undone later is 
 undone by then is out, and a snapshot that an undo reached behind is never used (the rebuilt state
 equals the one stored at that moment, for every step of a game of 230 actions). Every finished
 scene of every kind replays for each of its people and the public, every step, with no form on it;
-a game in play has no replay yet; a step's address says it; the public never reads a role before
-the game master reveals them.
+a game in play has no replay yet; a step's address says it (one past the end, or no number, is
+the end's); a step is cached until the game moves (an undo after the end); the public never reads
+a role before the game master reveals them.
 """
 
 from __future__ import annotations
@@ -69,8 +70,12 @@ def test_every_finished_game_replays_for_each_reader_step_by_step(
     for persona, phone in phones(client, service, scene).items():
         answer = phone.get(f"/g/{scene.game}/replay")
         assert answer.status_code == 200, (persona, answer.text[:300])
-        scope = "public" if persona in ("public", "stranger") else "private"
-        assert answer.headers["cache-control"] == f"{scope}, max-age=86400"
+        # Each reader's own, asked again each time: unchanged while the game has not moved.
+        assert answer.headers["cache-control"] == "private, no-cache"
+        again = phone.get(
+            f"/g/{scene.game}/replay", headers={"If-None-Match": answer.headers["etag"]}
+        )
+        assert again.status_code == 304
         found = STEPS.search(answer.text)
         assert found and found.group(1) == found.group(2), persona  # it opens on the end
         last = int(found.group(2))
@@ -97,6 +102,33 @@ def test_the_public_never_reads_a_role_before_it_is_revealed(
             ).text
             text = re.sub(r"<title>.*?</title>", "", page, flags=re.S)
             assert not roles.search(re.sub(r"<[^>]+>", " ", text)), (step, language)
+
+
+def test_a_step_is_asked_again_once_the_game_moves(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """A finished game can still change: the game master reveals, then undoes the reveal. The
+    step kept by the browser is not shown again as if nothing happened."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    scene = SCENES["rcb:revealed"](service, rolls)
+    first = client.get(f"/g/{scene.game}/replay")
+    tag = first.headers["etag"]
+    service.undo(scene.game, scene.people["organizer"], idem_key=key())
+    later = client.get(f"/g/{scene.game}/replay", headers={"If-None-Match": tag})
+    assert later.status_code == 200 and later.headers["etag"] != tag
+    assert f'data-last="{len(service.steps(scene.game))}"' in later.text
+
+
+def test_a_step_past_the_end_or_not_a_number_is_the_end(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    scene = SCENES["serial_battle:won"](service, rolls)
+    last = len(service.steps(scene.game))
+    for asked in ("99999", "-1", "abc", "1.5", ""):
+        answer = client.get(f"/g/{scene.game}/replay?step={asked}", follow_redirects=False)
+        assert answer.status_code == 303, asked
+        assert answer.headers["location"] == f"/g/{scene.game}/replay?step={last}"
 
 
 def test_a_game_in_play_has_no_replay_yet(client: TestClient, rolls: ScriptedRolls) -> None:

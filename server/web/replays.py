@@ -13,12 +13,11 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import Response
+from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 
 from server.errors import NotFound
-from server.i18n import N_, Msg
-from server.platform.kinds import PUBLIC
+from server.i18n import N_, Msg, current_language
 from server.platform.now import Now
 from server.platform.service import Loaded
 from server.web.answers import page_context
@@ -28,7 +27,7 @@ from server.web.templating import base_context
 router = APIRouter(include_in_schema=False)
 
 NEAR = 12  # steps of the timeline listed on each side of the one shown
-StepQuery = Annotated[int | None, Query(ge=0, le=2_147_483_647)]
+StepQuery = Annotated[str | None, Query(max_length=12)]
 
 
 @dataclass(frozen=True)
@@ -51,15 +50,24 @@ def replay(
     clock: ClockDep,
     step: StepQuery = None,
 ) -> Response:
-    """Step `step` of the game's replay (0: before its first action; none: its end)."""
+    """Step `step` of the game's replay (0: before its first action; none: its end). A step
+    past the end, or no number, is the end, at its own address."""
     loaded = service.load(game_id)
     if loaded.game.status != "finished":
         raise NotFound(N_("A game's replay opens once the game is over."))
+    # A finished game can still change (an undo, a reveal): a step is kept by the browser only
+    # as long as the game stands where it did (its sequence number), asked again otherwise.
+    tag = f'"{loaded.game.seq}-{viewer.role}-{viewer.person_id}-{step}-{current_language.get()}"'
+    if request.headers.get("if-none-match") == tag:
+        return Response(status_code=304, headers={"ETag": tag, **KEPT})
     # Every action is a step; those the timeline lists are labelled as this reader's journal
     # says them, or by number where it says nothing to them (a Serial Battle's public board).
     actions = service.steps(game_id)
     last = len(actions)
-    shown = last if step is None else min(step, last)
+    asked = int(step) if step is not None and step.isdigit() else None
+    shown = last if asked is None else min(asked, last)
+    if step is not None and asked != shown:
+        return RedirectResponse(f"/g/{game_id}/replay?step={shown}", status_code=303)
     near = range(max(shown - NEAR, 1), min(shown + NEAR, last) + 1)
     said = {}
     if actions:
@@ -70,30 +78,37 @@ def replay(
             if e.get("summary")
         }
     steps = [
-        Step(n, seq, said.get(seq) or Msg(N_("Action no. {seq}"), {"seq": seq}), undone)
+        Step(n, seq, said.get(seq) or Msg(N_("Action no. {n}"), {"n": n}), undone)
         for n in near
         for seq, undone in [actions[n - 1]]
     ]
     seq = actions[shown - 1][0] if shown else (actions[0][0] - 1 if actions else 0)
     game, state = service.state_at(game_id, seq)
-    context = page_context(service, clock, Loaded(game, loaded.kind, state), viewer, "board")
+    # The reader's own page as it was (a player's hand, a coach's RAP, the game master's cards),
+    # in replay: no form, no countdown, no undo (`templates/_macros.html`).
+    page = loaded.kind.page_for(viewer)
+    context = page_context(service, clock, Loaded(game, loaded.kind, state), viewer, page)
     now = next((s.summary for s in steps if s.n == shown), Msg(N_("The game as it began.")))
     where = Msg(N_("Replay · step {n} of {count}"), {"n": shown, "count": last})
     context.update(
         now_line=Now(where, now if isinstance(now, Msg) else Msg(str(now))),
         match_log=None,  # the page's own "last action" is the step's
         undoable=None,
+        recent=None,
         proposals=[],
         replay=True,
         step=shown,
         last=last,
         steps=steps,
+        path=f"/g/{game_id}/replay?step={shown}",  # the language switch comes back to this step
     )
     full = {"request": request, **base_context(request), **context}
-    context["board"] = Markup(templates.render(loaded.kind.template("board"), full, "live"))
+    context["board"] = Markup(templates.render(loaded.kind.template(page), full, "live"))
     response = templates.response(request, "platform/replay.html", context)
-    # A finished game never changes: a step is the same bytes tomorrow (its reader's own).
-    scope = "public" if viewer is PUBLIC else "private"
-    response.headers["Cache-Control"] = f"{scope}, max-age=86400"
-    response.headers["Vary"] = "Cookie, Accept-Language, HX-Request"
+    response.headers.update({"ETag": tag, **KEPT})
     return response
+
+
+# Each reader's own, never a shared cache's (a page carries its reader's form token), and asked
+# again with its ETag each time: a 304 while the game has not moved.
+KEPT = {"Cache-Control": "private, no-cache", "Vary": "Cookie, Accept-Language, HX-Request"}
