@@ -15,7 +15,9 @@ from starlette.datastructures import QueryParams
 
 from server import i18n
 from server.errors import ArbitreError
+from server.i18n import N_, Msg
 from server.platform.kinds import Built, GameKind, Projection, Viewer
+from server.platform.now import Now
 from server.platform.service import GameService, Loaded
 from server.web.templating import Templates
 
@@ -64,6 +66,10 @@ def page_context(
         "now_line": loaded.kind.now(shown.view, viewer),
     }
     context["proposals"] = service.proposals(game, viewer, loaded.kind, loaded.state)
+    asked = [p for p in context["proposals"] if p.get("status") == "open" and p.get("to_me")]
+    if asked:  # the game waits for this side's answer before anything else
+        said = Msg(N_("Your turn: {name} proposes something, answer it."), {"name": asked[0]["by"]})
+        context["now_line"] = Now(context["now_line"].where, said, yours=True)
     if viewer.is_staff:
         context["undoable"] = service.last_undoable(game.id)
         context["recent"] = service.recent_summaries(game.id)

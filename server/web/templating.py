@@ -42,8 +42,18 @@ BUNDLE_PARTS = ("vendor/htmx-4.0.1.min.js", "vendor/hx-sse-4.0.1.min.js", "js/ar
 
 @cache
 def bundle() -> tuple[bytes, str]:
-    body = b";\n".join((STATIC_DIR / part).read_bytes() for part in BUNDLE_PARTS)
+    body = b";\n".join(shipped(part) for part in BUNDLE_PARTS)
     return body, hashlib.sha256(body).hexdigest()[:10]
+
+
+def shipped(part: str) -> bytes:
+    """A part of the bundle as phones get it: Arbitre's own script without its comment lines
+    and indentation (written to be read here, not downloaded on a field's hotspot)."""
+    text = (STATIC_DIR / part).read_bytes()
+    if part.endswith(".min.js"):
+        return text
+    lines = (line.strip() for line in text.splitlines())
+    return b"\n".join(line for line in lines if line and not line.startswith(b"//"))
 
 
 def bundle_url() -> str:

@@ -145,6 +145,7 @@ def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_serv
         for page in (alix, basile):  # both have a gladiator on the field: both let it pass
             button = page.get_by_role("button", name="Nos autres gladiateurs ne font rien")
             expect(button).to_be_visible()
+            page.once("dialog", lambda d: d.accept())  # giving up the rest is asked first
             button.tap()
             expect(button).to_be_hidden()
         for page in (alix, basile):

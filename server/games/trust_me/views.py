@@ -629,8 +629,11 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
             return Now(where, Msg(N_("Your turn: take your tokens back.")), yours=True)
         spawned = (view.get("zombie_phase") or {}).get("spawned")
         if at_table and not spawned and not view.get("waiting_wounds"):
+            said = Msg(N_("Yours, or anyone's at the table. {what}"), {"what": said})
             return Now(where, said, yours=True, to="tm-zombies-title")
-        return Now(where, said if at_table else None)
+        if not at_table:
+            return Now(where)
+        return Now(where, Msg(N_("Wait. {what}"), {"what": said}))
     if waiting is None:
         return Now(
             Msg(N_("Round {n} · the survivors"), {"n": view["round"]}),

@@ -305,4 +305,15 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
                 Msg(N_("Your match is open: go to it.")),
                 yours=True,
             )
+    gains = sum(g["increases_left"] for t in view["teams"] for g in t["gladiators"])
+    if gains:  # the increases their EXP has earned (rules.EXP_PER_INCREASE each), to spend
+        said = Msg.counted(
+            P_(
+                "Your turn: {n} increase to give your gladiators.",
+                "Your turn: {n} increases to give your gladiators.",
+            ),
+            "n",
+            {"n": gains},
+        )
+        return Now(where, said, yours=True)
     return Now(where, Msg(N_("Between matches: no match of yours is open.")))
