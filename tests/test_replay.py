@@ -59,6 +59,19 @@ def test_a_step_is_the_game_as_it_stood_then(service: GameService) -> None:
     assert len(steps) == 232 and sum(undone for _, undone in steps) == 2
 
 
+@pytest.mark.parametrize("label", sorted(SCENES))
+def test_the_last_step_of_every_scene_is_its_stored_state(
+    client: TestClient, rolls: ScriptedRolls, label: str
+) -> None:
+    """What a replay rebuilds is what the live pages showed: the state after the last event is
+    the stored one, for every kind in every phase (a step between is the Tally test's)."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    scene = SCENES[label](service, rolls)
+    loaded = service.load(scene.game)
+    rebuilt = service.state_at(scene.game, loaded.game.seq)[1]
+    assert rebuilt.model_dump(mode="json") == loaded.state.model_dump(mode="json")
+
+
 @pytest.mark.parametrize("label", ENDED)
 def test_every_finished_game_replays_for_each_reader_step_by_step(
     client: TestClient, rolls: ScriptedRolls, label: str

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, expect
 
 from server.platform.service import GameService
@@ -71,3 +72,34 @@ def test_a_piece_slides_from_one_step_to_the_next(browser: Browser, live_server:
     page.get_by_role("link", name="Suivante ▶").tap()
     expect(piece).to_have_attribute("data-square", "L17")
     page.wait_for_function("document.getAnimations().length > 0", timeout=2000)
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "battlefight:won",
+        "killpower_match:surrendered",
+        "rcb:revealed",
+        "serial_battle:won",
+        "trust_me:won",
+    ],
+)
+def test_every_kind_replays_at_390_px_in_french_and_on_a_big_screen_in_english(
+    browser: Browser, live_server: Any, label: str
+) -> None:
+    service: GameService = live_server.app.state.service
+    scene = SCENES[label](service, service.dice)  # type: ignore[arg-type]
+    last = len(service.steps(scene.game))
+    for context, said in (
+        (PHONE, f"étape {last} sur {last}"),
+        ({"viewport": {"width": 1280, "height": 900}, "locale": "en-US"}, f"step {last} of {last}"),
+    ):
+        page = browser.new_context(**context).new_page()
+        page.goto(f"{live_server.url}/g/{scene.game}/board")
+        page.locator(f'a[href="/g/{scene.game}/replay"]').click()
+        expect(page.locator("[data-now]")).to_contain_text(said)
+        assert_accessible(page)
+        page.keyboard.press("Home")
+        expect(page.locator("#replay")).to_have_attribute("data-step", "0")
+        assert_accessible(page)
+        page.context.close()
