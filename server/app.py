@@ -32,7 +32,7 @@ from server.platform.kinds import KINDS
 from server.platform.limits import SharedLimiter, StreamBudget
 from server.platform.live import Broker
 from server.platform.service import GameService
-from server.web import api, invitation, journal, pages, people_pages, replays, stream
+from server.web import api, invitation, journal, pages, people_pages, queue, replays, stream
 from server.web.answer_first import AnswerFirst, HeldNudges
 from server.web.deps import retrying
 from server.web.fanout import Fanout
@@ -221,6 +221,7 @@ def add_routes(app: FastAPI) -> None:
     app.include_router(people_pages.router, dependencies=guarded)
     app.include_router(journal.router, dependencies=guarded)
     app.include_router(replays.router, dependencies=guarded)
+    app.include_router(queue.router, dependencies=guarded)
     app.include_router(invitation.router, dependencies=guarded)
     for router in server.games.routers():
         app.include_router(router, dependencies=guarded)

@@ -182,6 +182,8 @@ EXEMPT = {
         "from the same budget: tests/test_generated_client.py, tests/test_api.py"
         for kind in ("battlefight", "killpower_league", "rcb", "serial_battle", "trust_me")
     },
+    ("POST", "/g/{game_id}/queue"): "a phone's offline taps, each through the checks of a live "
+    "tap as its sender: tests/test_queue.py",
     ("GET", "/g/{game_id}/replay"): "anyone replays a finished game, each reader through their "
     "own projection: tests/test_replay.py",
     ("GET", "/t/{token}"): "the token is the credential: tests/test_pages.py",

@@ -284,20 +284,43 @@
     var ctx = evt.detail && evt.detail.ctx;
     if (!ctx || !ctx.request || ctx.request.method !== "POST") return;
     if (!(ctx.request.body instanceof URLSearchParams)) return; // a file: the user sends it again
-    pending.push(ctx.replay || {
-      action: ctx.request.action,
-      body: ctx.request.body.toString(),
-      target: ctx.target,
-      swap: ctx.swap
-    });
+    if (!ctx.replay) {
+      pending.push({
+        action: ctx.request.action,
+        body: ctx.request.body.toString(),
+        target: ctx.target,
+        swap: ctx.swap,
+        label: tapLabel(ctx.sourceElement, ctx.request.body)
+      });
+      keep();
+      // Taken into the queue: the form starts a new action, with a key of its own (the next
+      // tap is another assault, not this one sent again).
+      var idem = ctx.sourceElement && ctx.sourceElement.querySelector && ctx.sourceElement.querySelector('input[name="idem"]');
+      if (idem) idem.value = freshKey();
+    } else if (pending.indexOf(ctx.replay) < 0) {
+      sent(ctx.replay);
+      pending.push(ctx.replay);
+      keep();
+    }
     banner("pending");
     if (!retryTimer) retryTimer = setTimeout(retryPending, 3000);
+  });
+  // A tap being sent again stays kept until its answer comes: a page left meanwhile loses none.
+  var inflight = [];
+  function sent(job) {
+    var at = inflight.indexOf(job);
+    if (at >= 0) inflight.splice(at, 1);
+  }
+  document.addEventListener("htmx:after:request", function (evt) {
+    var ctx = evt.detail && evt.detail.ctx;
+    if (ctx && ctx.replay && ctx.response) { sent(ctx.replay); keep(); }
   });
   function retryPending() {
     clearTimeout(retryTimer);
     retryTimer = null;
     var jobs = pending;
     pending = [];
+    inflight = inflight.concat(jobs);
     var chain = Promise.resolve();
     jobs.forEach(function (job) {
       chain = chain.then(function () {
@@ -318,6 +341,107 @@
   window.addEventListener("online", function () { retryPending(); reconnect(); });
   // An open stream may not notice a dead network for minutes: the phone's own word is enough.
   window.addEventListener("offline", lost);
+
+  // ---- the waiting taps, listed under the banner (each cancellable), and kept in the phone's
+  // storage: a reload or a closed browser loses none (issue 36). A page that opens with taps
+  // kept from before sends them to the game's queue in one go, in order: each applied unless
+  // someone else changed what it names meanwhile; those come back, said, to confirm or drop.
+  var QUEUE = "arbitre-queue:" + location.pathname;
+  function keep() {
+    try {
+      var kept = inflight.concat(pending).map(function (j) { return {action: j.action, body: j.body, label: j.label}; });
+      if (kept.length) localStorage.setItem(QUEUE, JSON.stringify(kept));
+      else localStorage.removeItem(QUEUE);
+    } catch (e) { /* private mode: the queue lives as long as the page */ }
+    listQueue();
+  }
+  function tapLabel(form, body) {
+    var words = [];
+    if (form && form.querySelectorAll) {
+      form.querySelectorAll("select").forEach(function (sel) {
+        var opt = sel.options[sel.selectedIndex];
+        if (opt && opt.value) words.push(opt.textContent.trim());
+      });
+      var button = form.querySelector("button[type=submit], button:not([type])");
+      if (button) words.unshift(button.textContent.trim());
+    }
+    return words.join(" · ") || decodeURIComponent((/type=([^&]*)/.exec(body) || ["", "?"])[1]);
+  }
+  function listQueue(returned) {
+    var conn = document.getElementById("conn");
+    if (!conn) return;
+    var list = document.getElementById("queue");
+    if (!list) {
+      list = document.createElement("ol");
+      list.id = "queue";
+      list.className = "queue";
+      conn.insertAdjacentElement("afterend", list);
+    }
+    list.textContent = "";
+    var cancel = conn.dataset.cancel || "Cancel";
+    pending.forEach(function (job, i) {
+      var item = document.createElement("li");
+      item.textContent = "⏳ " + job.label + " ";
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "button small secondary";
+      button.textContent = cancel;
+      button.addEventListener("click", function () { pending.splice(i, 1); keep(); if (!pending.length) banner("ok"); });
+      item.appendChild(button);
+      list.appendChild(item);
+    });
+    (returned || []).forEach(function (r) { list.appendChild(r); });
+    list.hidden = !list.children.length;
+  }
+  function returnedItem(job, result) {
+    var item = document.createElement("li");
+    item.className = "queue-" + result.status;
+    item.textContent = job.label + " — " + result.message + " ";
+    var conn = document.getElementById("conn");
+    [["again", conn && conn.dataset.again, true], ["drop", conn && conn.dataset.drop, false]].forEach(function (b) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.className = "button small" + (b[2] ? "" : " secondary");
+      button.textContent = b[1] || b[0];
+      button.addEventListener("click", function () {
+        item.remove();
+        if (b[2]) {  // confirmed: sent again on the screen as it is now, with a new key
+          var body = job.body.replace(/(^|&)seq=\d*/, "$1seq=" + seqOf(stream()))
+                             .replace(/(^|&)idem=[^&]*/, "$1idem=" + freshKey());
+          drainKept([{action: job.action, body: body, label: job.label}]);
+        }
+      });
+      item.appendChild(button);
+    });
+    return item;
+  }
+  function drainKept(jobs) {
+    var meta = document.querySelector('meta[name="csrf-token"]');
+    var game = /^\/g\/([^/]+)/.exec(location.pathname);
+    if (!game || !jobs.length) return;
+    fetch("/g/" + game[1] + "/queue", {
+      method: "POST",
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": meta ? meta.content : ""},
+      body: JSON.stringify({taps: jobs.map(function (j) { return {body: j.body}; })})
+    }).then(function (answer) { return answer.ok ? answer.json() : Promise.reject(answer); })
+      .then(function (data) {
+        var returned = [];
+        data.results.forEach(function (result, i) {
+          if (result.status !== "applied") returned.push(returnedItem(jobs[i], result));
+        });
+        listQueue(returned);
+        refreshLive();
+      })
+      .catch(function () { pending = jobs.concat(pending); keep(); banner("pending"); });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var kept = [];
+    try { kept = JSON.parse(localStorage.getItem(QUEUE) || "[]"); } catch (e) { kept = []; }
+    if (!kept.length) return;
+    try { localStorage.removeItem(QUEUE); } catch (e) { /* nothing kept */ }
+    if (navigator.onLine === false) { pending = kept; keep(); banner("pending"); return; }
+    drainKept(kept);
+  });
 
   document.addEventListener("focusout", function (evt) {
     var region = evt.target.closest && evt.target.closest("[data-live]");

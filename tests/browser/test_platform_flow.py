@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import PHONE, Requests, assert_accessible, shot, wait_until
 
@@ -208,3 +210,46 @@ def test_the_console_check_hears_a_script_error_and_a_refused_style(
     assert any("boom" in e for e in quiet_console)
     assert any("style-src" in e for e in quiet_console)
     quiet_console.clear()  # heard: this test's errors were made on purpose
+
+
+@pytest.mark.console(r"Failed to fetch|ERR_INTERNET_DISCONNECTED")  # offline on purpose
+def test_taps_made_offline_are_listed_cancellable_and_kept_across_a_reload(
+    browser: Browser, live_server: Any
+) -> None:
+    """Issue 36: three taps offline are listed, each with what it does, each a new action; one is
+    cancelled; the page is reloaded while offline (no page: the taps stay on the phone); opened
+    again online, the two kept are sent to the game's queue and applied once each."""
+    from server.platform.service import GameService
+    from tests.conftest import key, viewer_of
+
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game("tally", "Forêt", "Camille", idem_key=key())
+    lea = viewer_of(
+        service.register(game.id, viewer_of(organizer), "player", "Léa", idem_key=key())
+    )
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/t/{service.link_of(organizer.person).token}")
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    before = service.load(game.id).game.seq
+    context.set_offline(True)
+    for _ in range(3):
+        page.get_by_role("button", name="Dé pour Léa").tap()
+    waiting = page.locator("#queue li")
+    expect(waiting).to_have_count(3)
+    expect(waiting.first).to_contain_text("Dé pour Léa")
+    waiting.nth(1).get_by_role("button", name="Annuler").tap()
+    expect(waiting).to_have_count(2)
+    with contextlib.suppress(PlaywrightError):  # reloaded offline: the taps stay on the phone
+        page.reload()
+    context.set_offline(False)
+    page.goto(f"{live_server.url}/g/{game.id}")
+    again = page
+    wait_until(again, lambda: service.load(game.id).game.seq == before + 2, "the kept taps applied")
+    expect(again.locator("#queue")).to_be_hidden()
+    rolls = [
+        e
+        for e in service.log(game.id, viewer_of(organizer))
+        if e["type"] == "command" and e["command"].get("player") == lea.person_id
+    ]
+    assert len(rolls) == 2

@@ -106,7 +106,7 @@ def test_an_assault_the_live_defender_and_the_shrinking_zone(
         expect(page.locator(".sectors li.closed")).to_have_count(0)
     live_server.clock.advance(600)
     for page in (console, hugo, board):
-        expect(page.locator(".sectors li.closed")).to_have_text(["Nord fermé"])
+        expect(page.locator(".sectors li.closed")).to_have_text(["Nord secteur fermé"])
     expect(board.locator("#alive-count")).to_have_text("3")
     assert_accessible(board)
     shot(board, "sb-board")

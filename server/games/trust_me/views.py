@@ -621,7 +621,7 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
         )
         return Now(where, Msg(NOTHING_LEFT) if at_table else None)
     waiting = view.get("waiting")
-    if phase == "zombies":
+    if phase == "zombies" and not (waiting and waiting["person"] is not None):
         # What the table does now, said as the zombie panel says it (anyone at it may roll).
         said = Msg(str(waiting["what"]) if waiting else WATCH)
         where = Msg(N_("Round {n} · the zombies"), {"n": view["round"]})

@@ -211,6 +211,22 @@ class Actions:
             outcome, _ = self._decide(game, kind, state, actor, command, rolls, now, dice)
         return outcome.summary
 
+    def subjects_of(
+        self, game_id: str, actor: Viewer, payload: Mapping[str, Any]
+    ) -> list[int] | None:
+        """Whom `actor`'s command names, as the stale-screen check reads it (None: the whole
+        game). Refused as a tap would be if it does not parse or is not theirs to send."""
+        _game, kind, state = self._present(game_id)
+        return kind.subjects(state, parsed(kind, actor, payload, trusted=False), actor)
+
+    def _present(self, game_id: str) -> tuple[Game, GameKind[Any], BaseModel]:
+        with self.store.db.read() as s:
+            game = s.get(Game, game_id)
+            if game is None:
+                raise NotFound(N_("No such game."))
+            kind = get_kind(game.kind)
+            return game, kind, self.store.state_of(game, kind, copy=False)
+
     def _decide(
         self,
         game: Game,

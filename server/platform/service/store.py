@@ -146,9 +146,11 @@ class Store:
             if touched is None or event.subjects is None or touched & set(event.subjects):
                 raise StaleScreen(
                     N_(
-                        "The game changed since your screen was shown ({summary}): check and retry."
+                        "The game changed since your screen was shown ({summary}, by {name}): "
+                        "check and retry."
                     ),
                     summary=Msg.from_json(event.summary),
+                    name=event.actor_name or "?",
                 )
 
     def append(

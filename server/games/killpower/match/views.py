@@ -166,6 +166,10 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
             ]
             if state.board
             else None,
+            # 7, RAMASSER: with the board, whether a loose ball is in its action zone.
+            reaches_ball=board.near(state.square_of(f), field.ball_square(state))
+            if state.board and state.ball in ("ground", "basket", "center")
+            else None,
         )
     return view
 
@@ -401,7 +405,12 @@ def match_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str
         "order": order,
         "pending": pending,
         # 5.2: a sprint moves its gladiator now, before the next gladiator acts (which ends it).
-        "sprinting": {"side": sprinter.side, "label": sprinter.label}
+        "sprinting": {
+            "side": sprinter.side,
+            "label": sprinter.label,
+            # its move not spent yet: the board still lights a square for it
+            "can_move": bool(field.legal_moves(state, sprinter)) if state.board else False,
+        }
         if state.stage == "running" and state.phase == 3 and (sprinter := sprinter_of(state))
         else None,
         "gift": state.gift,
@@ -536,7 +545,7 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
         side = view["moving"]
         to = f"kp-move-{side}" if staff else "kp-your-move"
         where = Msg(N_("Turn {turn} · {phase} · {team} moves"), {**turn, "team": name(side)})
-    elif view.get("sprinting") is not None:
+    elif view.get("sprinting") and view["sprinting"]["can_move"]:
         side, to = view["sprinting"]["side"], f"play-{view['sprinting']['side']}"
         who = view["sprinting"]["label"]
         where = Msg(
