@@ -342,6 +342,59 @@
   // An open stream may not notice a dead network for minutes: the phone's own word is enough.
   window.addEventListener("offline", lost);
 
+  // ---- without network, a Serial Battle assault is entered on the phone itself: the chips'
+  // next step cannot come from the server, so the form is built from what the chips carry
+  // (each player's cards), and its tap waits in the queue like any other (issue 36).
+  var offlineAttacker = null, chipsPanel = null;
+  document.addEventListener("htmx:error", function (evt) {
+    var ctx = evt.detail && evt.detail.ctx;
+    var source = ctx && ctx.sourceElement;
+    var chip = source && source.closest && source.closest("#assault-chips [data-player]");
+    if (!chip || !ctx.request || ctx.request.method !== "GET") return;
+    var title = document.getElementById("assault-title");
+    if (!offlineAttacker || offlineAttacker === chip) {
+      var chips = document.querySelector("#assault .assault");
+      if (chips && !chipsPanel) chipsPanel = chips.cloneNode(true);  // as it was, for the next one
+      offlineAttacker = chip;
+      chip.classList.add("chosen");
+      if (title) title.textContent = chip.dataset.name + " → …";
+      return;
+    }
+    var skeleton = document.getElementById("assault-offline");
+    var panel = document.querySelector("#assault .assault");
+    if (!skeleton || !panel) return;
+    var form = skeleton.content.firstElementChild.cloneNode(true);
+    form.querySelector('[name="attacker"]').value = offlineAttacker.dataset.player;
+    form.querySelector('[name="defenders[]"]').value = chip.dataset.player;
+    form.querySelector("[data-who]").textContent = offlineAttacker.dataset.name + " → " + chip.dataset.name;
+    [[offlineAttacker, "attacker"], [chip, "defender"]].forEach(function (pair) {
+      var select = form.querySelector('[data-cards-of="' + pair[1] + '"]');
+      JSON.parse(pair[0].dataset.cards || "[]").concat([["bare", select.dataset.bare]]).forEach(function (card) {
+        var option = document.createElement("option");
+        option.value = card[0];
+        option.textContent = card[1];
+        option.selected = card[0] === pair[0].dataset.default;
+        select.appendChild(option);
+      });
+    });
+    form.querySelector('[name="idem"]').value = freshKey();
+    form.querySelector('[name="seq"]').value = seqOf(stream());
+    panel.replaceChildren(form);
+    htmx.process(form);
+    offlineAttacker = null;
+  });
+  // The assault kept: the chips come back for the next one.
+  document.addEventListener("htmx:error", function (evt) {
+    var ctx = evt.detail && evt.detail.ctx;
+    var form = ctx && ctx.sourceElement;
+    if (!form || !form.classList || !form.classList.contains("offline-assault") || !chipsPanel) return;
+    var panel = form.closest(".assault");
+    if (!panel) return;
+    panel.replaceWith(chipsPanel);
+    htmx.process(chipsPanel);
+    chipsPanel = null;
+  });
+
   // ---- the waiting taps, listed under the banner (each cancellable), and kept in the phone's
   // storage: a reload or a closed browser loses none (issue 36). A page that opens with taps
   // kept from before sends them to the game's queue in one go, in order: each applied unless
@@ -363,7 +416,9 @@
         if (opt && opt.value) words.push(opt.textContent.trim());
       });
       var button = form.querySelector("button[type=submit], button:not([type])");
-      if (button) words.unshift(button.textContent.trim());
+      var who = form.querySelector("[data-who]");
+      if (who) words.unshift(who.textContent.trim());
+      else if (button) words.unshift(button.textContent.trim());
     }
     return words.join(" · ") || decodeURIComponent((/type=([^&]*)/.exec(body) || ["", "?"])[1]);
   }

@@ -3,8 +3,10 @@ on every open page when the clock says so."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from server.platform.service import GameService
@@ -164,3 +166,62 @@ def test_the_zone_alert_buzzes_once_the_phone_was_touched(
     wait_until(page, lambda: bool(page.evaluate("window.buzzes.length")), "the buzz")
     assert page.evaluate("window.buzzes") == [[[300], True]] and errors == []
     context.close()
+
+
+@pytest.mark.console(r"Failed to fetch|ERR_INTERNET_DISCONNECTED")  # offline on purpose
+def test_three_assaults_entered_offline_are_applied_once_each_in_order(
+    browser: Browser, live_server: Any
+) -> None:
+    """Issue 36: in a dead zone, a referee enters three assaults on the chips (the phone builds
+    each form itself, with each player's cards), each listed as waiting; back in coverage, the
+    three are applied once each, in the order they were made."""
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game("serial_battle", "Forêt", "Orga", idem_key=key())
+    org = viewer_of(organizer)
+    referee = service.register(game.id, org, "referee", "Arbitre Nord", idem_key=key())
+    names = ("Léa", "Hugo", "Zoé", "Tom", "Ana", "Paul")
+    people = {
+        n: viewer_of(service.register(game.id, org, "player", n, idem_key=key())) for n in names
+    }
+    service.perform(game.id, org, {"type": "sectors", "names": "Nord, Sud"}, idem_key=key())
+    service.perform(game.id, org, {"type": "start"}, idem_key=key())
+    service.perform(
+        game.id,
+        org,
+        {"type": "give", "player": people["Léa"].person_id, "card": "katana"},
+        idem_key=key(),
+    )
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/t/{service.link_of(referee.person).token}")
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    context.set_offline(True)
+    chips = page.locator("#assault-chips")
+    for attacker, defender in (("Léa", "Hugo"), ("Zoé", "Tom"), ("Ana", "Paul")):
+        chips.get_by_role("link", name=re.compile(attacker)).tap()
+        expect(page.locator("#assault-title")).to_contain_text(attacker)
+        chips.get_by_role("link", name=re.compile(defender)).tap()
+        form = page.locator("form.offline-assault")
+        expect(form.locator("[data-who]")).to_have_text(f"{attacker} → {defender}")
+        if attacker == "Léa":  # her katana, the card she holds, is chosen as online
+            expect(form.locator('[name="card"] option:checked')).to_have_text("Katana")
+        form.get_by_role("button", name="Garder cet assaut").tap()
+        expect(page.locator("#assault-chips")).to_be_visible()  # the chips, for the next one
+    waiting = page.locator("#queue li")
+    expect(waiting).to_have_count(3)
+    expect(waiting.first).to_contain_text("Léa → Hugo")
+    before = service.load(game.id).game.seq
+    assert all(
+        service.load(game.id).state.player(p.person_id).assaults == 0 for p in people.values()
+    )
+    context.set_offline(False)
+    wait_until(page, lambda: service.load(game.id).game.seq == before + 3, "the three assaults")
+    expect(waiting).to_have_count(0)
+    log = [
+        e
+        for e in service.log(game.id, org)
+        if e["type"] == "command" and e["command"]["type"] == "assault"
+    ]
+    assert [e["command"]["attacker"] for e in log] == [
+        people[n].person_id for n in ("Léa", "Zoé", "Ana")
+    ]
