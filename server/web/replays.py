@@ -1,10 +1,10 @@
 """A finished game replayed move by move (issue 37): each step is the reader's view of the game
 as it stood just after one action of its journal, through the same projection as its live page.
 
-The public's board replays the public view (a hand, a role, an objective shown only where the end
-reveals it); a person of the game replays their own (a coach's RAP, a player's cards). A step is
-rebuilt from the nearest snapshot (`Replay.state_at`), and a finished game never changes, so its
-steps are cached by the browser.
+The public replays the public board (a hand, a role, an objective shown only where the end
+reveals it); a person of the game replays their own page (a coach's RAP, a player's cards), with
+no form, countdown or undo on it. A step is rebuilt from the nearest snapshot
+(`Replay.state_at`) and kept by the browser with an ETag while the game has not moved.
 """
 
 from __future__ import annotations
