@@ -101,9 +101,13 @@ class Forms(HTMLParser):
         self.text = ""
         self.area: tuple[str, bool] | None = None
 
+    templates = 0  # inside a <template>: inert, offered to nobody (a script fills it in)
+
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
-        if tag == "form" and a.get("action", "").endswith("/act"):
+        if tag == "template":
+            self.templates += 1
+        if tag == "form" and a.get("action", "").endswith("/act") and not self.templates:
             self.form = Form(a["action"])
             self.forms.append(self.form)
         form = self.form
@@ -143,6 +147,8 @@ class Forms(HTMLParser):
             self.text += data
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "template":
+            self.templates -= 1
         if tag == "option" and self.select is not None and self.option is not None:
             value, disabled = self.option
             value = self.text.strip() if value is None else value
