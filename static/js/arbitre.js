@@ -422,7 +422,9 @@
     }
     return words.join(" · ") || decodeURIComponent((/type=([^&]*)/.exec(body) || ["", "?"])[1]);
   }
+  var returnedItems = [];  // taps the queue sent back, until their referee answers each
   function listQueue(returned) {
+    if (returned) returnedItems = returnedItems.concat(returned);
     var conn = document.getElementById("conn");
     if (!conn) return;
     var list = document.getElementById("queue");
@@ -445,7 +447,7 @@
       item.appendChild(button);
       list.appendChild(item);
     });
-    (returned || []).forEach(function (r) { list.appendChild(r); });
+    returnedItems.forEach(function (r) { list.appendChild(r); });
     list.hidden = !list.children.length;
   }
   function returnedItem(job, result) {
@@ -460,6 +462,8 @@
       button.textContent = b[1] || b[0];
       button.addEventListener("click", function () {
         item.remove();
+        returnedItems = returnedItems.filter(function (r) { return r !== item; });
+        listQueue();
         if (b[2]) {  // confirmed: sent again on the screen as it is now, with a new key
           var body = job.body.replace(/(^|&)seq=\d*/, "$1seq=" + seqOf(stream()))
                              .replace(/(^|&)idem=[^&]*/, "$1idem=" + freshKey());

@@ -225,3 +225,46 @@ def test_three_assaults_entered_offline_are_applied_once_each_in_order(
     assert [e["command"]["attacker"] for e in log] == [
         people[n].person_id for n in ("Léa", "Zoé", "Ana")
     ]
+
+
+def test_a_kept_tap_that_another_referee_overtook_comes_back_to_be_answered(
+    browser: Browser, live_server: Any
+) -> None:
+    """Issue 36: a correction of Hugo kept on the phone while another referee corrected him:
+    the page that opens with it sends it, and it comes back said, with who changed Hugo; not
+    applied, nor dropped until its referee drops it."""
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game("serial_battle", "Forêt", "Orga", idem_key=key())
+    org = viewer_of(organizer)
+    referee = service.register(game.id, org, "referee", "Arbitre Nord", idem_key=key())
+    other = viewer_of(service.register(game.id, org, "referee", "Arbitre Sud", idem_key=key()))
+    hugo = viewer_of(service.register(game.id, org, "player", "Hugo", idem_key=key()))
+    service.register(game.id, org, "player", "Léa", idem_key=key())
+    service.perform(game.id, org, {"type": "sectors", "names": "Nord, Sud"}, idem_key=key())
+    service.perform(game.id, org, {"type": "start"}, idem_key=key())
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(f"{live_server.url}/t/{service.link_of(referee.person).token}")
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    seen = service.seq_of(game.id)
+    body = f"type=correct&player={hugo.person_id}&pv=30&reason=oubli&seq={seen}&idem={key()}"
+    page.evaluate(
+        "([key, tap]) => localStorage.setItem(key, JSON.stringify([tap]))",
+        [
+            f"arbitre-queue:/g/{game.id}",
+            {"action": f"/g/{game.id}/act", "body": body, "label": "Corriger Hugo"},
+        ],
+    )
+    service.perform(
+        game.id,
+        other,
+        {"type": "correct", "player": hugo.person_id, "pv": 20, "reason": "x"},
+        idem_key=key(),
+    )
+    page.reload()
+    returned = page.locator("#queue .queue-conflict")
+    expect(returned).to_contain_text("Corriger Hugo")
+    expect(returned).to_contain_text("Arbitre Sud")
+    assert service.load(game.id).state.player(hugo.person_id).pv == 20
+    returned.get_by_role("button", name="L’abandonner").tap()
+    expect(page.locator("#queue")).to_be_hidden()
+    assert service.load(game.id).state.player(hugo.person_id).pv == 20
