@@ -84,3 +84,56 @@ def test_a_queue_is_read_strictly(client: TestClient, rolls: ScriptedRolls) -> N
     assert phone.post(f"/g/{game}/queue", json={"taps": too_many}).status_code == 422
     anonymous = Phone(client, follow_redirects=False)
     assert anonymous.post(f"/g/{game}/queue", json={"taps": []}).status_code >= 400
+
+
+def test_a_refused_stale_tap_never_tells_what_its_sender_may_not_read(
+    service: GameService,
+) -> None:
+    """An outside attack: a Trust Me player's tap made on an older screen was refused with
+    another player's secret objective claim in it. The change is now said as the sender's own
+    journal says it, or not at all: in the test kind, a player reads only what is about them."""
+    import pytest
+
+    from server.errors import StaleScreen
+    from tests.conftest import tally_game
+
+    game, _org, ref, (lea, hugo) = tally_game(service)
+    seen = service.seq_of(game.id)
+    service.perform(
+        game.id, ref, {"type": "score", "player": hugo.person_id, "points": 3}, idem_key=key()
+    )
+    service.perform(game.id, ref, {"type": "timer.start", "seconds": 60}, idem_key=key())
+    with pytest.raises(StaleScreen) as refused:  # the timer touches everyone
+        service.perform(
+            game.id,
+            lea,
+            {"type": "roll", "player": lea.person_id},
+            idem_key=key(),
+            seen_seq=seen,
+        )
+    said = refused.value.msg.render()
+    assert "Hugo" not in said and "Arbitre" not in said and "(" not in said, said
+    refused_summary = service.log(game.id, ref)[-1]["summary"]
+    assert refused_summary not in said
+
+
+def test_a_queue_that_is_not_json_or_forges_a_die_is_refused_not_a_500(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    game, people, ids = sb_game(service, ("Léa", "Hugo"))
+    phone = referee_phone(client, service, game, people["referee"].person_id)  # type: ignore[arg-type]
+    nested = "[" * 5000 + "]" * 5000
+    for body, kind in ((nested, "text/plain"), (nested, "application/json"), ("{}", "")):
+        answer = phone.post(f"/g/{game}/queue", content=body, headers={"Content-Type": kind})
+        assert answer.status_code in (400, 413, 422), (kind, answer.status_code)
+    seen = service.seq_of(game)
+    forged = {"body": f"type=correct&player={ids['Léa']}&pv=2&reason=x&roll_a=5&roll_a=&seq={seen}"}
+    result = phone.post(f"/g/{game}/queue", json={"taps": [forged]}).json()["results"][0]
+    assert result["status"] == "refused"
+    answer = phone.post(
+        f"/g/{game}/act",
+        content=forged["body"] + f"&idem={key()}",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert answer.status_code == 422

@@ -151,3 +151,14 @@ def test_a_game_in_play_has_no_replay_yet(client: TestClient, rolls: ScriptedRol
     assert answer.status_code == 404 and "une fois la partie finie" in answer.text
     with pytest.raises(NotFound):
         service.state_at("no-such-game", 1)
+
+
+def test_a_step_in_other_digits_is_the_end_not_a_500(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """An outside attack: "²" passed `isdigit` and broke `int`; "１" broke the ETag header."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    scene = SCENES["serial_battle:won"](service, rolls)
+    for asked in ("²", "１", "٣", "03"):
+        answer = client.get(f"/g/{scene.game}/replay?step={asked}", follow_redirects=False)
+        assert answer.status_code in (200, 303), (asked, answer.status_code)

@@ -28,7 +28,11 @@ def idem_of(form: FormData) -> str:
 
 
 def int_field(form: FormData, name: str) -> int | None:
-    value = form.get(name)
+    return int_value(form.get(name), name)
+
+
+def int_value(value: object, name: str) -> int | None:
+    """A field's value as a number, or None when empty; refused, said, when not a number."""
     if not isinstance(value, str) or value.strip() == "":
         return None
     try:
@@ -50,9 +54,10 @@ def form_command(form: FormData) -> tuple[dict[str, Any], dict[str, int]]:
         if key in RESERVED_FIELDS:
             continue
         if key.startswith("roll_"):
-            if values and values[0].strip():
-                number = int_field(form, key)
-                assert number is not None
+            if len(values) > 1:  # one die, one value: two are a forged form
+                raise InvalidInput(N_("A die is entered once."), field=key)
+            number = int_value(values[0], key) if values else None
+            if number is not None:
                 rolls[key[5:]] = number
             continue
         if key.endswith("[]"):

@@ -35,13 +35,20 @@ MAX_BODY = 8_000  # characters of one tap's form
 @router.post("/g/{game_id}/queue")
 async def drain(game_id: str, request: Request, service: ServiceDep) -> JSONResponse:
     """The phone's queue, in the order its taps were made: what became of each."""
+    # JSON alone: the body limits (size, depth) read it as such before this route does.
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise InvalidInput(N_("This queue cannot be read."))
     try:
         sent = await request.json()
-        taps = [str(t["body"]) for t in sent["taps"]]
+        taps = [t["body"] for t in sent["taps"]]
     except (ValueError, KeyError, TypeError):
         raise InvalidInput(N_("This queue cannot be read.")) from None
-    if len(taps) > MAX_QUEUED or any(len(t) > MAX_BODY for t in taps):
+    if not all(isinstance(t, str) for t in taps):
+        raise InvalidInput(N_("This queue cannot be read."))
+    if len(taps) > MAX_QUEUED:
         raise InvalidInput(N_("Too many actions waiting: at most {n}."), n=MAX_QUEUED)
+    if any(len(t) > MAX_BODY for t in taps):
+        raise InvalidInput(N_("An action waiting is too long to be one of this game's forms."))
     viewer = await run_in_threadpool(session_viewer, request, game_id, service)
     return JSONResponse(
         {"results": await run_in_threadpool(apply_all, service, game_id, viewer, taps)}

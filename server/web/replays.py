@@ -57,14 +57,14 @@ def replay(
         raise NotFound(N_("A game's replay opens once the game is over."))
     # A finished game can still change (an undo, a reveal): a step is kept by the browser only
     # as long as the game stands where it did (its sequence number), asked again otherwise.
-    tag = f'"{loaded.game.seq}-{viewer.role}-{viewer.person_id}-{step}-{current_language.get()}"'
+    asked = int(step) if step is not None and step.isascii() and step.isdigit() else None
+    tag = f'"{loaded.game.seq}-{viewer.role}-{viewer.person_id}-{asked}-{current_language.get()}"'
     if request.headers.get("if-none-match") == tag:
         return Response(status_code=304, headers={"ETag": tag, **KEPT})
     # Every action is a step; those the timeline lists are labelled as this reader's journal
     # says them, or by number where it says nothing to them (a Serial Battle's public board).
     actions = service.steps(game_id)
     last = len(actions)
-    asked = int(step) if step is not None and step.isdigit() else None
     shown = last if asked is None else min(asked, last)
     if step is not None and asked != shown:
         return RedirectResponse(f"/g/{game_id}/replay?step={shown}", status_code=303)

@@ -169,7 +169,7 @@ class Actions:
             self._check_references(s, game_id, kind, state, command)
             if seen_seq is not None:
                 self.store.check_fresh(
-                    s, game, seen_seq, kind.subjects(state, command, actor), actor
+                    s, game, kind, seen_seq, kind.subjects(state, command, actor), actor
                 )
             side = None if trusted else kind.consent_of(state, command, actor)
             if side is not None:
@@ -203,7 +203,7 @@ class Actions:
             self._check_references(s, game_id, kind, state, command)
             if seen_seq is not None:
                 self.store.check_fresh(
-                    s, game, seen_seq, kind.subjects(state, command, actor), actor
+                    s, game, kind, seen_seq, kind.subjects(state, command, actor), actor
                 )
             if kind.consent_of(state, command, actor) is not None:
                 return kind.describe(command, state)

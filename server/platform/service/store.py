@@ -29,6 +29,7 @@ from server.platform.idempotency import (
 from server.platform.kinds import (
     GameKind,
     Viewer,
+    logged,
 )
 from server.platform.sealing import trusted_keys
 
@@ -124,10 +125,18 @@ class Store:
         ).first()
 
     def check_fresh(
-        self, s: Session, game: Game, seen_seq: int, subjects: list[int] | None, actor: Viewer
+        self,
+        s: Session,
+        game: Game,
+        kind: GameKind[Any],
+        seen_seq: int,
+        subjects: list[int] | None,
+        actor: Viewer,
     ) -> None:
         """Refuses an action computed on a screen that missed a change touching the same people,
-        made by someone else (platform.md): what its sender did meanwhile, they know."""
+        made by someone else (platform.md): what its sender did meanwhile, they know. The change
+        is said as the sender's own journal says it, or not at all (another player's secret
+        claim is theirs: its sentence never reaches anyone else through a refusal)."""
         if seen_seq > game.seq:
             raise StaleScreen(N_("Your screen is ahead of the game: reload it."))
         if seen_seq == game.seq:
@@ -144,12 +153,17 @@ class Store:
             if actor.person_id is not None and event.actor_id == actor.person_id:
                 continue
             if touched is None or event.subjects is None or touched & set(event.subjects):
+                entry = kind.log_entry(logged(event), actor)
+                if not entry or not entry.get("summary"):
+                    raise StaleScreen(
+                        N_("The game changed since your screen was shown: check and retry.")
+                    )
                 raise StaleScreen(
                     N_(
                         "The game changed since your screen was shown ({summary}, by {name}): "
                         "check and retry."
                     ),
-                    summary=Msg.from_json(event.summary),
+                    summary=entry["summary"],
                     name=event.actor_name or "?",
                 )
 
