@@ -176,7 +176,9 @@ def test_three_assaults_entered_offline_are_applied_once_each_in_order(
     each form itself, with each player's cards), each listed as waiting; back in coverage, the
     three are applied once each, in the order they were made."""
     service: GameService = live_server.app.state.service
-    game, organizer = service.create_game("serial_battle", "Forêt", "Orga", idem_key=key())
+    game, organizer = service.create_game(  # the cards scattered: none dealt at the start
+        "serial_battle", "Forêt", "Orga", idem_key=key(), settings={"deal_mode": "scattered"}
+    )
     org = viewer_of(organizer)
     referee = service.register(game.id, org, "referee", "Arbitre Nord", idem_key=key())
     names = ("Léa", "Hugo", "Zoé", "Tom", "Ana", "Paul")
