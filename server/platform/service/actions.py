@@ -164,13 +164,8 @@ class Actions:
             prior = self.store.by_idem(s, game_id, idem)
             if prior is not None:
                 return Performed.of(prior, kind, actor, replayed=True)
-            command = parsed(kind, actor, payload, trusted=trusted)
             state = self.store.state_of(game, kind, copy=False)  # apply copies before it changes
-            self._check_references(s, game_id, kind, state, command)
-            if seen_seq is not None:
-                self.store.check_fresh(
-                    s, game, kind, seen_seq, kind.subjects(state, command, actor), actor
-                )
+            command = self._checked(s, game, kind, state, actor, payload, seen_seq, trusted)
             side = None if trusted else kind.consent_of(state, command, actor)
             if side is not None:
                 event = self._propose(s, game, kind, state, actor, command, side, idem)
@@ -194,17 +189,8 @@ class Actions:
         would do in words (a proposal's, where the other side must agree), or the refusal
         `perform` would give. The form walk submits every option a page offers with it."""
         with self.store.db.read() as s:
-            game = s.get(Game, game_id)
-            if game is None:
-                raise NotFound(N_("No such game."))
-            kind = get_kind(game.kind)
-            command = parsed(kind, actor, payload, trusted=False)
-            state = self.store.state_of(game, kind, copy=False)
-            self._check_references(s, game_id, kind, state, command)
-            if seen_seq is not None:
-                self.store.check_fresh(
-                    s, game, kind, seen_seq, kind.subjects(state, command, actor), actor
-                )
+            game, kind, state = self._present(s, game_id)
+            command = self._checked(s, game, kind, state, actor, payload, seen_seq, False)
             if kind.consent_of(state, command, actor) is not None:
                 return kind.describe(command, state)
             now = self.store.clock.now()
@@ -216,16 +202,37 @@ class Actions:
     ) -> list[int] | None:
         """Whom `actor`'s command names, as the stale-screen check reads it (None: the whole
         game). Refused as a tap would be if it does not parse or is not theirs to send."""
-        _game, kind, state = self._present(game_id)
+        with self.store.db.read() as s:
+            _game, kind, state = self._present(s, game_id)
         return kind.subjects(state, parsed(kind, actor, payload, trusted=False), actor)
 
-    def _present(self, game_id: str) -> tuple[Game, GameKind[Any], BaseModel]:
-        with self.store.db.read() as s:
-            game = s.get(Game, game_id)
-            if game is None:
-                raise NotFound(N_("No such game."))
-            kind = get_kind(game.kind)
-            return game, kind, self.store.state_of(game, kind, copy=False)
+    def _present(self, s: Session, game_id: str) -> tuple[Game, GameKind[Any], BaseModel]:
+        """A game read without a lock, its kind and its present state (not to be changed)."""
+        game = s.get(Game, game_id)
+        if game is None:
+            raise NotFound(N_("No such game."))
+        kind = get_kind(game.kind)
+        return game, kind, self.store.state_of(game, kind, copy=False)
+
+    def _checked(
+        self,
+        s: Session,
+        game: Game,
+        kind: GameKind[Any],
+        state: BaseModel,
+        actor: Viewer,
+        payload: Mapping[str, Any],
+        seen_seq: int | None,
+        trusted: bool,
+    ) -> Any:
+        """The typed command, after every check a tap passes before the rules: parsed and the
+        actor's to send, naming only this game's things, made on a screen still current."""
+        command = parsed(kind, actor, payload, trusted=trusted)
+        self._check_references(s, game.id, kind, state, command)
+        if seen_seq is not None:
+            subjects = kind.subjects(state, command, actor)
+            self.store.check_fresh(s, game, kind, seen_seq, subjects, actor)
+        return command
 
     def _decide(
         self,
