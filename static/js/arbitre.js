@@ -315,14 +315,24 @@
     var ctx = evt.detail && evt.detail.ctx;
     if (ctx && ctx.replay && ctx.response) { sent(ctx.replay); keep(); }
   });
+  // Sent again in order: the game's own taps together to its queue (each applied unless someone
+  // else changed what it names meanwhile; those come back, said, with the later taps naming the
+  // same people held behind them), any other request (an invitation) on its own, as it was.
   function retryPending() {
     clearTimeout(retryTimer);
     retryTimer = null;
     var jobs = pending;
     pending = [];
     inflight = inflight.concat(jobs);
-    var chain = Promise.resolve();
+    var chain = Promise.resolve(), batch = [];
+    function flush() {
+      var taps = batch;
+      batch = [];
+      if (taps.length) chain = chain.then(function () { return drainKept(taps); });
+    }
     jobs.forEach(function (job) {
+      if (/^\/g\/[^/]+\/act$/.test(job.action)) { batch.push(job); return; }
+      flush();
       chain = chain.then(function () {
         var target = job.target && job.target.isConnected ? job.target : document.getElementById("live");
         return htmx.ajax("POST", job.action, {
@@ -333,6 +343,7 @@
         });
       }).catch(function () {});
     });
+    flush();
     chain.then(function () {
       var s = stream();
       if (!pending.length) banner(s && !s.dataset.connected ? "lost" : "ok");
@@ -367,6 +378,8 @@
     form.querySelector('[name="attacker"]').value = offlineAttacker.dataset.player;
     form.querySelector('[name="defenders[]"]').value = chip.dataset.player;
     form.querySelector("[data-who]").textContent = offlineAttacker.dataset.name + " → " + chip.dataset.name;
+    form.querySelector('[data-name-of="attacker"]').textContent = offlineAttacker.dataset.name;
+    form.querySelector('[data-name-of="defender"]').textContent = chip.dataset.name;
     [[offlineAttacker, "attacker"], [chip, "defender"]].forEach(function (pair) {
       var select = form.querySelector('[data-cards-of="' + pair[1] + '"]');
       JSON.parse(pair[0].dataset.cards || "[]").concat([["bare", select.dataset.bare]]).forEach(function (card) {
@@ -396,13 +409,15 @@
   });
 
   // ---- the waiting taps, listed under the banner (each cancellable), and kept in the phone's
-  // storage: a reload or a closed browser loses none (issue 36). A page that opens with taps
-  // kept from before sends them to the game's queue in one go, in order: each applied unless
-  // someone else changed what it names meanwhile; those come back, said, to confirm or drop.
+  // storage: a reload or a closed browser loses none (issue 36). Back online, they go to the
+  // game's queue in order: each applied unless someone else changed what it names meanwhile;
+  // those come back, said and kept too, until their referee sends each again, edits or drops it.
   var QUEUE = "arbitre-queue:" + location.pathname;
+  var returned = [];  // {job, result}: taps the queue sent back, until their referee answers
   function keep() {
     try {
-      var kept = inflight.concat(pending).map(function (j) { return {action: j.action, body: j.body, label: j.label}; });
+      var kept = inflight.concat(pending).map(function (j) { return {action: j.action, body: j.body, label: j.label}; })
+        .concat(returned.map(function (r) { return {action: r.job.action, body: r.job.body, label: r.job.label, returned: r.result}; }));
       if (kept.length) localStorage.setItem(QUEUE, JSON.stringify(kept));
       else localStorage.removeItem(QUEUE);
     } catch (e) { /* private mode: the queue lives as long as the page */ }
@@ -422,9 +437,15 @@
     }
     return words.join(" · ") || decodeURIComponent((/type=([^&]*)/.exec(body) || ["", "?"])[1]);
   }
-  var returnedItems = [];  // taps the queue sent back, until their referee answers each
-  function listQueue(returned) {
-    if (returned) returnedItems = returnedItems.concat(returned);
+  function smallButton(text, secondary, then) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "button small" + (secondary ? " secondary" : "");
+    button.textContent = text;
+    button.addEventListener("click", then);
+    return button;
+  }
+  function listQueue() {
     var conn = document.getElementById("conn");
     if (!conn) return;
     var list = document.getElementById("queue");
@@ -435,71 +456,120 @@
       conn.insertAdjacentElement("afterend", list);
     }
     list.textContent = "";
-    var cancel = conn.dataset.cancel || "Cancel";
-    pending.forEach(function (job, i) {
+    pending.forEach(function (job) {
       var item = document.createElement("li");
       item.textContent = "⏳ " + job.label + " ";
-      var button = document.createElement("button");
-      button.type = "button";
-      button.className = "button small secondary";
-      button.textContent = cancel;
-      button.addEventListener("click", function () { pending.splice(i, 1); keep(); if (!pending.length) banner("ok"); });
-      item.appendChild(button);
+      item.appendChild(smallButton(conn.dataset.cancel, true, function () {
+        pending = pending.filter(function (j) { return j !== job; });
+        keep();
+        if (!pending.length) banner("ok");
+      }));
       list.appendChild(item);
     });
-    returnedItems.forEach(function (r) { list.appendChild(r); });
+    returned.forEach(function (r) { list.appendChild(returnedItem(r, conn)); });
     list.hidden = !list.children.length;
   }
-  function returnedItem(job, result) {
+  function answered(r) {
+    returned = returned.filter(function (x) { return x !== r; });
+    keep();
+  }
+  function returnedItem(r, conn) {
     var item = document.createElement("li");
-    item.className = "queue-" + result.status;
-    item.textContent = job.label + " — " + result.message + " ";
-    var conn = document.getElementById("conn");
-    [["again", conn && conn.dataset.again, true], ["drop", conn && conn.dataset.drop, false]].forEach(function (b) {
-      var button = document.createElement("button");
-      button.type = "button";
-      button.className = "button small" + (b[2] ? "" : " secondary");
-      button.textContent = b[1] || b[0];
-      button.addEventListener("click", function () {
-        item.remove();
-        returnedItems = returnedItems.filter(function (r) { return r !== item; });
-        listQueue();
-        if (b[2]) {  // confirmed: sent again on the screen as it is now, with a new key
-          var body = job.body.replace(/(^|&)seq=\d*/, "$1seq=" + seqOf(stream()))
-                             .replace(/(^|&)idem=[^&]*/, "$1idem=" + freshKey());
-          drainKept([{action: job.action, body: body, label: job.label}]);
-        }
-      });
-      item.appendChild(button);
-    });
+    item.className = "queue-" + r.result.status;
+    item.textContent = r.job.label + " — " + r.result.message + " ";
+    item.appendChild(smallButton(conn.dataset.again, false, function () {
+      // Confirmed: sent again on the screen as it is now, with a key of its own (re-checked).
+      answered(r);
+      var again = {action: r.job.action, label: r.job.label,
+                   body: r.job.body.replace(/(^|&)seq=\d*/, "$1seq=" + seqOf(stream()))
+                                   .replace(/(^|&)idem=[^&]*/, "$1idem=" + freshKey())};
+      inflight.push(again);
+      keep();
+      drainKept([again]);
+    }));
+    var edit = editor(r.job);
+    if (edit) item.appendChild(smallButton(conn.dataset.edit, true, function () { answered(r); edit(); }));
+    item.appendChild(smallButton(conn.dataset.drop, true, function () { answered(r); }));
     return item;
   }
-  function drainKept(jobs) {
-    var meta = document.querySelector('meta[name="csrf-token"]');
+  // Edited: the tap's own form, on the page as it is now, filled with what was sent (an
+  // assault: its panel opened on the same players), for its referee to change and send.
+  function editor(job) {
+    var was = new URLSearchParams(job.body), type = was.get("type");
     var game = /^\/g\/([^/]+)/.exec(location.pathname);
-    if (!game || !jobs.length) return;
-    fetch("/g/" + game[1] + "/queue", {
+    if (type === "assault" && document.getElementById("assault") && game) {
+      return function () {
+        var q = new URLSearchParams({attacker: was.get("attacker")});
+        was.getAll("defenders[]").forEach(function (d) { q.append("defenders", d); });
+        htmx.ajax("GET", "/g/" + game[1] + "/serial_battle/assault?" + q, {target: "#assault"})
+          .then(function () { reveal(document.getElementById("assault")); });
+      };
+    }
+    var form = Array.prototype.find.call(document.querySelectorAll("#live form"), function (f) {
+      var t = f.querySelector('input[type=hidden][name="type"]');
+      return t && t.value === type && Array.prototype.every.call(f.querySelectorAll("input[type=hidden]"), function (h) {
+        return ["type", "seq", "idem", "csrf_token"].indexOf(h.name) >= 0 || !was.has(h.name) || was.getAll(h.name).indexOf(h.value) >= 0;
+      });
+    });
+    if (!form) return null;
+    return function () {
+      Array.prototype.forEach.call(form.elements, function (field) {
+        if (!field.name || field.type === "hidden" || !was.has(field.name)) return;
+        if (field.type === "radio" || field.type === "checkbox") field.checked = was.getAll(field.name).indexOf(field.value) >= 0;
+        else field.value = was.get(field.name);
+      });
+      var folded = form.closest("details");
+      if (folded) folded.open = true;
+      reveal(form);
+    };
+  }
+  function drainKept(jobs) {
+    var game = /^\/g\/([^/]+)/.exec(location.pathname);
+    if (!game || !jobs.length) return Promise.resolve();
+    return fetch("/g/" + game[1] + "/queue", {
       method: "POST",
-      headers: {"Content-Type": "application/json", "X-CSRF-Token": meta ? meta.content : ""},
+      headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf()},
       body: JSON.stringify({taps: jobs.map(function (j) { return {body: j.body}; })})
     }).then(function (answer) { return answer.ok ? answer.json() : Promise.reject(answer); })
       .then(function (data) {
-        var returned = [];
+        var applied = [];
         data.results.forEach(function (result, i) {
-          if (result.status !== "applied") returned.push(returnedItem(jobs[i], result));
+          if (result.status === "applied") applied.push(result.message);
+          else returned.push({job: jobs[i], result: result});
         });
-        listQueue(returned);
+        jobs.forEach(sent);
+        keep();
+        saidApplied(applied);
         refreshLive();
-      })
-      .catch(function () { pending = jobs.concat(pending); keep(); banner("pending"); });
+      }, function () {  // no answer (the network, a server restarting): kept, to send again
+        jobs.forEach(sent);
+        pending = jobs.concat(pending);
+        keep();
+        banner("pending");
+        if (!retryTimer) retryTimer = setTimeout(retryPending, 3000);
+      });
+  }
+  // What the queue applied, said where this phone's last sentence goes.
+  function saidApplied(messages) {
+    var flash = document.getElementById("flash");
+    if (!flash || !messages.length) return;
+    flash.replaceChildren.apply(flash, messages.map(function (text) {
+      var line = document.createElement("p");
+      line.className = "flash";
+      line.setAttribute("role", "status");
+      line.textContent = text;
+      return line;
+    }));
   }
   document.addEventListener("DOMContentLoaded", function () {
     var kept = [];
     try { kept = JSON.parse(localStorage.getItem(QUEUE) || "[]"); } catch (e) { kept = []; }
     if (!kept.length) return;
-    try { localStorage.removeItem(QUEUE); } catch (e) { /* nothing kept */ }
-    if (navigator.onLine === false) { pending = kept; keep(); banner("pending"); return; }
-    drainKept(kept);
+    returned = kept.filter(function (j) { return j.returned; }).map(function (j) { return {job: j, result: j.returned}; });
+    pending = kept.filter(function (j) { return !j.returned; });
+    if (!pending.length) { keep(); return; }
+    if (navigator.onLine === false) { keep(); banner("pending"); return; }
+    retryPending();
   });
 
   document.addEventListener("focusout", function (evt) {

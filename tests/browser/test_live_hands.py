@@ -106,9 +106,10 @@ def test_a_tap_refused_when_the_network_came_back_says_so_and_stays_said(
     expect(page.locator("#conn")).to_contain_text("Action en attente")
     service.perform(game, gm, {"type": "out", "player": lea.person_id}, idem_key=key())
     context.set_offline(False)
-    refused = page.locator("#flash .refused")
-    expect(refused).to_contain_text("Votre action envoyée au retour du réseau a été refusée")
-    expect(refused).to_contain_text("Léa")
+    # Back to its referee, with what changed meanwhile: not applied, not dropped.
+    refused = page.locator("#queue .queue-refused")
+    expect(refused).to_contain_text("Dé pour Léa")
+    expect(refused).to_contain_text("Léa is out")
     # Later changes of the live part do not take it away.
     live = page.locator("#live")
     tag = live.get_attribute("data-live-tag")
@@ -117,3 +118,9 @@ def test_a_tap_refused_when_the_network_came_back_says_so_and_stays_said(
     expect(live).not_to_have_attribute("data-live-tag", tag or "")  # the new part is in
     expect(refused).to_be_visible()
     expect(page.locator("#conn")).to_be_hidden()
+    assert not any(  # the tap was not applied
+        e["type"] == "command" and e["command"]["type"] == "roll" for e in service.log(game, gm)
+    )
+    refused.get_by_role("button", name="L’abandonner").tap()  # only its referee drops it
+    expect(refused).to_have_count(0)
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('arbitre-queue'))") == []
