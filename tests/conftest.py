@@ -196,7 +196,9 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{port}"
         self.app = app
         self.clock: FakeClock | None = None
-        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+        config = uvicorn.Config(
+            app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=2
+        )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -213,8 +215,8 @@ class LiveServer:
         self.thread.join(timeout=10)
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+def live_database(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A database of its own for a server the browser tests reach (migrated by the app)."""
     path = tmp_path_factory.mktemp("live") / "live.db"
     url = _pg_db_url(f"arbitre_live_{uuid.uuid4().hex[:8]}") if ON_POSTGRES else f"sqlite:///{path}"
     if ON_POSTGRES:
@@ -223,6 +225,10 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         admin = normalize_url(PG_URL).replace("postgresql+psycopg://", "postgresql://")
         with psycopg.connect(admin, autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{url.rpartition("/")[2]}"')
+    return url
+
+
+def live_app(url: str, clock: FakeClock) -> Any:
     settings = Settings(
         database_url=url,
         secret_key=SECRET,
@@ -230,11 +236,15 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         allowed_hosts=TEST_HOSTS,
         **ROOMY,
     )
-    clock = FakeClock(datetime.now(UTC))  # moved by hand where a test needs a deadline
-    app = create_app(
+    return create_app(
         settings, template_dirs=[TEST_TEMPLATES], dice=ScriptedRolls.cycle(), clock=clock
     )
-    server = LiveServer(app, free_port())
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    clock = FakeClock(datetime.now(UTC))  # moved by hand where a test needs a deadline
+    server = LiveServer(live_app(live_database(tmp_path_factory), clock), free_port())
     server.clock = clock
     server.start()
     yield server

@@ -3,11 +3,13 @@ it can be killed for real (SIGKILL) and its memory read."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -82,3 +84,62 @@ class Server:
                 if line.startswith("VmRSS:"):
                     return int(line.split()[1]) / 1024
         return 0.0
+
+
+class Cable:
+    """A TCP relay to a server on loopback, cut and mended at will: a field's hotspot going out
+    of a phone's range, with nothing of the browser's own offline emulation (which a page being
+    torn down escapes: a reload or a closed tab may still send what it held)."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.listener.getsockname()[1])
+        self.up = True
+        self.lock = threading.Lock()
+        self.open: set[socket.socket] = set()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def cut(self) -> None:
+        """Out of range: every connection dropped, every new one closed at once."""
+        with self.lock:
+            self.up = False
+            for sock in self.open:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+                sock.close()
+            self.open.clear()
+
+    def mend(self) -> None:
+        with self.lock:
+            self.up = True
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                phone, _ = self.listener.accept()
+            except OSError:
+                return  # closed
+            with self.lock:
+                if not self.up:
+                    phone.close()
+                    continue
+                try:
+                    server = socket.create_connection(("127.0.0.1", self.target))
+                except OSError:
+                    phone.close()
+                    continue
+                self.open.update((phone, server))
+            for a, b in ((phone, server), (server, phone)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        with contextlib.suppress(OSError):
+            sink.shutdown(socket.SHUT_WR)

@@ -73,9 +73,15 @@
     conn.hidden = false;
   }
 
+  // While the stream is down, the live part is fetched every few seconds, and the stream opened
+  // again: htmx's SSE retries a stream that dropped, never one whose first connection failed
+  // (the phone back in range while the field's server restarts).
   function startPolling() {
     if (pollTimer) return;
-    pollTimer = setInterval(refreshLive, 5000);
+    pollTimer = setInterval(function () {
+      var s = stream();
+      if (s && !s.dataset.connected && navigator.onLine !== false) reconnect(); else refreshLive();
+    }, 5000);
   }
   function stopPolling() {
     if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
@@ -321,6 +327,8 @@
   function retryPending() {
     clearTimeout(retryTimer);
     retryTimer = null;
+    // The phone knows it has no network: nothing is tried until it says it is back ("online").
+    if (navigator.onLine === false) return;
     var jobs = pending;
     pending = [];
     inflight = inflight.concat(jobs);

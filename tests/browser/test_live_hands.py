@@ -123,4 +123,6 @@ def test_a_tap_refused_when_the_network_came_back_says_so_and_stays_said(
     )
     refused.get_by_role("button", name="L’abandonner").tap()  # only its referee drops it
     expect(refused).to_have_count(0)
-    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('arbitre-queue'))") == []
+    assert (
+        page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('arbitre-queue'))") == []
+    )

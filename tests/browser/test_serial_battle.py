@@ -10,7 +10,14 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from server.platform.service import GameService
-from tests.browser.conftest import PHONE, assert_accessible, shot, wait_until
+from tests.browser.conftest import (
+    PHONE,
+    assault_offline,
+    assert_accessible,
+    forest,
+    shot,
+    wait_until,
+)
 from tests.conftest import key, viewer_of
 
 
@@ -168,65 +175,119 @@ def test_the_zone_alert_buzzes_once_the_phone_was_touched(
     context.close()
 
 
-@pytest.mark.console(r"Failed to fetch|ERR_INTERNET_DISCONNECTED")  # offline on purpose
+OFFLINE = r"Failed to fetch|ERR_INTERNET_DISCONNECTED|ERR_CONNECTION_REFUSED"  # on purpose
+
+
+@pytest.mark.console(OFFLINE)
 def test_three_assaults_entered_offline_are_applied_once_each_in_order(
     browser: Browser, live_server: Any
 ) -> None:
     """Issue 36: in a dead zone, a referee enters three assaults on the chips (the phone builds
     each form itself, with each player's cards), each listed as waiting; back in coverage, the
     three are applied once each, in the order they were made."""
-    service: GameService = live_server.app.state.service
-    game, organizer = service.create_game(  # the cards scattered: none dealt at the start
-        "serial_battle", "Forêt", "Orga", idem_key=key(), settings={"deal_mode": "scattered"}
-    )
-    org = viewer_of(organizer)
-    referee = service.register(game.id, org, "referee", "Arbitre Nord", idem_key=key())
-    names = ("Léa", "Hugo", "Zoé", "Tom", "Ana", "Paul")
-    people = {
-        n: viewer_of(service.register(game.id, org, "player", n, idem_key=key())) for n in names
-    }
-    service.perform(game.id, org, {"type": "sectors", "names": "Nord, Sud"}, idem_key=key())
-    service.perform(game.id, org, {"type": "start"}, idem_key=key())
+    woods = forest(live_server.app.state.service, ("Léa", "Hugo", "Zoé", "Tom", "Ana", "Paul"))
+    service, game = woods.service, woods.game
+    lea = woods.players["Léa"].person_id
     service.perform(
-        game.id,
-        org,
-        {"type": "give", "player": people["Léa"].person_id, "card": "katana"},
-        idem_key=key(),
+        game, woods.org, {"type": "give", "player": lea, "card": "katana"}, idem_key=key()
     )
     context = browser.new_context(**PHONE)
     page = context.new_page()
-    page.goto(f"{live_server.url}/t/{service.link_of(referee.person).token}")
+    page.goto(woods.console(live_server.url))
     expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
     context.set_offline(True)
-    chips = page.locator("#assault-chips")
     for attacker, defender in (("Léa", "Hugo"), ("Zoé", "Tom"), ("Ana", "Paul")):
-        chips.get_by_role("link", name=re.compile(attacker)).tap()
-        expect(page.locator("#assault-title")).to_contain_text(attacker)
-        chips.get_by_role("link", name=re.compile(defender)).tap()
-        form = page.locator("form.offline-assault")
-        expect(form.locator("[data-who]")).to_have_text(f"{attacker} → {defender}")
         if attacker == "Léa":  # her katana, the card she holds, is chosen as online
+            page.locator("#assault-chips").get_by_role("link", name=re.compile("Léa")).tap()
+            page.locator("#assault-chips").get_by_role("link", name=re.compile("Hugo")).tap()
+            form = page.locator("form.offline-assault")
             expect(form.locator('[name="card"] option:checked')).to_have_text("Katana")
-        form.get_by_role("button", name="Garder cet assaut").tap()
-        expect(page.locator("#assault-chips")).to_be_visible()  # the chips, for the next one
+            expect(form.get_by_text("ses dés sont lancés à ce moment-là")).to_be_visible()
+            form.get_by_role("button", name="Garder cet assaut").tap()
+            continue
+        assault_offline(page, attacker, defender)
     waiting = page.locator("#queue li")
     expect(waiting).to_have_count(3)
     expect(waiting.first).to_contain_text("Léa → Hugo")
-    before = service.load(game.id).game.seq
-    assert all(
-        service.load(game.id).state.player(p.person_id).assaults == 0 for p in people.values()
+    before = service.seq_of(game)
+    assert woods.assaults() == []
+    context.set_offline(False)
+    wait_until(page, lambda: service.seq_of(game) == before + 3, "the three assaults")
+    expect(waiting).to_have_count(0)
+    pairs = [woods.pair(*p) for p in (("Léa", "Hugo"), ("Zoé", "Tom"), ("Ana", "Paul"))]
+    assert woods.assaults() == pairs
+    expect(page.locator("#flash .flash")).to_have_count(3)  # each one's sentence, said
+
+
+@pytest.mark.console(OFFLINE)
+def test_a_queued_assault_on_a_player_eliminated_meanwhile_comes_back_the_other_is_applied(
+    browser: Browser, live_server: Any
+) -> None:
+    """Issue 36: two assaults wait on the phone; meanwhile, in coverage, the other referee
+    eliminates Hugo. Back online, Léa → Hugo comes back as a conflict saying who changed Hugo,
+    not applied; Zoé → Tom, whose players nobody touched, is applied though the game moved on.
+    Edited, the assault opens on the same players; dropped, it is gone from the phone."""
+    woods = forest(live_server.app.state.service, ("Léa", "Hugo", "Zoé", "Tom"))
+    service, game = woods.service, woods.game
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(woods.console(live_server.url))
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    context.set_offline(True)
+    assault_offline(page, "Léa", "Hugo")
+    assault_offline(page, "Zoé", "Tom")
+    hugo = woods.players["Hugo"].person_id
+    service.perform(
+        game, woods.other, {"type": "eliminate", "player": hugo, "cause": "referee"}, idem_key=key()
     )
     context.set_offline(False)
-    wait_until(page, lambda: service.load(game.id).game.seq == before + 3, "the three assaults")
-    expect(waiting).to_have_count(0)
-    log = [
-        e
-        for e in service.log(game.id, org)
-        if e["type"] == "command" and e["command"]["type"] == "assault"
-    ]
-    assert [e["command"]["attacker"] for e in log] == [
-        people[n].person_id for n in ("Léa", "Zoé", "Ana")
-    ]
+    conflict = page.locator("#queue .queue-conflict")
+    expect(conflict).to_contain_text("Léa → Hugo")
+    expect(conflict).to_contain_text("Arbitre Sud")
+    wait_until(page, lambda: woods.assaults() == [woods.pair("Zoé", "Tom")], "Zoé → Tom")
+    expect(page.locator("#queue li")).to_have_count(1)
+    # Kept on the phone until answered: a reload shows it again, not sent.
+    page.reload()
+    expect(conflict).to_contain_text("Arbitre Sud")
+    assert woods.assaults() == [woods.pair("Zoé", "Tom")]
+    # Edited: the assault opens on the same players, as they are now: Léa attacks, and Hugo,
+    # eliminated, is no longer among those she may attack.
+    conflict.get_by_role("button", name="La modifier").tap()
+    expect(page.locator("#assault-title")).to_have_text("Léa attaque. Qui défend ?")
+    expect(
+        page.locator("#assault-chips").get_by_role("link", name=re.compile("Hugo"))
+    ).to_have_count(0)
+    expect(conflict).to_have_count(0)
+    assert (
+        page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('arbitre-queue'))") == []
+    )
+
+
+@pytest.mark.console(OFFLINE)
+def test_physical_dice_entered_offline_travel_with_the_assault(
+    browser: Browser, live_server: Any
+) -> None:
+    """Issue 36: with dice rolled by hand, the offline assault asks for them, and the values
+    entered are the ones applied."""
+    woods = forest(live_server.app.state.service, ("Léa", "Hugo"), dice="physical")
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(woods.console(live_server.url))
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    context.set_offline(True)
+    page.locator("#assault-chips").get_by_role("link", name=re.compile("Léa")).tap()
+    page.locator("#assault-chips").get_by_role("link", name=re.compile("Hugo")).tap()
+    form = page.locator("form.offline-assault")
+    expect(form.get_by_text("avec les dés saisis ici")).to_be_visible()
+    form.locator('[name="answer"][value="false"]').check()  # no answer: two dice only
+    form.locator('[name="roll_damage"]').fill("4")
+    form.locator('[name="roll_location"]').fill("2")
+    form.get_by_role("button", name="Garder cet assaut").tap()
+    expect(page.locator("#queue li")).to_have_count(1)
+    context.set_offline(False)
+    wait_until(page, lambda: bool(woods.assaults()), "the assault")
+    entry = [e for e in woods.service.log(woods.game, woods.org) if e["type"] == "command"][-1]
+    assert {r["purpose"]: r["value"] for r in entry["rolls"]} == {"damage": 4, "location": 2}
 
 
 def test_a_kept_tap_that_another_referee_overtook_comes_back_to_be_answered(
