@@ -2,10 +2,10 @@
 (issue 36): how long until each phone's queue is drained, and its console fresh again.
 
 A real server on loopback (`python -m server serve`, its own process), on a SQLite file or
-PostgreSQL (`--database-url`). Each round has 4 Serial Battles of 32 players and 5 referees each
+PostgreSQL (`--database-url`). Each round has 5 Serial Battles of 32 players and 4 referees each
 (20 referees); every referee's phone opened its console (a session, its page), then lost the
-network, and queued 5 assaults between the players of its own part of the field, made on the
-screen it had. All 20 come back at the same instant: each sends its queue to
+network, and queued 5 actions on the screen it had: 4 assaults between the players of its own
+part of the field, and a correction. All 20 come back at the same instant: each sends its queue to
 `POST /g/{id}/queue` and, answered, fetches its console's live part, as the page does. Printed:
 per round the time to drain (p50, p95, max over the 20 phones), until the console is fresh
 again, and what became of the 100 actions; then the median of the rounds' p95 and its spread.
