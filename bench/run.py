@@ -53,6 +53,7 @@ from typing import Any
 
 import httpx
 
+from bench.figures import summary
 from bench.games import MIX, SETUP, STEPS, BenchGame, key
 from server.config import Settings
 from server.db import Database, normalize_url
@@ -325,6 +326,7 @@ def arrival(times: dict[int, float], seq: int) -> float | None:
 
 
 LIMITS = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+IDLE_S = 3.0  # the idle floor's measure, before each run's phones
 
 
 async def referees(
@@ -388,10 +390,12 @@ async def run_one(
     think: float,
     seed: int,
     pool: ProcessPoolExecutor,
+    settle: float = 5.0,
 ) -> dict[str, Any]:
     figures = Figures()
     for game in games:
         game.answered.clear()
+    idle = Figures()  # the machine's own floor, before any phone: what the run is measured on
     # One client per game and server for the phones: httpx scans its whole pool on every
     # request, and a single pool of 3,200 connections made the load generator the bottleneck.
     async with AsyncExitStack() as stack:
@@ -404,7 +408,17 @@ async def run_one(
         n = len(servers)
         phone_clients = {(g.id, s): await client(servers[s]) for g in games for s in range(n)}
         log_client = await client(servers[0])
+        await floor(log_client, idle, time.monotonic() + IDLE_S)
         until = time.monotonic() + seconds + 600
+        # The storm: every phone opening its page and stream at once, while the first game's
+        # actors play on (their latency during it is the storm's, not the steady state's).
+        storm = Figures()
+        probes = [
+            asyncio.create_task(
+                actor(log_client, games[0], a, 0, random.Random(a), storm, until, think / 5)
+            )
+            for a in range(len(games[0].actors))
+        ]
         phones = []
         for g in games:
             for i, token in enumerate(g.phones):
@@ -421,6 +435,10 @@ async def run_one(
                 break
             await asyncio.sleep(0.2)  # every phone connected before the clock starts
         connect_s = time.monotonic() - opened
+        for probe in probes:
+            probe.cancel()
+        await asyncio.gather(*probes, return_exceptions=True)
+        await asyncio.sleep(settle)  # the storm's last first fetches served: then the clock
         before = Counter[str]()
         for server in servers:
             before.update((await log_client.get(f"{server.url}/healthz")).json()["live"])
@@ -499,6 +517,10 @@ async def run_one(
         # the actors' reads included, and everything the phones cost.
         "cpu_ms": cpu * 1000 / changes,
         "connect_s": connect_s,
+        "storm_p95": pct(storm.action_ms, 95),
+        "storm_errors": storm.errors,
+        "idle_p50": pct(idle.floor_ms, 50),
+        "idle_p95": pct(idle.floor_ms, 95),
     }
 
 
@@ -530,6 +552,8 @@ COLUMNS = [
     ("KiB/ch", "kib", "{:>6.1f}"),
     ("CPU ms/ch", "cpu_ms", "{:>9.1f}"),
     ("conn s", "connect_s", "{:>6.1f}"),
+    ("storm95", "storm_p95", "{:>7.0f}"),
+    ("idle95", "idle_p95", "{:>6.1f}"),
 ]
 
 
@@ -573,7 +597,13 @@ def set_up(url: str, count: int) -> list[BenchGame]:
 
 
 async def main(
-    counts: list[int], seconds: float, think: float, db_url: str | None, processes: int
+    counts: list[int],
+    seconds: float,
+    think: float,
+    db_url: str | None,
+    processes: int,
+    runs: int = 3,
+    settle: float = 5.0,
 ) -> None:
     if processes > 1 and db_url is None:
         raise SystemExit("several processes need PostgreSQL: --database-url postgresql://...")
@@ -593,12 +623,22 @@ async def main(
             server.start()
         pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         try:
-            rows = []
+            rows, by_count = [], defaultdict(list)
+            print(table([]), flush=True)
             for count in counts:
-                rows.append(
-                    await run_one(servers, games[:count], seconds, think, seed=count, pool=pool)
-                )
-                print(table(rows[-1:]).splitlines()[-1], flush=True)
+                for n in range(runs):
+                    row = await run_one(
+                        servers,
+                        games[:count],
+                        seconds,
+                        think,
+                        seed=count * 100 + n,
+                        pool=pool,
+                        settle=settle,
+                    )
+                    rows.append(row)
+                    by_count[count].append(row)
+                    print(table(rows[-1:]).splitlines()[-1], flush=True)
             print()
             database = "SQLite" if url.startswith("sqlite") else "PostgreSQL"
             print(
@@ -611,6 +651,8 @@ async def main(
             for r in rows:
                 if r["failures"]:
                     print(f"errors at G = {r['games']}: {r['failures']}")
+            print()
+            print(summary(by_count))
         finally:
             pool.shutdown()
             for server in servers:
@@ -619,11 +661,23 @@ async def main(
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", default="1,10,50,100")
-    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--games", default="10,50,100")
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--runs", type=int, default=3, help="runs of each G (their median)")
+    parser.add_argument("--settle", type=float, default=5.0, help="seconds after the storm")
     parser.add_argument("--think", type=float, default=10.0)
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--processes", type=int, default=1)
     args = parser.parse_args()
     counts = [int(n) for n in args.games.split(",")]
-    asyncio.run(main(counts, args.seconds, args.think, args.database_url, args.processes))
+    asyncio.run(
+        main(
+            counts,
+            args.seconds,
+            args.think,
+            args.database_url,
+            args.processes,
+            args.runs,
+            args.settle,
+        )
+    )

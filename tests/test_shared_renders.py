@@ -94,3 +94,46 @@ def test_an_old_render_never_replaces_a_newer_one() -> None:
     assert boards.get("g", "fr", 5) is None
     boards.keep("g", "en", at(6))
     assert boards.get("g", "en", 5) is None and boards.get("g", "en", 6) == at(6)
+
+
+def test_an_actions_answer_is_the_part_its_projection_is_then_given(
+    client: TestClient, service: GameService
+) -> None:
+    """Issue 38's lever: an action's answer renders its sender's live part once, and the phones
+    of the same projection (the other referee of a Serial Battle) are given that render, not
+    another one; another projection (a player) has its own."""
+    import re
+
+    from tests.conftest import csrf_of, fingerprint
+    from tests.security.conftest import registered, sb_game
+
+    game, people, ids = sb_game(service, ("Léa", "Hugo"))
+    second = registered(service, game, people["organizer"], "referee", "Arbitre Sud")
+    phones = {}
+    for name, viewer in (("one", people["referee"]), ("two", second), ("Léa", people["player"])):
+        phones[name] = Phone(client, follow_redirects=False)
+        token = service.link_of(service.person(game, viewer.person_id)).token  # type: ignore[arg-type]
+        assert phones[name].get(f"/t/{token}").status_code == 303
+    page = phones["one"].get(f"/g/{game}").text
+    live = re.search(r'id="live" hx-get="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    stats = client.app.state.live_stats  # type: ignore[attr-defined]
+    rendered, reused = stats["rendered"], stats["reused"]
+    correction = {"type": "correct", "player": ids["Hugo"], "pv": 30, "reason": "oubli"}
+    answer = phones["one"].post(
+        f"/g/{game}/act",
+        data={**correction, "idem": key(), "csrf_token": csrf_of(page)},
+        headers=HX,
+    )
+    assert answer.status_code == 200, answer.text[:300]
+    assert stats["rendered"] == rendered + 1  # the answer's part
+    other = phones["two"].get(live, headers=HX)
+    assert other.status_code == 200
+    assert (stats["rendered"], stats["reused"]) == (rendered + 1, reused + 1)  # not again
+    answered = answer.text.split('<div id="assault" hx-swap-oob')[0]
+    assert fingerprint(other.text) == fingerprint(answered)  # the same bytes, tokens aside
+    assert csrf_of(page) in answered and csrf_of(page) not in other.text  # each its own token
+    hers = re.search(r'id="live" hx-get="([^"]+)"', phones["Léa"].get(f"/g/{game}").text)
+    assert hers and hers.group(1) != live
+    before = stats["rendered"]
+    assert phones["Léa"].get(hers.group(1), headers=HX).status_code == 200
+    assert stats["rendered"] == before + 1  # her projection: a render of its own

@@ -538,8 +538,15 @@ def after_action(
     if not is_htmx(request):
         request.session["flash"] = summary.to_json()
         return RedirectResponse(f"/g/{game_id}", status_code=303)
-    context = page_context(service, clock, service.load(game_id), viewer, page, flash=summary)
-    return render_page(request, templates, context)
+    # The sender's live part is the one the fan-out then pushes to the phones of the same
+    # projection: made once (`LiveParts.answer`), filled with this phone's token.
+    parts: LiveParts = request.app.state.parts
+    language = i18n.current_language.get()
+    part, context = parts.answer(service.load(game_id), viewer, page, language, flash=summary)
+    csrf = (request.scope.get("session") or {}).get("csrf", "")
+    return templates.response(
+        request, context["kind"].template(page), context, live=part.filled(csrf)
+    )
 
 
 # ---------------------------------------------------------------------- people and links

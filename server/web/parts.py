@@ -63,6 +63,7 @@ class LiveParts:
     ) -> None:
         self.service, self.templates, self.clock, self.stats = service, templates, clock, stats
         self.boards = SharedRenders()
+        self.answered = SharedRenders()  # the part each game's last action answered with
 
     def make(
         self,
@@ -78,16 +79,46 @@ class LiveParts:
         """`viewer`'s live part `page` of the game as `loaded`, in `language`; its HTML unless
         `held` is its fingerprint. `built` and `digests`: the copies of parts and their
         fingerprints already taken for this state (a change's parts, made for many phones)."""
+        return self._made(loaded, viewer, page, language, held, built, digests)[0]
+
+    def answer(
+        self, loaded: Loaded, viewer: Viewer, page: str, language: str, **extra: Any
+    ) -> tuple[Part, dict[str, Any]]:
+        """An action's answer: its sender's part, kept for the fan-out that follows it (the
+        phones of the same projection get this render, not another one of the same bytes: a
+        Serial Battle console is 100 KiB of HTML), and the page's context with `extra` (the
+        action's sentence), for what the answer adds out of band (issue 38)."""
+        part, context = self._made(loaded, viewer, page, language, None, None, None, extra)
+        self.answered.keep(loaded.game.id, language, part)
+        return part, context
+
+    def _made(
+        self,
+        loaded: Loaded,
+        viewer: Viewer,
+        page: str,
+        language: str,
+        held: str | None,
+        built: Built | None,
+        digests: Digests | None,
+        extra: dict[str, Any] | None = None,
+    ) -> tuple[Part, dict[str, Any]]:
         if page != loaded.kind.page_for(viewer):
             raise NotAllowed(NOT_YOURS)
         token = i18n.current_language.set(language)
         try:
-            context = page_context(self.service, self.clock, loaded, viewer, page, built=built)
+            context = page_context(
+                self.service, self.clock, loaded, viewer, page, built=built, **(extra or {})
+            )
             tag = live_tag(context, digests)
             game = loaded.game
             part = Part(game.seq, tag, game.status, context["now_ms"])
             if held == tag:
-                return part
+                return part, context
+            answered = self.answered.get(game.id, language, game.seq)
+            if answered is not None and answered.tag == tag:  # the same bytes, made for the
+                self.stats["reused"] += 1  # answer of the action this change is
+                return answered, context
             marks = Marks.fresh()
             where = f"/g/{game.id}/board" if page == "board" else f"/g/{game.id}"
             shared = {**shared_context(language, where, marks), **context}
@@ -95,7 +126,7 @@ class LiveParts:
         finally:
             i18n.current_language.reset(token)
         self.stats["rendered"] += 1
-        return Part(part.seq, tag, part.status, part.now_ms, html, marks)
+        return Part(part.seq, tag, part.status, part.now_ms, html, marks), context
 
     def board(self, game_id: str, language: str, loaded: Loaded | None = None) -> Part:
         """The public's board part: the game's state alone, the same for every phone, so made

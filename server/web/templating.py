@@ -153,7 +153,10 @@ class Templates:
         status_code: int = 200,
         block: str | None = None,
         headers: Mapping[str, str] | None = None,
+        live: bytes | None = None,
     ) -> HTMLResponse:
+        """The page `name`, or its live block for htmx; `live`: that block already made (an
+        action's answer takes its sender's part from `LiveParts.answer`)."""
         full = {"request": request, **base_context(request), **(context or {})}
         # htmx gets the page's live block when it has one (a printable page has none: all of it).
         if (
@@ -162,7 +165,11 @@ class Templates:
             and full.get("hx_block") in self.env.get_template(name).blocks
         ):
             block = full["hx_block"]
-        body = self.render(name, full, block)
+        body = (
+            live.decode()
+            if live is not None and block == "live"
+            else self.render(name, full, block)
+        )
         # An action's answer also resets the regions its page marks out of band (a form
         # outside the live block, which refreshes do not touch).
         if (

@@ -227,6 +227,9 @@ def assault_offline(page: Page, attacker: str, defender: str, dice: tuple[int, .
     chips.get_by_role("link", name=re.compile(defender)).tap()
     form = page.locator("form.offline-assault")
     expect(form.locator("[data-who]")).to_have_text(f"{attacker} → {defender}")
+    # Nothing decisive starts chosen: who touched first, whether the defender answers.
+    form.locator('[name="touch"][value="attacker"]').check()
+    form.locator('[name="answer"][value="true"]').check()
     for field, value in zip(("roll_damage", "roll_location"), dice, strict=False):
         form.locator(f'[name="{field}"]').fill(str(value))
     form.get_by_role("button", name="Garder cet assaut").tap()

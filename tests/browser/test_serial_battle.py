@@ -203,6 +203,10 @@ def test_three_assaults_entered_offline_are_applied_once_each_in_order(
             form = page.locator("form.offline-assault")
             expect(form.locator('[name="card"] option:checked')).to_have_text("Katana")
             expect(form.get_by_text("ses dés sont lancés à ce moment-là")).to_be_visible()
+            form.get_by_role("button", name="Garder cet assaut").tap()  # who touched first?
+            expect(page.locator("#queue li")).to_have_count(0)  # asked, not kept
+            form.locator('[name="touch"][value="attacker"]').check()
+            form.locator('[name="answer"][value="true"]').check()
             form.get_by_role("button", name="Garder cet assaut").tap()
             continue
         assault_offline(page, attacker, defender)
@@ -279,6 +283,7 @@ def test_physical_dice_entered_offline_travel_with_the_assault(
     page.locator("#assault-chips").get_by_role("link", name=re.compile("Hugo")).tap()
     form = page.locator("form.offline-assault")
     expect(form.get_by_text("avec les dés saisis ici")).to_be_visible()
+    form.locator('[name="touch"][value="attacker"]').check()
     form.locator('[name="answer"][value="false"]').check()  # no answer: two dice only
     form.locator('[name="roll_damage"]').fill("4")
     form.locator('[name="roll_location"]').fill("2")

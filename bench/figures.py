@@ -1,0 +1,70 @@
+"""What `bench.run` reports once its runs are done (issue 38): for each G, the median of its runs
+with their spread (lowest to highest), and the steady state's targets, met or not on every run.
+
+A figure that a reader cannot reproduce is not yet a figure: each line is the median of at least
+three runs of the same command, each run measured after its own idle floor and its own storm
+(every phone opening its page and stream at once), so that a run that disagrees with README by
+more than its spread says something is wrong, not that the machine was busy.
+"""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+# The steady state's targets: an action's p95 within 3x the floor measured in the same run,
+# the nudge and the refreshed part at every phone within 250 ms (p95), no error.
+RATIO, NUDGE_MS, PAGE_MS = 3.0, 250.0, 250.0
+
+SUMMARY = [
+    # (title, key, format)
+    ("idle floor p95", "idle_p95", "{:.1f}"),
+    ("storm s", "connect_s", "{:.1f}"),
+    ("action p95 in the storm", "storm_p95", "{:.0f}"),
+    ("actions/s", "actions_s", "{:.1f}"),
+    ("action p50", "p50", "{:.1f}"),
+    ("action p95", "p95", "{:.1f}"),
+    ("floor p95", "floor_p95", "{:.1f}"),
+    ("p95 / floor", "ratio_p95", "{:.1f}"),
+    ("nudge p95", "nudge_p95", "{:.0f}"),
+    ("refreshed p95", "page_p95", "{:.0f}"),
+    ("errors", "errors", "{:.0f}"),
+    ("RSS MiB", "rss_mib", "{:.0f}"),
+    ("KiB / phone", "kib_per_phone", "{:.0f}"),
+    ("CPU ms / change", "cpu_ms", "{:.0f}"),
+]
+
+
+def missed(row: dict[str, Any]) -> list[str]:
+    """The steady state's targets this run missed."""
+    out = []
+    if not row["ratio_p95"] <= RATIO:
+        out.append(f"action p95 {row['ratio_p95']:.1f}x the floor (target {RATIO:g}x)")
+    if not row["nudge_p95"] < NUDGE_MS:
+        out.append(f"nudge p95 {row['nudge_p95']:.0f} ms (target {NUDGE_MS:g})")
+    if not row["page_p95"] < PAGE_MS:
+        out.append(f"refreshed p95 {row['page_p95']:.0f} ms (target {PAGE_MS:g})")
+    if row["errors"] or row.get("storm_errors"):
+        out.append(f"{row['errors'] + row.get('storm_errors', 0)} errors")
+    return out
+
+
+def summary(runs: dict[int, list[dict[str, Any]]]) -> str:
+    """For each G: each figure's median over its runs, and their spread."""
+    lines = []
+    for games, rows in runs.items():
+        for row in rows:
+            row["kib_per_phone"] = row["rss_mib"] * 1024 / max(1, row["phones"])
+        lines.append(f"G = {games} ({rows[0]['phones']:,} phones), {len(rows)} runs:")
+        for title, key, fmt in SUMMARY:
+            values = [float(r[key]) for r in rows]
+            median = fmt.format(statistics.median(values))
+            spread = f"{fmt.format(min(values))} to {fmt.format(max(values))}"
+            lines.append(f"  {title:>24}: {median:>8}  ({spread})")
+        failed = {n: missed(r) for n, r in enumerate(rows, 1) if missed(r)}
+        if failed:
+            for n, why in failed.items():
+                lines.append(f"  run {n}: targets NOT met: {'; '.join(why)}")
+        else:
+            lines.append("  targets met on every run")
+    return "\n".join(lines)
