@@ -82,6 +82,7 @@ class Figures:
     live_bytes: int = 0  # what the phones received on the wire: streams and refreshes
     reconnects: int = 0  # event streams that broke and opened again
     failures: Counter[str] = field(default_factory=Counter)  # what failed, and how
+    hellos: dict[int, float] = field(default_factory=dict)  # phone -> its stream's last hello
     # game -> server -> seq -> when the last phone of that server had the nudge / the fresh page
     nudged: dict[str, dict[int, dict[int, float]]] = field(
         default_factory=lambda: defaultdict(lambda: defaultdict(dict))
@@ -148,10 +149,11 @@ async def phone(
     server: int,
     figures: Figures,
     until: float,
+    label: int = 0,
 ) -> None:
     """A phone's page: the stream open, its part taken from it or fetched again after a nudge
     that does not bring it. A stream that breaks opens again, as a browser's EventSource does,
-    after half a second."""
+    after half a second. `label`: the phone's number, for when its stream said hello."""
     try:
         headers, live_url, stream_url, wanted = await open_page(client, game, token, figures)
     except (httpx.HTTPError, StopIteration, AssertionError) as error:
@@ -205,6 +207,7 @@ async def phone(
                         if line.startswith("event:"):
                             event = line[6:].strip()
                         elif line.startswith("data:") and event == "hello":
+                            figures.hellos[label] = time.monotonic()
                             if first:
                                 figures.connected += 1
                                 first = False
