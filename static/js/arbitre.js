@@ -69,6 +69,7 @@
     var text = conn.querySelector("[data-conn-text]");
     conn.classList.toggle("pending", state === "pending");
     if (state === "ok") { conn.hidden = true; return; }
+    if (state === "lost" && navigator.onLine === false) state = "offline";  // the phone knows
     text.textContent = text.dataset[state] || text.dataset.lost;
     conn.hidden = false;
   }
@@ -296,7 +297,10 @@
         body: ctx.request.body.toString(),
         target: ctx.target,
         swap: ctx.swap,
-        label: tapLabel(ctx.sourceElement, ctx.request.body)
+        label: tapLabel(ctx.sourceElement, ctx.request.body),
+        // A phone that knew it had no network sent nothing: the tap can still be cancelled.
+        // Otherwise it may have reached the server (an answer lost): it cannot be, honestly.
+        tried: navigator.onLine !== false
       });
       keep();
       // Taken into the queue: the form starts a new action, with a key of its own (the next
@@ -305,6 +309,7 @@
       if (idem) idem.value = freshKey();
     } else if (pending.indexOf(ctx.replay) < 0) {
       sent(ctx.replay);
+      ctx.replay.tried = true;
       pending.push(ctx.replay);
       keep();
     }
@@ -332,6 +337,8 @@
     var jobs = pending;
     pending = [];
     inflight = inflight.concat(jobs);
+    jobs.forEach(function (job) { job.tried = true; });
+    keep();  // listed as being sent: too late to cancel
     var chain = Promise.resolve(), batch = [];
     function flush() {
       var taps = batch;
@@ -363,32 +370,48 @@
 
   // ---- without network, a Serial Battle assault is entered on the phone itself: the chips'
   // next step cannot come from the server, so the form is built from what the chips carry
-  // (each player's cards), and its tap waits in the queue like any other (issue 36).
-  var offlineAttacker = null, chipsPanel = null;
+  // (each player's cards), and its tap waits in the queue like any other (issue 36). Who
+  // attacks is read from the panel as it is (chosen online: the panel says it; offline: the chip
+  // marked chosen in it), never remembered across panels.
+  var freshChips = null;  // the first step's chips, as last seen: the panel after an assault kept
+  function noteChips() {
+    var panel = document.querySelector("#assault .assault");
+    if (panel && !panel.dataset.player && panel.querySelector("#assault-chips") && !panel.querySelector(".chosen")) {
+      freshChips = panel.cloneNode(true);
+    }
+  }
+  document.addEventListener("DOMContentLoaded", noteChips);
+  document.addEventListener("htmx:after:settle", noteChips);
+  function backToChips(panel) {
+    var chips = (freshChips || panel).cloneNode(true);
+    chips.querySelectorAll(".chosen").forEach(function (c) { c.classList.remove("chosen"); });
+    panel.replaceWith(chips);
+    htmx.process(chips);
+  }
   document.addEventListener("htmx:error", function (evt) {
     var ctx = evt.detail && evt.detail.ctx;
     var source = ctx && ctx.sourceElement;
     var chip = source && source.closest && source.closest("#assault-chips [data-player]");
-    if (!chip || !ctx.request || ctx.request.method !== "GET") return;
-    var title = document.getElementById("assault-title");
-    if (!offlineAttacker || offlineAttacker === chip) {
-      var chips = document.querySelector("#assault .assault");
-      if (chips && !chipsPanel) chipsPanel = chips.cloneNode(true);  // as it was, for the next one
-      offlineAttacker = chip;
+    var panel = chip && chip.closest(".assault");
+    if (!panel || !ctx.request || ctx.request.method !== "GET") return;
+    var attacker = panel.dataset.player ? panel : panel.querySelector("#assault-chips .chosen");
+    if (!attacker || attacker === chip) {
+      if (attacker) return;
       chip.classList.add("chosen");
+      chip.setAttribute("aria-pressed", "true");
+      var title = document.getElementById("assault-title");
       if (title) title.textContent = chip.dataset.name + " → …";
       return;
     }
     var skeleton = document.getElementById("assault-offline");
-    var panel = document.querySelector("#assault .assault");
-    if (!skeleton || !panel) return;
+    if (!skeleton) return;
     var form = skeleton.content.firstElementChild.cloneNode(true);
-    form.querySelector('[name="attacker"]').value = offlineAttacker.dataset.player;
+    form.querySelector('[name="attacker"]').value = attacker.dataset.player;
     form.querySelector('[name="defenders[]"]').value = chip.dataset.player;
-    form.querySelector("[data-who]").textContent = offlineAttacker.dataset.name + " → " + chip.dataset.name;
-    form.querySelector('[data-name-of="attacker"]').textContent = offlineAttacker.dataset.name;
+    form.querySelector("[data-who]").textContent = attacker.dataset.name + " → " + chip.dataset.name;
+    form.querySelector('[data-name-of="attacker"]').textContent = attacker.dataset.name;
     form.querySelector('[data-name-of="defender"]').textContent = chip.dataset.name;
-    [[offlineAttacker, "attacker"], [chip, "defender"]].forEach(function (pair) {
+    [[attacker, "attacker"], [chip, "defender"]].forEach(function (pair) {
       var select = form.querySelector('[data-cards-of="' + pair[1] + '"]');
       JSON.parse(pair[0].dataset.cards || "[]").concat([["bare", select.dataset.bare]]).forEach(function (card) {
         var option = document.createElement("option");
@@ -401,30 +424,36 @@
     form.querySelector('[name="idem"]').value = freshKey();
     form.querySelector('[name="seq"]').value = seqOf(stream());
     panel.replaceChildren(form);
+    delete panel.dataset.player;
     htmx.process(form);
-    offlineAttacker = null;
   });
-  // The assault kept: the chips come back for the next one.
+  document.addEventListener("click", function (evt) {
+    var back = evt.target.closest && evt.target.closest("[data-offline-back]");
+    var panel = back && back.closest(".assault");
+    if (panel) backToChips(panel);
+  });
+  // An assault kept (built offline, or the panel's own form whose sending failed): the chips
+  // come back for the next one, so that the same assault is not tapped twice by mistake.
   document.addEventListener("htmx:error", function (evt) {
     var ctx = evt.detail && evt.detail.ctx;
     var form = ctx && ctx.sourceElement;
-    if (!form || !form.classList || !form.classList.contains("offline-assault") || !chipsPanel) return;
-    var panel = form.closest(".assault");
-    if (!panel) return;
-    panel.replaceWith(chipsPanel);
-    htmx.process(chipsPanel);
-    chipsPanel = null;
+    var panel = form && form.closest && form.closest("#assault .assault");
+    if (!panel || form.tagName !== "FORM" || ctx.request.method !== "POST") return;
+    backToChips(panel);
   });
 
   // ---- the waiting taps, listed under the banner (each cancellable), and kept in the phone's
   // storage: a reload or a closed browser loses none (issue 36). Back online, they go to the
   // game's queue in order: each applied unless someone else changed what it names meanwhile;
   // those come back, said and kept too, until their referee sends each again, edits or drops it.
-  var QUEUE = "arbitre-queue:" + location.pathname;
+  // Each page (tab) keeps its own; a page that opens takes in every queue kept for its address
+  // (another tab's, closed or not): sent twice, a tap is applied once, by its key.
+  var QUEUES = "arbitre-queue:" + location.pathname;
+  var QUEUE = QUEUES + "#" + freshKey().slice(0, 8);
   var returned = [];  // {job, result}: taps the queue sent back, until their referee answers
   function keep() {
     try {
-      var kept = inflight.concat(pending).map(function (j) { return {action: j.action, body: j.body, label: j.label}; })
+      var kept = inflight.concat(pending).map(function (j) { return {action: j.action, body: j.body, label: j.label, tried: !!j.tried}; })
         .concat(returned.map(function (r) { return {action: r.job.action, body: r.job.body, label: r.job.label, returned: r.result}; }));
       if (kept.length) localStorage.setItem(QUEUE, JSON.stringify(kept));
       else localStorage.removeItem(QUEUE);
@@ -464,14 +493,20 @@
       conn.insertAdjacentElement("afterend", list);
     }
     list.textContent = "";
-    pending.forEach(function (job) {
+    inflight.concat(pending).forEach(function (job) {
       var item = document.createElement("li");
-      item.textContent = "⏳ " + job.label + " ";
-      item.appendChild(smallButton(conn.dataset.cancel, true, function () {
-        pending = pending.filter(function (j) { return j !== job; });
-        keep();
-        if (!pending.length) banner("ok");
-      }));
+      item.textContent = job.label + " ";
+      if (!job.tried && pending.indexOf(job) >= 0) {
+        item.appendChild(smallButton(conn.dataset.cancel, true, function () {
+          pending = pending.filter(function (j) { return j !== job; });
+          keep();
+          if (!pending.length) banner("ok");
+        }));
+      } else {  // it may have reached the server already: said, not offered to cancel
+        var note = document.createElement("small");
+        note.textContent = conn.dataset.tried;
+        item.appendChild(note);
+      }
       list.appendChild(item);
     });
     returned.forEach(function (r) { list.appendChild(returnedItem(r, conn)); });
@@ -488,7 +523,7 @@
     item.appendChild(smallButton(conn.dataset.again, false, function () {
       // Confirmed: sent again on the screen as it is now, with a key of its own (re-checked).
       answered(r);
-      var again = {action: r.job.action, label: r.job.label,
+      var again = {action: r.job.action, label: r.job.label, tried: true,
                    body: r.job.body.replace(/(^|&)seq=\d*/, "$1seq=" + seqOf(stream()))
                                    .replace(/(^|&)idem=[^&]*/, "$1idem=" + freshKey())};
       inflight.push(again);
@@ -496,21 +531,36 @@
       drainKept([again]);
     }));
     var edit = editor(r.job);
-    if (edit) item.appendChild(smallButton(conn.dataset.edit, true, function () { answered(r); edit(); }));
+    if (edit) item.appendChild(smallButton(conn.dataset.edit, true, function () { edit(r); }));
     item.appendChild(smallButton(conn.dataset.drop, true, function () { answered(r); }));
     return item;
   }
   // Edited: the tap's own form, on the page as it is now, filled with what was sent (an
-  // assault: its panel opened on the same players), for its referee to change and send.
+  // assault: its panel opened on the same players, then filled), for its referee to change and
+  // send. The tap is let go only once its form is on the screen (offline, nothing happens).
+  function fill(form, was) {
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || field.type === "hidden" || !was.has(field.name)) return;
+      if (field.type === "radio" || field.type === "checkbox") field.checked = was.getAll(field.name).indexOf(field.value) >= 0;
+      else field.value = was.get(field.name);
+    });
+    var folded = form.querySelector("details") || form.closest("details");
+    if (folded && /roll_[a-z]/.test(Array.from(was.keys()).join(" "))) folded.open = true;
+    reveal(form);
+  }
   function editor(job) {
     var was = new URLSearchParams(job.body), type = was.get("type");
     var game = /^\/g\/([^/]+)/.exec(location.pathname);
     if (type === "assault" && document.getElementById("assault") && game) {
-      return function () {
+      return function (r) {
         var q = new URLSearchParams({attacker: was.get("attacker")});
         was.getAll("defenders[]").forEach(function (d) { q.append("defenders", d); });
-        htmx.ajax("GET", "/g/" + game[1] + "/serial_battle/assault?" + q, {target: "#assault"})
-          .then(function () { reveal(document.getElementById("assault")); });
+        htmx.ajax("GET", "/g/" + game[1] + "/serial_battle/assault?" + q, {target: "#assault"}).then(function () {
+          var form = document.querySelector("#assault form");
+          if (form && form.querySelector('[name="attacker"]')) fill(form, was);
+          else reveal(document.getElementById("assault"));
+          answered(r);
+        }, function () {});
       };
     }
     var form = Array.prototype.find.call(document.querySelectorAll("#live form"), function (f) {
@@ -520,25 +570,20 @@
       });
     });
     if (!form) return null;
-    return function () {
-      Array.prototype.forEach.call(form.elements, function (field) {
-        if (!field.name || field.type === "hidden" || !was.has(field.name)) return;
-        if (field.type === "radio" || field.type === "checkbox") field.checked = was.getAll(field.name).indexOf(field.value) >= 0;
-        else field.value = was.get(field.name);
-      });
-      var folded = form.closest("details");
-      if (folded) folded.open = true;
-      reveal(form);
-    };
+    return function (r) { fill(form, was); answered(r); };
   }
   function drainKept(jobs) {
     var game = /^\/g\/([^/]+)/.exec(location.pathname);
     if (!game || !jobs.length) return Promise.resolve();
+    // A network that takes the request and never answers (a hotspot's edge): given up after a
+    // while, and sent again later with the same keys.
+    var giveUp = new AbortController(), timer = setTimeout(function () { giveUp.abort(); }, 20000);
     return fetch("/g/" + game[1] + "/queue", {
       method: "POST",
       headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf()},
-      body: JSON.stringify({taps: jobs.map(function (j) { return {body: j.body}; })})
-    }).then(function (answer) { return answer.ok ? answer.json() : Promise.reject(answer); })
+      body: JSON.stringify({taps: jobs.map(function (j) { return {body: j.body}; })}),
+      signal: giveUp.signal
+    }).then(function (answer) { clearTimeout(timer); return answer.ok ? answer.json() : Promise.reject(answer); })
       .then(function (data) {
         var applied = [];
         data.results.forEach(function (result, i) {
@@ -550,7 +595,8 @@
         saidApplied(applied);
         refreshLive();
       }, function () {  // no answer (the network, a server restarting): kept, to send again
-        jobs.forEach(sent);
+        clearTimeout(timer);
+        jobs.forEach(function (job) { sent(job); job.tried = true; });
         pending = jobs.concat(pending);
         keep();
         banner("pending");
@@ -570,8 +616,17 @@
     }));
   }
   document.addEventListener("DOMContentLoaded", function () {
-    var kept = [];
-    try { kept = JSON.parse(localStorage.getItem(QUEUE) || "[]"); } catch (e) { kept = []; }
+    if (!document.getElementById("conn")) return;  // not a game's page (the offline page)
+    var kept = [], seen = {};
+    try {
+      Object.keys(localStorage).filter(function (k) { return k === QUEUES || k.indexOf(QUEUES + "#") === 0; }).forEach(function (k) {
+        JSON.parse(localStorage.getItem(k) || "[]").forEach(function (job) {
+          var idem = (/(^|&)idem=([^&]*)/.exec(job.body) || [])[2] || job.body;
+          if (!seen[idem]) { seen[idem] = true; kept.push(job); }
+        });
+        localStorage.removeItem(k);
+      });
+    } catch (e) { kept = []; }
     if (!kept.length) return;
     returned = kept.filter(function (j) { return j.returned; }).map(function (j) { return {job: j, result: j.returned}; });
     pending = kept.filter(function (j) { return !j.returned; });
@@ -800,6 +855,17 @@
   document.addEventListener("DOMContentLoaded", lightBoards);
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") { keepAwake(); refreshLive(); }
+  });
+  // The page the service worker shows without network comes back by itself with the network
+  // (the phone's word, or the server answering again), at the address it stands for.
+  if (document.body && document.body.hasAttribute("data-offline-page")) {
+    window.addEventListener("online", function () { location.reload(); });
+    setInterval(function () {
+      fetch("/healthz", {cache: "no-store"}).then(function (r) { if (r.ok) location.reload(); }, function () {});
+    }, 5000);
+  }
+  document.addEventListener("click", function (evt) {
+    if (evt.target.closest && evt.target.closest("[data-reload]")) location.reload();
   });
   document.addEventListener("DOMContentLoaded", function () {
     keepAwake(); tick(); insecureHint();

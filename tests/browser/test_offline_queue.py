@@ -6,6 +6,7 @@ when the answer to the first drain is lost on the way back."""
 from __future__ import annotations
 
 import contextlib
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -119,3 +120,109 @@ def test_a_queue_is_drained_across_a_server_restart_once_each(
     finally:
         server.stop()
         context.close()
+
+
+@pytest.fixture
+def cable(live_server: Any) -> Any:
+    """The live server behind a cable to cut: `http://localhost:<port>` (a secure context, with
+    its service worker) or the field's name."""
+    made = Cable(int(live_server.url.rsplit(":", 1)[1]))
+    yield made
+    made.close()
+
+
+@pytest.mark.console(OFFLINE + "|ERR_EMPTY_RESPONSE|ERR_CONNECTION_CLOSED|ERR_CONNECTION_RESET")
+def test_a_tap_that_may_have_reached_the_server_cannot_be_cancelled(
+    browser: Browser, live_server: Any, cable: Any
+) -> None:
+    """An outside review: out of range with the phone still "online", an assault's tap is kept,
+    but it may have reached the server before the cut: it is said so, with no Cancel that would
+    lie (cancelled, then applied). Its panel goes back to the chips: the same assault is not
+    tapped twice by mistake (the review's doubled assault)."""
+    woods = forest(live_server.app.state.service, ("Léa", "Hugo", "Zoé", "Tom"))
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(woods.console(f"http://localhost:{cable.port}"))
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    chips = page.locator("#assault-chips")
+    chips.get_by_role("link", name=re.compile("Léa")).tap()
+    chips.get_by_role("link", name=re.compile("Hugo")).tap()
+    expect(page.locator("#assault-title")).to_have_text("Léa → Hugo")
+    cable.cut()
+    page.get_by_role("button", name="Lancer les dés").tap()
+    waiting = page.locator("#queue li")
+    expect(waiting).to_have_count(1)
+    expect(waiting).to_contain_text("ne peut plus être annulée")
+    expect(waiting.get_by_role("button", name="L’annuler")).to_have_count(0)
+    expect(page.locator("#assault-chips")).to_be_visible()  # not the same form again
+    cable.mend()
+    wait_until(page, lambda: woods.assaults() == [woods.pair("Léa", "Hugo")], "the assault")
+    expect(waiting).to_have_count(0)
+
+
+@pytest.mark.console(OFFLINE)
+def test_an_attacker_chosen_online_attacks_the_defender_tapped_offline(
+    browser: Browser, live_server: Any
+) -> None:
+    """An outside review: the attacker tapped online, the defender offline: the assault is the
+    attacker's (it was the defender's); "Other players" gives the chips back, nothing chosen."""
+    woods = forest(live_server.app.state.service, ("Léa", "Hugo", "Zoé", "Tom"))
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(woods.console(live_server.url))
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    chips = page.locator("#assault-chips")
+    chips.get_by_role("link", name=re.compile("Léa")).tap()
+    expect(page.locator("#assault-title")).to_contain_text("Léa attaque")
+    context.set_offline(True)
+    chips.get_by_role("link", name=re.compile("Hugo")).tap()
+    form = page.locator("form.offline-assault")
+    expect(form.locator("[data-who]")).to_have_text("Léa → Hugo")
+    form.get_by_role("button", name="Autres joueurs").tap()
+    expect(page.locator("#assault-chips .chosen")).to_have_count(0)
+    assault_offline(page, "Zoé", "Tom")
+    expect(page.locator("#queue li")).to_have_count(1)
+    context.set_offline(False)
+    wait_until(page, lambda: woods.assaults() == [woods.pair("Zoé", "Tom")], "Zoé → Tom")
+
+
+@pytest.mark.console(OFFLINE)
+def test_two_tabs_keep_their_own_queues_and_none_is_lost(
+    browser: Browser, live_server: Any
+) -> None:
+    """An outside review: two tabs of the console offline, an assault in each; the first tab
+    closed. Its queue is not overwritten by the other's: the next page that opens sends it."""
+    woods = forest(live_server.app.state.service, NAMES)
+    context = browser.new_context(**PHONE)
+    first, second = context.new_page(), context.new_page()
+    for page in (first, second):
+        page.goto(woods.console(live_server.url))
+        expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    context.set_offline(True)
+    assault_offline(first, "Léa", "Hugo")
+    assault_offline(second, "Zoé", "Tom")
+    first.close()
+    context.set_offline(False)
+    wait_until(second, lambda: woods.assaults() == [woods.pair("Zoé", "Tom")], "Zoé → Tom")
+    second.reload()  # a page that opens takes in what another tab left
+    wait_until(second, lambda: len(woods.assaults()) == 2, "Léa → Hugo too")
+    assert sorted(woods.assaults()) == sorted([woods.pair("Zoé", "Tom"), woods.pair("Léa", "Hugo")])
+
+
+@pytest.mark.console(OFFLINE + "|ERR_EMPTY_RESPONSE|ERR_CONNECTION_CLOSED|ERR_CONNECTION_RESET")
+def test_the_offline_page_comes_back_with_the_network(
+    browser: Browser, live_server: Any, cable: Any
+) -> None:
+    """An outside review: a console reloaded out of range shows the service worker's page
+    ("No network"), which came back to nothing. It comes back to the console by itself once the
+    server answers again."""
+    woods = forest(live_server.app.state.service, ("Léa", "Hugo"))
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(woods.console(f"http://localhost:{cable.port}"))
+    ready = "navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)"
+    page.reload()  # now under the worker's control
+    wait_until(page, lambda: page.evaluate(ready), "the service worker in control")
+    cable.cut()
+    page.reload()
+    expect(page.get_by_role("heading", name="Pas de réseau")).to_be_visible()
+    cable.mend()
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")  # the console

@@ -103,7 +103,7 @@ def test_a_tap_made_offline_is_sent_once_when_the_network_returns(
     page.get_by_role("button", name="Dé pour Léa").tap()
     banner = page.locator("#conn")
     expect(banner).to_be_visible()
-    expect(banner).to_contain_text("Action en attente")
+    expect(banner).to_contain_text("Actions en attente")
     # The phone knows it is offline: its retries wait for the network (none is even tried).
     assert service.load(game.id).game.seq == before
 
@@ -237,7 +237,7 @@ def test_taps_made_offline_are_listed_cancellable_and_kept_across_a_reload(
     waiting = page.locator("#queue li")
     expect(waiting).to_have_count(3)
     expect(waiting.first).to_contain_text("Dé pour Léa")
-    waiting.nth(1).get_by_role("button", name="Annuler").tap()
+    waiting.nth(1).get_by_role("button", name="L’annuler").tap()
     expect(waiting).to_have_count(2)
     with contextlib.suppress(PlaywrightError):  # reloaded offline: the taps stay on the phone
         page.reload()

@@ -163,7 +163,7 @@ class Store:
                         "The game changed since your screen was shown ({summary}, by {name}): "
                         "check and retry."
                     ),
-                    summary=entry["summary"],
+                    summary=str(entry["summary"]).rstrip(". "),
                     name=event.actor_name or "?",
                 )
 
