@@ -470,7 +470,14 @@
       var button = form.querySelector("button[type=submit], button:not([type])");
       var who = form.querySelector("[data-who]");
       if (who) words.unshift(who.textContent.trim());
-      else if (button) words.unshift(button.textContent.trim());
+      else {
+        // Whom it names, when the form says it only by a hidden number (a row's correction).
+        form.querySelectorAll('input[type=hidden][name="player"], input[type=hidden][name="target"]').forEach(function (h) {
+          var named = h.value && document.querySelector('[data-player="' + CSS.escape(h.value) + '"][data-name]');
+          if (named) words.unshift(named.dataset.name);
+        });
+        if (button) words.unshift(button.textContent.trim());
+      }
     }
     return words.join(" · ") || decodeURIComponent((/type=([^&]*)/.exec(body) || ["", "?"])[1]);
   }
