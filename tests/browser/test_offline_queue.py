@@ -200,11 +200,14 @@ def test_two_tabs_keep_their_own_queues_and_none_is_lost(
     context.set_offline(True)
     assault_offline(first, "Léa", "Hugo")
     assault_offline(second, "Zoé", "Tom")
+    # (A tab closed under the browser's offline emulation may still send its queue as it goes:
+    # the emulation is lifted from a page being torn down. Either way, each assault once.)
     first.close()
     context.set_offline(False)
-    wait_until(second, lambda: woods.assaults() == [woods.pair("Zoé", "Tom")], "Zoé → Tom")
+    wait_until(second, lambda: woods.pair("Zoé", "Tom") in woods.assaults(), "Zoé → Tom")
     second.reload()  # a page that opens takes in what another tab left
-    wait_until(second, lambda: len(woods.assaults()) == 2, "Léa → Hugo too")
+    wait_until(second, lambda: len(woods.assaults()) >= 2, "Léa → Hugo too")
+    expect(second.locator("#stream")).to_have_attribute("data-connected", "1")
     assert sorted(woods.assaults()) == sorted([woods.pair("Zoé", "Tom"), woods.pair("Léa", "Hugo")])
 
 
@@ -218,9 +221,11 @@ def test_the_offline_page_comes_back_with_the_network(
     woods = forest(live_server.app.state.service, ("Léa", "Hugo"))
     page = browser.new_context(**PHONE).new_page()
     page.goto(woods.console(f"http://localhost:{cable.port}"))
-    ready = "navigator.serviceWorker.ready.then(() => !!navigator.serviceWorker.controller)"
+    active = "navigator.serviceWorker.getRegistration().then(r => !!(r && r.active))"
+    wait_until(page, lambda: page.evaluate(active), "the service worker")
     page.reload()  # now under the worker's control
-    wait_until(page, lambda: page.evaluate(ready), "the service worker in control")
+    controlled = "!!navigator.serviceWorker.controller"
+    wait_until(page, lambda: page.evaluate(controlled), "the service worker in control")
     cable.cut()
     page.reload()
     expect(page.get_by_role("heading", name="Pas de réseau")).to_be_visible()
