@@ -137,3 +137,57 @@ def test_a_queue_that_is_not_json_or_forges_a_die_is_refused_not_a_500(
         headers={"Content-Type": "application/x-www-form-urlencoded"},
     )
     assert answer.status_code == 422
+
+
+def test_a_tap_whose_first_sending_was_applied_is_said_applied_not_held(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """An outside review: a queued assault reached the server (its answer lost); a correction
+    queued before it comes back as a conflict. The assault must be said applied, not held for
+    the referee to send again (applied twice) or drop (applied behind their back)."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    game, people, ids = sb_game(service, ("Léa", "Hugo", "Tom"))
+    other = registered(service, game, people["organizer"], "referee", "Arbitre Sud")
+    referee = people["referee"]
+    phone = referee_phone(client, service, game, referee.person_id)  # type: ignore[arg-type]
+    seen = service.seq_of(game)
+    correction = tap(seen, type="correct", player=ids["Hugo"], pv=30, reason="oubli")
+    assault = tap(seen, type="assault", attacker=ids["Tom"], **{"defenders[]": [ids["Hugo"]]})
+    rolls.push(*[3] * 40)
+    first = phone.post(f"/g/{game}/queue", json={"taps": [assault]}).json()["results"]
+    assert first[0]["status"] == "applied"  # ...and its answer lost on the way back
+    service.perform(
+        game,
+        other,
+        {"type": "correct", "player": ids["Hugo"], "pv": 20, "reason": "x"},
+        idem_key=key(),
+    )
+    before = service.seq_of(game)
+    results = phone.post(f"/g/{game}/queue", json={"taps": [correction, assault]}).json()
+    assert [r["status"] for r in results["results"]] == ["conflict", "applied"]
+    assert service.seq_of(game) == before  # nothing applied again
+
+
+def test_a_refused_tap_holds_the_later_ones_naming_the_same_people(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """An outside review: a refused tap (not a conflict) let a later one on the same players
+    through, which then came before it once corrected and sent again."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    game, people, ids = sb_game(service, ("Léa", "Hugo", "Zoé", "Tom"))
+    phone = referee_phone(client, service, game, people["referee"].person_id)  # type: ignore[arg-type]
+    seen = service.seq_of(game)
+    queue = [
+        tap(seen, type="correct", player=ids["Hugo"], pv=99, reason="trop"),  # above 36
+        tap(seen, type="assault", attacker=ids["Léa"], **{"defenders[]": [ids["Hugo"]]}),
+        tap(seen, type="assault", attacker=ids["Zoé"], **{"defenders[]": [ids["Tom"]]}),
+    ]
+    rolls.push(*[3] * 40)
+    results = phone.post(f"/g/{game}/queue", json={"taps": queue}).json()["results"]
+    # A tap that cannot even be read names nobody it can be sure of: all that follows waits.
+    assert [r["status"] for r in results] == ["refused", "held", "held"], results
+    queue[0] = tap(seen, type="correct", player=ids["Hugo"], pv=20, reason="ok")
+    queue[1:] = [tap(seen, type="give", player=ids["Hugo"], card="nope"), *queue[1:]]
+    results = phone.post(f"/g/{game}/queue", json={"taps": queue}).json()["results"]
+    # Refused by the rules (no such card), it names Hugo: his assault waits, Zoé's goes.
+    assert [r["status"] for r in results] == ["applied", "refused", "held", "applied"], results

@@ -64,10 +64,17 @@ def apply_all(
     for body in taps:
         fields: list[tuple[str, str | UploadFile]] = list(parse_qsl(body, keep_blank_values=True))
         form = FormData(fields)
-        subjects: list[int] | None = []
+        subjects: list[int] | None = None  # unknown until the tap is read: then all
         try:
             payload, rolls = form_command(form)
             command = kind.from_form(payload)
+            key, seen = idem_of(form), int_field(form, "seq")
+            done = service.replayed(
+                game_id, viewer, command, idem_key=key, seen_seq=seen, rolls=rolls
+            )
+            if done is not None:  # its first sending reached the server: applied, once
+                results.append({"status": "applied", "message": done.summary.render()})
+                continue
             subjects = service.subjects_of(game_id, viewer, command)
             if held is None or (held and (subjects is None or held & set(subjects))):
                 said = N_(
@@ -77,17 +84,13 @@ def apply_all(
                 held = None if subjects is None or held is None else held | set(subjects)
                 continue
             done = service.perform(
-                game_id,
-                viewer,
-                command,
-                idem_key=idem_of(form),
-                seen_seq=int_field(form, "seq"),
-                rolls=rolls,
+                game_id, viewer, command, idem_key=key, seen_seq=seen, rolls=rolls
             )
             results.append({"status": "applied", "message": done.summary.render()})
-        except StaleScreen as error:
-            results.append({"status": "conflict", "message": error.msg.render()})
-            held = None if subjects is None or held is None else held | set(subjects)
         except ArbitreError as error:
-            results.append({"status": "refused", "message": error.msg.render()})
+            # A conflict, or a refusal (a die out of range): either comes back to its referee,
+            # and the later taps naming the same people wait behind it, in their order.
+            status = "conflict" if isinstance(error, StaleScreen) else "refused"
+            results.append({"status": status, "message": error.msg.render()})
+            held = None if subjects is None or held is None else held | set(subjects)
     return results

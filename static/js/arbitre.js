@@ -69,7 +69,7 @@
     var text = conn.querySelector("[data-conn-text]");
     conn.classList.toggle("pending", state === "pending");
     if (state === "ok") { conn.hidden = true; return; }
-    if (state === "lost" && navigator.onLine === false) state = "offline";  // the phone knows
+    if ((state === "lost" || state === "pending") && navigator.onLine === false) state = "offline";  // the phone knows
     text.textContent = text.dataset[state] || text.dataset.lost;
     conn.hidden = false;
   }
@@ -108,7 +108,24 @@
     if (el && el.dataset && el.hasAttribute("data-live") && el.dataset.liveTag && ctx.request.method === "GET") {
       ctx.request.headers["X-Live-Tag"] = el.dataset.liveTag;
     }
+    // The outbox: a game's tap is kept on the phone from the moment it leaves, so a page closed
+    // while it travels loses none (sent again with its key: applied once); listed if its answer
+    // is slow to come. Whether it may have reached the server is judged now, not at its failure.
+    var body = ctx.request.body, text = null;
+    if (body instanceof URLSearchParams) text = body.toString();
+    else if (body instanceof FormData && !Array.from(body.values()).some(function (v) { return v instanceof File; })) {
+      text = new URLSearchParams(body).toString();
+    }
+    if (!ctx.replay && ctx.request.method === "POST" && text !== null && isTap(ctx.request.action)) {
+      var job = {action: ctx.request.action, body: text, target: ctx.target, swap: ctx.swap,
+                 label: tapLabel(el, text), tried: navigator.onLine !== false, live: true};
+      ctx.job = job;
+      inflight.push(job);
+      keep();
+      job.slow = setTimeout(function () { job.live = false; listQueue(); banner("pending"); }, 1500);
+    }
   });
+  function isTap(action) { return /^\/g\/[^/]+\/act$/.test(action || ""); }
 
   document.addEventListener("htmx:after:request", function (evt) {
     var ctx = evt.detail.ctx;
@@ -292,16 +309,18 @@
     if (!ctx || !ctx.request || ctx.request.method !== "POST") return;
     if (!(ctx.request.body instanceof URLSearchParams)) return; // a file: the user sends it again
     if (!ctx.replay) {
-      pending.push({
-        action: ctx.request.action,
-        body: ctx.request.body.toString(),
-        target: ctx.target,
-        swap: ctx.swap,
-        label: tapLabel(ctx.sourceElement, ctx.request.body),
-        // A phone that knew it had no network sent nothing: the tap can still be cancelled.
-        // Otherwise it may have reached the server (an answer lost): it cannot be, honestly.
-        tried: navigator.onLine !== false
-      });
+      var job = ctx.job;
+      if (job) {  // from the outbox to the queue
+        clearTimeout(job.slow);
+        sent(job);
+        job.live = false;
+      } else {
+        job = {action: ctx.request.action, body: ctx.request.body.toString(), target: ctx.target,
+               swap: ctx.swap, label: tapLabel(ctx.sourceElement, ctx.request.body), tried: true};
+      }
+      // A phone that knew it had no network when the tap left sent nothing: it can still be
+      // cancelled. Otherwise it may have reached the server (an answer lost): it cannot be.
+      pending.push(job);
       keep();
       // Taken into the queue: the form starts a new action, with a key of its own (the next
       // tap is another assault, not this one sent again).
@@ -325,6 +344,13 @@
   document.addEventListener("htmx:after:request", function (evt) {
     var ctx = evt.detail && evt.detail.ctx;
     if (ctx && ctx.replay && ctx.response) { sent(ctx.replay); keep(); }
+    if (ctx && ctx.job && ctx.response) {  // answered (done or refused): out of the outbox
+      clearTimeout(ctx.job.slow);
+      sent(ctx.job);
+      ctx.job = null;
+      keep();
+      if (!pending.length && !inflight.length) banner(stream() && !stream().dataset.connected ? "lost" : "ok");
+    }
   });
   // Sent again in order: the game's own taps together to its queue (each applied unless someone
   // else changed what it names meanwhile; those come back, said, with the later taps naming the
@@ -346,7 +372,7 @@
       if (taps.length) chain = chain.then(function () { return drainKept(taps); });
     }
     jobs.forEach(function (job) {
-      if (/^\/g\/[^/]+\/act$/.test(job.action)) { batch.push(job); return; }
+      if (isTap(job.action)) { batch.push(job); return; }
       flush();
       chain = chain.then(function () {
         var target = job.target && job.target.isConnected ? job.target : document.getElementById("live");
@@ -395,12 +421,17 @@
     var panel = chip && chip.closest(".assault");
     if (!panel || !ctx.request || ctx.request.method !== "GET") return;
     var attacker = panel.dataset.player ? panel : panel.querySelector("#assault-chips .chosen");
-    if (!attacker || attacker === chip) {
-      if (attacker) return;
+    var title = document.getElementById("assault-title");
+    if (attacker === chip) {  // tapped again: not the attacker after all
+      chip.classList.remove("chosen");
+      chip.removeAttribute("aria-pressed");
+      if (title && title.dataset.was) title.textContent = title.dataset.was;
+      return;
+    }
+    if (!attacker) {
       chip.classList.add("chosen");
       chip.setAttribute("aria-pressed", "true");
-      var title = document.getElementById("assault-title");
-      if (title) title.textContent = chip.dataset.name + " → …";
+      if (title) { title.dataset.was = title.dataset.was || title.textContent; title.textContent = chip.dataset.name + " → …"; }
       return;
     }
     var skeleton = document.getElementById("assault-offline");
@@ -500,7 +531,7 @@
       conn.insertAdjacentElement("afterend", list);
     }
     list.textContent = "";
-    inflight.concat(pending).forEach(function (job) {
+    inflight.concat(pending).filter(function (job) { return !job.live; }).forEach(function (job) {
       var item = document.createElement("li");
       item.textContent = job.label + " ";
       if (!job.tried && pending.indexOf(job) >= 0) {
@@ -530,9 +561,13 @@
     item.appendChild(smallButton(conn.dataset.again, false, function () {
       // Confirmed: sent again on the screen as it is now, with a key of its own (re-checked).
       answered(r);
+      // Its key follows from the first one's: the same tap confirmed in two tabs is one action.
+      var was = (/(^|&)idem=([^&]*)/.exec(r.job.body) || [])[2] || freshKey();
+      var turn = /-(\d+)$/.exec(was);
+      var key = turn ? was.replace(/-\d+$/, "-" + (parseInt(turn[1], 10) + 1)) : was.slice(0, 56) + "-2";
       var again = {action: r.job.action, label: r.job.label, tried: true,
                    body: r.job.body.replace(/(^|&)seq=\d*/, "$1seq=" + seqOf(stream()))
-                                   .replace(/(^|&)idem=[^&]*/, "$1idem=" + freshKey())};
+                                   .replace(/(^|&)idem=[^&]*/, "$1idem=" + key)};
       inflight.push(again);
       keep();
       drainKept([again]);
@@ -551,8 +586,9 @@
       if (field.type === "radio" || field.type === "checkbox") field.checked = was.getAll(field.name).indexOf(field.value) >= 0;
       else field.value = was.get(field.name);
     });
-    var folded = form.querySelector("details") || form.closest("details");
-    if (folded && /roll_[a-z]/.test(Array.from(was.keys()).join(" "))) folded.open = true;
+    for (var fold = form.closest("details"); fold; fold = fold.parentElement && fold.parentElement.closest("details")) fold.open = true;
+    var inner = form.querySelector("details");
+    if (inner && /roll_[a-z]/.test(Array.from(was.keys()).join(" "))) inner.open = true;
     reveal(form);
   }
   function editor(job) {
@@ -563,11 +599,11 @@
         var q = new URLSearchParams({attacker: was.get("attacker")});
         was.getAll("defenders[]").forEach(function (d) { q.append("defenders", d); });
         htmx.ajax("GET", "/g/" + game[1] + "/serial_battle/assault?" + q, {target: "#assault"}).then(function () {
-          var form = document.querySelector("#assault form");
-          if (form && form.querySelector('[name="attacker"]')) fill(form, was);
-          else reveal(document.getElementById("assault"));
-          answered(r);
-        }, function () {});
+          var form = document.querySelector("#assault form:not(.offline-assault)");
+          var panel = document.querySelector("#assault .assault");
+          if (form && form.querySelector('[name="attacker"]')) { fill(form, was); answered(r); }
+          else if (panel && panel.dataset.player) { reveal(panel); answered(r); }  // the defender gone
+        }, function () {});  // no network: the tap stays listed
       };
     }
     var form = Array.prototype.find.call(document.querySelectorAll("#live form"), function (f) {
@@ -582,33 +618,49 @@
   function drainKept(jobs) {
     var game = /^\/g\/([^/]+)/.exec(location.pathname);
     if (!game || !jobs.length) return Promise.resolve();
+    if (jobs.length > 50) {  // the server takes 50 at a time: the rest after, in order
+      return drainKept(jobs.slice(0, 50)).then(function () { return drainKept(jobs.slice(50)); });
+    }
     // A network that takes the request and never answers (a hotspot's edge): given up after a
     // while, and sent again later with the same keys.
     var giveUp = new AbortController(), timer = setTimeout(function () { giveUp.abort(); }, 20000);
+    function back(results) {  // what became of each: said, or returned to its referee
+      var applied = [];
+      results.forEach(function (result, i) {
+        if (result.status === "applied") applied.push(result.message);
+        else returned.push({job: jobs[i], result: result});
+      });
+      jobs.forEach(sent);
+      keep();
+      saidApplied(applied);
+      refreshLive();
+      if (!pending.length && !inflight.length) banner("ok");
+    }
     return fetch("/g/" + game[1] + "/queue", {
       method: "POST",
-      headers: {"Content-Type": "application/json", "X-CSRF-Token": csrf()},
+      headers: {"Content-Type": "application/json", "Accept": "application/json", "X-CSRF-Token": csrf()},
       body: JSON.stringify({taps: jobs.map(function (j) { return {body: j.body}; })}),
       signal: giveUp.signal
-    }).then(function (answer) { clearTimeout(timer); return answer.ok ? answer.json() : Promise.reject(answer); })
-      .then(function (data) {
-        var applied = [];
-        data.results.forEach(function (result, i) {
-          if (result.status === "applied") applied.push(result.message);
-          else returned.push({job: jobs[i], result: result});
+    }).then(function (answer) {
+      clearTimeout(timer);
+      if (answer.ok) return answer.json().then(function (data) { back(data.results); });
+      if (answer.status < 500 && answer.status !== 429 && answer.status !== 408) {
+        // Refused whole (a link revoked, a queue the server cannot read): each comes back
+        // with the reason, to drop or edit; sent again, it would be refused again.
+        return answer.json().catch(function () { return {}; }).then(function (data) {
+          var said = {status: "refused", message: (data && data.message) || String(answer.status)};
+          back(jobs.map(function () { return said; }));
         });
-        jobs.forEach(sent);
-        keep();
-        saidApplied(applied);
-        refreshLive();
-      }, function () {  // no answer (the network, a server restarting): kept, to send again
-        clearTimeout(timer);
-        jobs.forEach(function (job) { sent(job); job.tried = true; });
-        pending = jobs.concat(pending);
-        keep();
-        banner("pending");
-        if (!retryTimer) retryTimer = setTimeout(retryPending, 3000);
-      });
+      }
+      return Promise.reject(answer);
+    }).catch(function () {  // no answer (the network, a server restarting): kept, to send again
+      clearTimeout(timer);
+      jobs.forEach(function (job) { sent(job); job.tried = true; });
+      pending = jobs.concat(pending);
+      keep();
+      banner("pending");
+      if (!retryTimer) retryTimer = setTimeout(retryPending, 3000);
+    });
   }
   // What the queue applied, said where this phone's last sentence goes.
   function saidApplied(messages) {

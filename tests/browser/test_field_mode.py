@@ -96,7 +96,7 @@ def test_a_tap_made_offline_on_the_field_is_sent_once(
     taps = Requests(page, "/act")
     context.set_offline(True)
     page.get_by_role("button", name="Dé pour Léa").tap()
-    expect(page.locator("#conn")).to_contain_text("Actions en attente")
+    expect(page.locator("#conn")).to_contain_text("Pas de réseau sur ce téléphone")
     assert service.load(game.id).game.seq == before
     context.set_offline(False)
     expect(page.locator("#flash")).to_contain_text("Léa scores")

@@ -103,7 +103,7 @@ def test_a_tap_refused_when_the_network_came_back_says_so_and_stays_said(
     service, gm, game, lea, (context, page) = tally_console(browser, live_server)
     context.set_offline(True)
     page.get_by_role("button", name="Dé pour Léa").tap()
-    expect(page.locator("#conn")).to_contain_text("Actions en attente")
+    expect(page.locator("#conn")).to_contain_text("Pas de réseau sur ce téléphone")
     service.perform(game, gm, {"type": "out", "player": lea.person_id}, idem_key=key())
     context.set_offline(False)
     # Back to its referee, with what changed meanwhile: not applied, not dropped.

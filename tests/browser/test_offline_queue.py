@@ -231,3 +231,33 @@ def test_the_offline_page_comes_back_with_the_network(
     expect(page.get_by_role("heading", name="Pas de réseau")).to_be_visible()
     cable.mend()
     expect(page.locator("#stream")).to_have_attribute("data-connected", "1")  # the console
+
+
+def test_a_tap_in_flight_when_its_page_closes_is_sent_by_the_next_one(
+    browser: Browser, live_server: Any
+) -> None:
+    """An outside review: on a network that swallows requests, a tap was kept nowhere while it
+    travelled (15 s before it was listed): a page closed meanwhile lost it. It is now kept from
+    the moment it leaves, listed once its answer is slow, and the next page sends it (once)."""
+    woods = forest(live_server.app.state.service, ("Léa", "Hugo", "Zoé", "Tom"))
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(woods.console(live_server.url))
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    hugo = woods.players["Hugo"].person_id
+    held: list[Route] = []
+    page.route("**/act", lambda route: held.append(route))  # swallowed: no answer, ever
+    chips = page.locator("#assault-chips")
+    chips.get_by_role("link", name=re.compile("Léa")).tap()
+    chips.get_by_role("link", name=re.compile("Hugo")).tap()
+    page.get_by_role("button", name="Lancer les dés").tap()
+    wait_until(page, lambda: bool(held), "the tap, on its way")
+    waiting = page.locator("#queue li")
+    expect(waiting).to_contain_text("Léa → Hugo")  # listed once its answer is slow
+    expect(waiting.get_by_role("button", name="L’annuler")).to_have_count(0)
+    page.close()
+    assert woods.assaults() == []
+    again = context.new_page()
+    again.goto(f"{live_server.url}/g/{woods.game}")
+    wait_until(again, lambda: woods.assaults() == [woods.pair("Léa", "Hugo")], "the assault")
+    assert woods.service.load(woods.game).state.player(hugo).assaults == 1  # type: ignore[attr-defined]

@@ -103,7 +103,7 @@ def test_a_tap_made_offline_is_sent_once_when_the_network_returns(
     page.get_by_role("button", name="Dé pour Léa").tap()
     banner = page.locator("#conn")
     expect(banner).to_be_visible()
-    expect(banner).to_contain_text("Actions en attente")
+    expect(banner).to_contain_text("Pas de réseau sur ce téléphone")
     # The phone knows it is offline: its retries wait for the network (none is even tried).
     assert service.load(game.id).game.seq == before
 

@@ -75,7 +75,7 @@ class GameService:
             actions.proposals,
         )
         self.undo, self.undo_asks, self.try_out = actions.undo, actions.undo_asks, actions.try_out
-        self.subjects_of = actions.subjects_of
+        self.subjects_of, self.replayed = actions.subjects_of, actions.replayed
         self.run_due, self.resend_followups = actions.run_due, actions.resend_followups
         # A game opened from another.
         self.open_linked, self.handoff = linked.open_linked, linked.handoff

@@ -144,6 +144,27 @@ class Actions:
         idem = make_idem(caller_of(actor), idem_key, "command", body)
         return self.perform_keyed(game_id, actor, payload, idem, seen_seq=seen_seq, rolls=rolls)
 
+    def replayed(
+        self,
+        game_id: str,
+        actor: Viewer,
+        payload: Mapping[str, Any],
+        *,
+        idem_key: str,
+        seen_seq: int | None = None,
+        rolls: Mapping[str, int] | None = None,
+    ) -> Performed | None:
+        """The answer `perform` already gave this very request (its key applied once), or None:
+        a queued tap whose first sending reached the server is told so, not held back."""
+        body = {"command": dict(payload), "rolls": dict(rolls or {}), "seen": seen_seq}
+        idem = make_idem(caller_of(actor), idem_key, "command", body)
+        with self.store.db.read() as s:
+            game = s.get(Game, game_id)
+            prior = self.store.by_idem(s, game_id, idem) if game is not None else None
+            if game is None or prior is None:
+                return None
+            return Performed.of(prior, get_kind(game.kind), actor, replayed=True)
+
     def perform_keyed(
         self,
         game_id: str,
