@@ -43,6 +43,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.moving
 	$(BIN)/python -m bench.replay
 	$(BIN)/python -m bench.reconnect
+	$(BIN)/python -m bench.restart
 	cd bench && { [ -x node_modules/.bin/lighthouse ] || npm install --no-audit --no-fund --no-save lighthouse@12; }
 	$(BIN)/python -m bench.lighthouse
 

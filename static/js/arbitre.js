@@ -615,6 +615,12 @@
     if (!form) return null;
     return function (r) { fill(form, was); answered(r); };
   }
+  // Drains under way: the network back, one hung on the dead one is given up and sent again.
+  var draining = [];
+  window.addEventListener("online", function () {
+    draining.forEach(function (c) { c.abort(); });
+    draining = [];
+  });
   function drainKept(jobs) {
     var game = /^\/g\/([^/]+)/.exec(location.pathname);
     if (!game || !jobs.length) return Promise.resolve();
@@ -624,6 +630,7 @@
     // A network that takes the request and never answers (a hotspot's edge): given up after a
     // while, and sent again later with the same keys.
     var giveUp = new AbortController(), timer = setTimeout(function () { giveUp.abort(); }, 20000);
+    draining.push(giveUp);
     function back(results) {  // what became of each: said, or returned to its referee
       var applied = [];
       results.forEach(function (result, i) {
@@ -643,6 +650,7 @@
       signal: giveUp.signal
     }).then(function (answer) {
       clearTimeout(timer);
+      draining = draining.filter(function (c) { return c !== giveUp; });
       if (answer.ok) return answer.json().then(function (data) { back(data.results); });
       if (answer.status < 500 && answer.status !== 429 && answer.status !== 408) {
         // Refused whole (a link revoked, a queue the server cannot read): each comes back
@@ -655,6 +663,7 @@
       return Promise.reject(answer);
     }).catch(function () {  // no answer (the network, a server restarting): kept, to send again
       clearTimeout(timer);
+      draining = draining.filter(function (c) { return c !== giveUp; });
       jobs.forEach(function (job) { sent(job); job.tried = true; });
       pending = jobs.concat(pending);
       keep();
