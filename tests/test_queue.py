@@ -191,3 +191,38 @@ def test_a_refused_tap_holds_the_later_ones_naming_the_same_people(
     results = phone.post(f"/g/{game}/queue", json={"taps": queue}).json()["results"]
     # Refused by the rules (no such card), it names Hugo: his assault waits, Zoé's goes.
     assert [r["status"] for r in results] == ["applied", "refused", "held", "applied"], results
+
+
+def test_a_tap_refused_for_a_pending_knockout_holds_the_next_on_its_players(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """A fourth outside review: Léa's queued assault knocks Hugo out (a choice pending); Hugo's
+    own queued assault is refused by the rules; Zoé's, which names Hugo's defender, waits."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    game, people, ids = sb_game(service, ("Léa", "Hugo", "Zoé", "Tom"))
+    org = people["organizer"]
+    service.perform(
+        game,
+        org,
+        {"type": "correct", "player": ids["Hugo"], "pv": 1, "reason": "x"},
+        idem_key=key(),
+    )
+    phone = referee_phone(client, service, game, people["referee"].person_id)  # type: ignore[arg-type]
+    seen = service.seq_of(game)
+    queue = [
+        tap(
+            seen,
+            type="assault",
+            attacker=ids["Léa"],
+            answer="false",
+            **{"defenders[]": [ids["Hugo"]]},
+        ),
+        tap(seen, type="assault", attacker=ids["Hugo"], **{"defenders[]": [ids["Zoé"]]}),
+        tap(seen, type="assault", attacker=ids["Zoé"], **{"defenders[]": [ids["Tom"]]}),
+        tap(seen, type="assault", attacker=ids["Tom"], **{"defenders[]": [ids["Léa"]]}),
+    ]
+    rolls.push(*[6] * 40)
+    results = phone.post(f"/g/{game}/queue", json={"taps": queue}).json()["results"]
+    statuses = [r["status"] for r in results]
+    assert statuses[:3] == ["applied", "refused", "held"], results
+    assert statuses[3] == "held"  # Tom's names Tom, whom the held one names: behind it too
