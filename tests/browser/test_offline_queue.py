@@ -17,7 +17,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from server.platform.clock import FakeClock
 from tests.browser.conftest import PHONE, Requests, assault_offline, forest, wait_until
-from tests.conftest import LiveServer, chromium_path, live_app, live_database
+from tests.conftest import LiveServer, chromium_path, key, live_app, live_database
 from tests.server_process import Cable, free_port
 
 FIELD = "arbitre.field"
@@ -261,3 +261,40 @@ def test_a_tap_in_flight_when_its_page_closes_is_sent_by_the_next_one(
     again.goto(f"{live_server.url}/g/{woods.game}")
     wait_until(again, lambda: woods.assaults() == [woods.pair("Léa", "Hugo")], "the assault")
     assert woods.service.load(woods.game).state.player(hugo).assaults == 1  # type: ignore[attr-defined]
+
+
+@pytest.mark.console(OFFLINE)
+def test_a_drain_leaves_each_tap_applied_or_returned_in_order_and_the_banner_goes(
+    browser: Browser, live_server: Any
+) -> None:
+    """The fifth outside pass: three assaults queued offline around Hugo at 1 PV, whatever the
+    dice make of them (a knockout, a choice pending, a refusal). Each is applied or comes back;
+    none is applied after one that came back naming the same player; and once nothing waits for
+    the network (only for the referee), the banner goes."""
+    woods = forest(live_server.app.state.service, ("Léa", "Hugo", "Zoé", "Tom"))
+    hugo = woods.players["Hugo"].person_id
+    woods.service.perform(
+        woods.game,
+        woods.org,
+        {"type": "correct", "player": hugo, "pv": 1, "reason": "x"},
+        idem_key=key(),
+    )
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(woods.console(live_server.url))
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    pairs = (("Léa", "Hugo"), ("Hugo", "Zoé"), ("Zoé", "Tom"))
+    context.set_offline(True)
+    for attacker, defender in pairs:
+        assault_offline(page, attacker, defender)
+    context.set_offline(False)
+    waiting, back = page.locator("#queue li"), page.locator("#queue li[class^='queue-']")
+    wait_until(page, lambda: len(woods.assaults()) + back.count() == 3, "each applied or back")
+    expect(waiting).to_have_count(back.count())  # nothing left waiting for the network
+    applied = woods.assaults()
+    returned = [p for p in pairs if woods.pair(*p) not in applied]
+    assert back.count() == len(returned)
+    for n, later in enumerate(pairs):
+        if woods.pair(*later) in applied:  # nothing before it came back naming its players
+            assert not any(set(later) & set(p) for p in pairs[:n] if p in returned), applied
+    expect(page.locator("#conn")).to_be_hidden()

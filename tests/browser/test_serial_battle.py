@@ -250,6 +250,7 @@ def test_a_queued_assault_on_a_player_eliminated_meanwhile_comes_back_the_other_
     expect(conflict).to_contain_text("Arbitre Sud")
     wait_until(page, lambda: woods.assaults() == [woods.pair("Zoé", "Tom")], "Zoé → Tom")
     expect(page.locator("#queue li")).to_have_count(1)
+    expect(page.locator("#conn")).to_be_hidden()  # waiting for its referee, not the network
     # Kept on the phone until answered: a reload shows it again, not sent.
     page.reload()
     expect(conflict).to_contain_text("Arbitre Sud")
