@@ -123,6 +123,19 @@ def parsed(kind: GameKind[Any], actor: Viewer, payload: Mapping[str, Any], *, tr
     return command
 
 
+def command_idem(
+    actor: Viewer,
+    payload: Mapping[str, Any],
+    key: str,
+    seen_seq: int | None,
+    rolls: Mapping[str, int] | None,
+) -> IdemKey:
+    """A command's key, scoped to its caller, with what it asks: the command, its dice and the
+    screen it was made on (the same key for another of these is another request)."""
+    body = {"command": dict(payload), "rolls": dict(rolls or {}), "seen": seen_seq}
+    return make_idem(caller_of(actor), key, "command", body)
+
+
 class Actions:
     """A game's story: commands performed, proposals answered, undo, the clock's due commands."""
 
@@ -140,8 +153,7 @@ class Actions:
         rolls: Mapping[str, int] | None = None,
     ) -> Performed:
         """A command sent by `actor` (a person of this game; SYSTEM for follow-ups and timers)."""
-        body = {"command": dict(payload), "rolls": dict(rolls or {}), "seen": seen_seq}
-        idem = make_idem(caller_of(actor), idem_key, "command", body)
+        idem = command_idem(actor, payload, idem_key, seen_seq, rolls)
         return self.perform_keyed(game_id, actor, payload, idem, seen_seq=seen_seq, rolls=rolls)
 
     def replayed(
@@ -156,8 +168,7 @@ class Actions:
     ) -> Performed | None:
         """The answer `perform` already gave this very request (its key applied once), or None:
         a queued tap whose first sending reached the server is told so, not held back."""
-        body = {"command": dict(payload), "rolls": dict(rolls or {}), "seen": seen_seq}
-        idem = make_idem(caller_of(actor), idem_key, "command", body)
+        idem = command_idem(actor, payload, idem_key, seen_seq, rolls)
         with self.store.db.read() as s:
             game = s.get(Game, game_id)
             prior = self.store.by_idem(s, game_id, idem) if game is not None else None
