@@ -145,6 +145,7 @@ def test_a_tap_that_may_have_reached_the_server_cannot_be_cancelled(
     expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
     chips = page.locator("#assault-chips")
     chips.get_by_role("link", name=re.compile("Léa")).tap()
+    expect(page.locator("#assault-title")).to_contain_text("Léa")
     chips.get_by_role("link", name=re.compile("Hugo")).tap()
     expect(page.locator("#assault-title")).to_have_text("Léa → Hugo")
     cable.cut()
@@ -249,7 +250,9 @@ def test_a_tap_in_flight_when_its_page_closes_is_sent_by_the_next_one(
     page.route("**/act", lambda route: held.append(route))  # swallowed: no answer, ever
     chips = page.locator("#assault-chips")
     chips.get_by_role("link", name=re.compile("Léa")).tap()
+    expect(page.locator("#assault-title")).to_contain_text("Léa")  # not Léa's chip list still
     chips.get_by_role("link", name=re.compile("Hugo")).tap()
+    expect(page.locator("#assault-title")).to_have_text("Léa → Hugo")
     page.get_by_role("button", name="Lancer les dés").tap()
     wait_until(page, lambda: bool(held), "the tap, on its way")
     waiting = page.locator("#queue li")

@@ -199,6 +199,7 @@ def test_three_assaults_entered_offline_are_applied_once_each_in_order(
     for attacker, defender in (("Léa", "Hugo"), ("Zoé", "Tom"), ("Ana", "Paul")):
         if attacker == "Léa":  # her katana, the card she holds, is chosen as online
             page.locator("#assault-chips").get_by_role("link", name=re.compile("Léa")).tap()
+            expect(page.locator("#assault-title")).to_contain_text("Léa")
             page.locator("#assault-chips").get_by_role("link", name=re.compile("Hugo")).tap()
             form = page.locator("form.offline-assault")
             expect(form.locator('[name="card"] option:checked')).to_have_text("Katana")
@@ -281,6 +282,7 @@ def test_physical_dice_entered_offline_travel_with_the_assault(
     expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
     context.set_offline(True)
     page.locator("#assault-chips").get_by_role("link", name=re.compile("Léa")).tap()
+    expect(page.locator("#assault-title")).to_contain_text("Léa")
     page.locator("#assault-chips").get_by_role("link", name=re.compile("Hugo")).tap()
     form = page.locator("form.offline-assault")
     expect(form.get_by_text("avec les dés saisis ici")).to_be_visible()
