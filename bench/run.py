@@ -423,6 +423,7 @@ async def run_one(
             for a in range(len(games[0].actors))
         ]
         phones = []
+        opened = time.monotonic()  # the storm's clock starts with the first phone, not the last
         for g in games:
             for i, token in enumerate(g.phones):
                 s = i % n
@@ -431,8 +432,7 @@ async def run_one(
                 )
                 if len(phones) % 50 == 0:
                     await asyncio.sleep(0.05)  # phones arrive over a moment, not all at once
-        opened = time.monotonic()
-        deadline = opened + 300
+        deadline = time.monotonic() + 300
         while figures.connected + figures.errors < len(phones):
             if time.monotonic() > deadline:
                 break

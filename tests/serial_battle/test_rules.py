@@ -15,6 +15,7 @@ from server.games.serial_battle.catalog import Effect, Location
 from server.games.serial_battle.ending import outcome
 from server.games.serial_battle.kind import SERIAL_BATTLE
 from server.games.serial_battle.state import SBState
+from server.games.serial_battle.views import own
 from server.platform.kinds import PersonInfo
 from server.platform.timers import Timer
 from tests.serial_battle.conftest import DECK, Table, game
@@ -630,3 +631,17 @@ def test_an_arm_lost_in_the_assault_leaves_a_bare_handed_answer() -> None:
     )
     assert "Hugo frappe Léa" in t.said and "à mains nues" in t.said
     assert t.p(1).pv == 36 - 1  # bare hands, face 3: 1 PV (not the sword's 5)
+
+
+def test_a_players_cards_show_the_deck_as_it_is_once_a_new_deck_replaces_it() -> None:
+    """Cards are dumped to JSON once per card (the live parts of 6,400 phones), never changed in
+    place: a deck replaced whole shows its new cards, and a card's dump is not shared with
+    another card of the same key."""
+    state = game("Léa", cards={"Léa": ["blade#1"]})
+    before = own(state, state.players["1"])["cards"][0]["card"]
+    assert before["name"] == "Blade"
+    assert own(state, state.players["1"])["cards"][0]["card"] is before  # made once
+    renamed = [c.model_copy(update={"name": "Dague"}) if c.key == "blade" else c for c in DECK]
+    state.deck = renamed
+    assert own(state, state.players["1"])["cards"][0]["card"]["name"] == "Dague"
+    assert before["name"] == "Blade"

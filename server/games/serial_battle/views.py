@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from server.games.serial_battle.assault import default_weapon
-from server.games.serial_battle.catalog import BARE_HANDS
+from server.games.serial_battle.catalog import BARE_HANDS, Card
 from server.games.serial_battle.commands import Assault
 from server.games.serial_battle.setup import advice, start_missing
 from server.games.serial_battle.state import START_PV, Held, Player, SBState
@@ -151,7 +151,26 @@ def pool_kinds(state: SBState) -> list[dict[str, Any]]:
 
 def held_card(state: SBState, held: Held) -> dict[str, Any]:
     card = state.card(held.copy_id)
-    return {"copy_id": held.copy_id, "ammo": held.ammo, "card": card.model_dump(mode="json")}
+    return {"copy_id": held.copy_id, "ammo": held.ammo, "card": card_json(card)}
+
+
+# Cards as JSON, by card object: a card is never changed in place (a new deck replaces the old
+# one whole, `state.copy_but_deck`) and the cached state keeps its deck from change to change,
+# so each card is dumped once, not once per player's part at every change (a third of a change's
+# live work at 6,400 phones). The card is kept with its dump: its id is not reused meanwhile.
+_CARD_JSON: dict[int, tuple[Card, dict[str, Any]]] = {}
+
+
+def card_json(card: Card) -> dict[str, Any]:
+    """The card as JSON (shared: read it, never change it)."""
+    known = _CARD_JSON.get(id(card))
+    if known is not None and known[0] is card:
+        return known[1]
+    made = card.model_dump(mode="json")
+    if len(_CARD_JSON) > 20_000:
+        _CARD_JSON.clear()
+    _CARD_JSON[id(card)] = (card, made)
+    return made
 
 
 def staff(state: SBState) -> dict[str, Any]:
@@ -167,7 +186,7 @@ def staff(state: SBState) -> dict[str, Any]:
         "pool_kinds": pool_kinds(state),
         "out": [{"copy_id": c, "name": state.card(c).name} for c in state.out],
         "pending": [p.model_dump(mode="json") for p in state.pending],
-        "deck": [c.model_dump(mode="json") for c in state.deck],
+        "deck": [card_json(c) for c in state.deck],
         "sample_deck": state.sample_deck,
         "deal_mode": state.deal_mode,
         "closing": state.closing,
