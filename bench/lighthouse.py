@@ -1,11 +1,15 @@
 """Lighthouse (mobile) on the referee, player and public pages of each game, against a real server
 on loopback with Debian's Chromium: scores, and the metrics the performance score is made of.
 
-    python -m bench.lighthouse        (needs `npm install lighthouse@12` in bench/node_modules)
+    python -m bench.lighthouse [--kinds trust_me,serial_battle]
+                                      (needs `npm install lighthouse@12` in bench/node_modules)
+
+A score under 100 is followed by the audits that cost it points.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -13,6 +17,7 @@ import subprocess
 import tempfile
 import uuid
 from pathlib import Path
+from typing import Any
 
 from sqlmodel import col, select
 
@@ -37,13 +42,15 @@ FLAGS = (
 )
 
 
-def pages(db_url: str) -> list[tuple[str, str, str]]:
+def pages(db_url: str, kinds: set[str] | None = None) -> list[tuple[str, str, str]]:
     """(game, page, path) for each demo: the organizer's console, a player's page, the board."""
     upgrade(db_url)
     db = Database.connect(Settings(database_url=db_url))
     service = GameService(db, SECRET, SystemClock(), secret_roll, Broker())
     found = []
     for kind, make in DEMOS.items():
+        if kinds and kind not in kinds and not (kind == "killpower_league" and kinds & MATCH):
+            continue
         game, organizer = make(service, uuid.uuid4().hex)
         found.append((kind, "staff", f"/t/{organizer.link.token}"))
         with db.read() as s:
@@ -59,7 +66,10 @@ def pages(db_url: str) -> list[tuple[str, str, str]]:
         if kind == "killpower_league":
             found += match_pages(service, db, game.id, organizer)
     db.dispose()
-    return found
+    return [page for page in found if not kinds or page[0] in kinds]
+
+
+MATCH = {"killpower_match"}  # a match of the demo league
 
 
 def match_pages(
@@ -91,7 +101,7 @@ def match_pages(
     ]
 
 
-def audit(url: str, out: Path) -> dict[str, float]:
+def audit(url: str, out: Path) -> dict[str, Any]:
     subprocess.run(
         [
             str(LIGHTHOUSE),
@@ -109,7 +119,17 @@ def audit(url: str, out: Path) -> dict[str, float]:
     report = json.loads(out.read_text())
     score = {k: round(v["score"] * 100) for k, v in report["categories"].items()}
     audits = report["audits"]
+    lost = [  # what cost points, in the categories under 100
+        f"{category}: {ref['id']}"
+        for category, scored in report["categories"].items()
+        if scored["score"] < 1
+        for ref in scored["auditRefs"]
+        if ref.get("weight")
+        and (audits[ref["id"]].get("score") or 0) < 1
+        and audits[ref["id"]].get("scoreDisplayMode") in ("binary", "numeric")
+    ]
     return {
+        "lost": lost,
         "performance": score["performance"],
         "accessibility": score["accessibility"],
         "best-practices": score["best-practices"],
@@ -122,11 +142,14 @@ def audit(url: str, out: Path) -> dict[str, float]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--kinds", default="", help="comma-separated kinds (default: every demo)")
+    kinds = {k.strip() for k in parser.parse_args().kinds.split(",") if k.strip()} or None
     if not LIGHTHOUSE.exists():
         raise SystemExit("Lighthouse is missing: cd bench && npm install lighthouse@12")
     with tempfile.TemporaryDirectory() as folder:
         db_url = f"sqlite:///{Path(folder) / 'lighthouse.db'}"
-        targets = pages(db_url)
+        targets = pages(db_url, kinds)
         server = Server(db_url)
         server.start()
         try:
@@ -143,6 +166,8 @@ def main() -> None:
                     f" {row['CLS']:>6.3f}",
                     flush=True,
                 )
+                for what in row["lost"]:
+                    print(f"    lost points: {what}", flush=True)
         finally:
             server.stop()
 
