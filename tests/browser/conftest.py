@@ -95,8 +95,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(autouse=True)
 def _browser_marker(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Closes the phones the test opened: a page left open goes on ticking its countdowns and
-    holding its stream, slowing every test after it."""
+    """Starts the test with the live server's dice fresh, and closes the phones it opened: a
+    page left open goes on ticking its countdowns and holding its stream, slowing every test
+    after it."""
+    if "live_server" in request.fixturenames:
+        # The live server lives for the whole session: dice a test pushed and did not use are
+        # not the next test's (a Trust Me fight read another test's leftovers as its defence).
+        dice = request.getfixturevalue("live_server").app.state.service.dice
+        dice.values.clear()
+        dice.endless = True
     yield
     if "browser" in request.fixturenames:
         for context in request.getfixturevalue("browser").contexts:
