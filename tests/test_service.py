@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import timedelta
+from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
+import server.games  # noqa: F401  (registers the kinds and their demos)
 from server.errors import InvalidInput, LinkInvalid, NotAllowed, RuleError, StaleScreen
+from server.games.demo import DEMOS
 from server.models import Game
 from server.platform.clock import FakeClock
 from server.platform.dice import ScriptedRolls
@@ -378,3 +383,33 @@ def test_a_player_revoked_in_play_stays_in_the_story(
     assert service.load(game.id).state.model_dump() == before
     with pytest.raises(RuleError, match="avant le début"):
         service.register(game.id, org, "player", "Zoé", idem_key=key())
+
+
+@pytest.mark.parametrize("kind", sorted(DEMOS))
+def test_the_copy_a_handler_changes_is_equal_and_shares_nothing_it_may_change(
+    service: GameService, rolls: ScriptedRolls, kind: str
+) -> None:
+    """An action's copy of the state (`GameKind.copy`: through the model, not `deepcopy`) is the
+    state itself, and changing it leaves the cached state alone: nothing shared but a Serial
+    Battle's deck, which is never changed in place."""
+    rolls.endless = True
+    game, _ = DEMOS[kind](service, key())
+    loaded = service.load(game.id)
+    state = loaded.state
+    work = loaded.kind.copy(state)
+    assert work == state and work is not state
+
+    def containers(value: Any, path: str) -> Iterator[tuple[str, Any]]:
+        if isinstance(value, BaseModel):
+            yield path, value
+            for name in type(value).model_fields:
+                yield from containers(getattr(value, name), f"{path}.{name}")
+        elif isinstance(value, dict | list):
+            yield path, value
+            items = value.items() if isinstance(value, dict) else enumerate(value)
+            for name, item in items:
+                yield from containers(item, f"{path}[{name}]")
+
+    mine = {id(v): p for p, v in containers(state, "state") if not p.startswith("state.deck")}
+    shared = [p for p, v in containers(work, "state") if id(v) in mine]
+    assert shared == []

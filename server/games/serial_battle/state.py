@@ -12,6 +12,7 @@ from server.errors import RuleError
 from server.games.serial_battle.catalog import Card, Effect, Location, key_of
 from server.i18n import N_
 from server.platform.commands import Strict
+from server.platform.kinds import copied
 from server.platform.timers import Timer
 
 START_PV = 36  # Points de vie: "Au départ, vous possédez 36 PV."
@@ -142,10 +143,9 @@ def copy_but_deck(state: SBState) -> SBState:
     """A deep copy to change, sharing the deck: cards are never changed in place (a new deck
     replaces the old one whole), and copying them was most of an action's cost."""
     deck = state.deck
-    hollow = state.model_copy(update={"deck": []})
-    copied = hollow.model_copy(deep=True)
-    copied.deck = deck
-    return copied
+    made = copied(state.model_copy(update={"deck": []}))
+    made.deck = deck
+    return made
 
 
 class Weapon(BaseModel):
