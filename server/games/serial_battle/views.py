@@ -156,8 +156,8 @@ def held_card(state: SBState, held: Held) -> dict[str, Any]:
 
 # Cards as JSON, by card object: a card is never changed in place (a new deck replaces the old
 # one whole, `state.copy_but_deck`) and the cached state keeps its deck from change to change,
-# so each card is dumped once, not once per player's part at every change (a third of a change's
-# live work at 6,400 phones). The card is kept with its dump: its id is not reused meanwhile.
+# so each card is dumped once, not once per player's part at every change (a sixth of a change's
+# fan-out at 6,400 phones). The card is kept with its dump: its id is not reused meanwhile.
 _CARD_JSON: dict[int, tuple[Card, dict[str, Any]]] = {}
 
 
