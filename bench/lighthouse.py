@@ -42,6 +42,10 @@ FLAGS = (
 )
 
 
+# The kinds whose pages come from another demo: a match is played in the demo league.
+FROM_DEMO = {"killpower_match": "killpower_league"}
+
+
 def pages(db_url: str, kinds: set[str] | None = None) -> list[tuple[str, str, str]]:
     """(game, page, path) for each demo: the organizer's console, a player's page, the board."""
     upgrade(db_url)
@@ -49,7 +53,7 @@ def pages(db_url: str, kinds: set[str] | None = None) -> list[tuple[str, str, st
     service = GameService(db, SECRET, SystemClock(), secret_roll, Broker())
     found = []
     for kind, make in DEMOS.items():
-        if kinds and kind not in kinds and not (kind == "killpower_league" and kinds & MATCH):
+        if kinds and kind not in kinds | {FROM_DEMO.get(k) for k in kinds}:
             continue
         game, organizer = make(service, uuid.uuid4().hex)
         found.append((kind, "staff", f"/t/{organizer.link.token}"))
@@ -67,9 +71,6 @@ def pages(db_url: str, kinds: set[str] | None = None) -> list[tuple[str, str, st
             found += match_pages(service, db, game.id, organizer)
     db.dispose()
     return [page for page in found if not kinds or page[0] in kinds]
-
-
-MATCH = {"killpower_match"}  # a match of the demo league
 
 
 def match_pages(

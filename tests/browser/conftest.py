@@ -226,6 +226,16 @@ def forest(service: GameService, names: tuple[str, ...], dice: str = "server") -
     return Forest(service, game.id, org, referee, other, players)
 
 
+def pick(page: Page, attacker: str, defender: str) -> None:
+    """The two chips of an assault, online, each tap seen through before the next (a tap on the
+    chips before the last answer has redrawn them picks from the old list)."""
+    chips = page.locator("#assault-chips")
+    chips.get_by_role("link", name=re.compile(attacker)).tap()
+    expect(page.get_by_role("heading", name=f"{attacker} attaque. Qui défend ?")).to_be_visible()
+    chips.get_by_role("link", name=re.compile(defender)).tap()
+    expect(page.get_by_role("heading", name=f"{attacker} → {defender}")).to_be_visible()
+
+
 def assault_offline(page: Page, attacker: str, defender: str, dice: tuple[int, ...] = ()) -> None:
     """An assault entered on the chips with no network: the phone builds its form and keeps it."""
     chips = page.locator("#assault-chips")

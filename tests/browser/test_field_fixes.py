@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from server.games.killpower.demo import wizard
 from server.platform.service import GameService
-from tests.browser.conftest import PHONE, assert_accessible, shot
+from tests.browser.conftest import PHONE, assert_accessible, pick, shot
 from tests.conftest import key, viewer_of
 
 # Records each try to buzz, and whether the phone had been touched (a browser refuses before).
@@ -33,15 +33,6 @@ def opened(browser: Browser, url: str, height: int = 844) -> Page:
 def live(page: Page) -> Page:
     expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
     return page
-
-
-def pick(console: Page, attacker: str, defender: str) -> None:
-    """The two chips of an assault, each tap seen through before the next."""
-    chips = console.locator("#assault-chips")
-    chips.get_by_role("link", name=attacker).tap()
-    expect(console.get_by_role("heading", name=f"{attacker} attaque. Qui défend ?")).to_be_visible()
-    chips.get_by_role("link", name=defender).tap()
-    expect(console.get_by_role("heading", name=f"{attacker} → {defender}")).to_be_visible()
 
 
 def test_a_serial_battle_from_setup_to_its_winner_on_phones_opened_before_the_start(

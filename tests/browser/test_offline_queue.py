@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, BrowserType, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from server.platform.clock import FakeClock
-from tests.browser.conftest import PHONE, Requests, assault_offline, forest, wait_until
+from tests.browser.conftest import PHONE, Requests, assault_offline, forest, pick, wait_until
 from tests.conftest import LiveServer, chromium_path, key, live_app, live_database
 from tests.server_process import Cable, free_port
 
@@ -143,11 +143,7 @@ def test_a_tap_that_may_have_reached_the_server_cannot_be_cancelled(
     page = browser.new_context(**PHONE).new_page()
     page.goto(woods.console(f"http://localhost:{cable.port}"))
     expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
-    chips = page.locator("#assault-chips")
-    chips.get_by_role("link", name=re.compile("Léa")).tap()
-    expect(page.locator("#assault-title")).to_contain_text("Léa")
-    chips.get_by_role("link", name=re.compile("Hugo")).tap()
-    expect(page.locator("#assault-title")).to_have_text("Léa → Hugo")
+    pick(page, "Léa", "Hugo")
     cable.cut()
     page.get_by_role("button", name="Lancer les dés").tap()
     waiting = page.locator("#queue li")
@@ -248,11 +244,7 @@ def test_a_tap_in_flight_when_its_page_closes_is_sent_by_the_next_one(
     hugo = woods.players["Hugo"].person_id
     held: list[Route] = []
     page.route("**/act", lambda route: held.append(route))  # swallowed: no answer, ever
-    chips = page.locator("#assault-chips")
-    chips.get_by_role("link", name=re.compile("Léa")).tap()
-    expect(page.locator("#assault-title")).to_contain_text("Léa")  # not Léa's chip list still
-    chips.get_by_role("link", name=re.compile("Hugo")).tap()
-    expect(page.locator("#assault-title")).to_have_text("Léa → Hugo")
+    pick(page, "Léa", "Hugo")
     page.get_by_role("button", name="Lancer les dés").tap()
     wait_until(page, lambda: bool(held), "the tap, on its way")
     waiting = page.locator("#queue li")
