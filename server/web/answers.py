@@ -4,11 +4,11 @@ with a refusal next to its field), a file to download."""
 from __future__ import annotations
 
 import hashlib
-import json
 import secrets
 from collections.abc import Hashable
 from typing import Any
 
+import orjson
 from fastapi import Request
 from fastapi.responses import Response
 from starlette.datastructures import QueryParams
@@ -141,9 +141,15 @@ def copy_digest(copy: tuple[str, str], made: dict[str, Any], digests: Digests | 
     return found
 
 
+# Keys sorted, so that equal values give equal bytes; keys that are not text (a player's id)
+# written as text, as the standard library's `json` does.
+DIGESTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
 def digest(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True, default=repr, ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+    """A fingerprint of `value` (JSON, else its `repr`): at every change, for every projection
+    of every phone watching, hence orjson (a tenth of the standard library's time here)."""
+    return hashlib.sha256(orjson.dumps(value, default=repr, option=DIGESTED)).hexdigest()
 
 
 def render_page(

@@ -178,9 +178,10 @@ def staff(state: SBState) -> dict[str, Any]:
     # The assault's player chips: those just in an assault first (they often walk up again),
     # then by name as a reader sorts them.
     fighters = sorted(state.alive(), key=lambda p: (-p.last_fight, sort_key(p.name)))
+    shown = {p.id: staff_player(state, p) for p in players}  # once each, for both lists
     return {
-        "players": [staff_player(state, p) for p in players],
-        "fighters": [staff_player(state, p) for p in fighters],
+        "players": [shown[p.id] for p in players],
+        "fighters": [shown[p.id] for p in fighters],
         "pool": [{"copy_id": c, "name": state.card(c).name} for c in state.pool],
         # The cards a referee may hand out, one line a kind, as a reader sorts them.
         "pool_kinds": pool_kinds(state),

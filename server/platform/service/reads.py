@@ -6,8 +6,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
+from sqlalchemy import bindparam
+from sqlalchemy import select as select_core
 from sqlalchemy.orm import defer
-from sqlmodel import Session, col, select
+from sqlmodel import Session, SQLModel, col, select
 
 from server.errors import (
     LinkInvalid,
@@ -28,6 +30,15 @@ from server.platform.kinds import (
 from server.platform.service.store import (
     Store,
 )
+
+# Read at every change of a watched game, or at every stream's opening: Core statements built
+# once (`Database.read_rows`). The game's whole list of people (a few dozen) costs less than
+# naming those watching.
+_people, _games = SQLModel.metadata.tables["person"].c, SQLModel.metadata.tables["game"].c
+LINKS_HELD = select_core(_people.id, _people.version).where(
+    _people.game_id == bindparam("game_id"), _people.revoked.is_(False)
+)
+SEQ_OF = select_core(_games.seq).where(_games.id == bindparam("game_id"))
 
 
 @dataclass(frozen=True)
@@ -60,8 +71,8 @@ class Reads:
 
     def seq_of(self, game_id: str) -> int:
         """A game's sequence number alone, without reading its state (a stream opening)."""
-        with self.store.db.read() as s:
-            seq = s.exec(select(Game.seq).where(Game.id == game_id)).first()
+        with self.store.db.read_rows() as rows:
+            seq = rows.execute(SEQ_OF, {"game_id": game_id}).scalar()
         if seq is None:
             raise NotFound(N_("No such game."))
         return seq
@@ -95,13 +106,9 @@ class Reads:
         the game (a revoked one is left out): who may still be shown their part."""
         if not person_ids:
             return {}
-        query = select(Person.id, Person.version).where(
-            Person.game_id == game_id,
-            col(Person.id).in_(person_ids),
-            col(Person.revoked).is_(False),
-        )
-        with self.store.db.read() as s:
-            return {person_id: version for person_id, version in s.exec(query) if person_id}
+        with self.store.db.read_rows() as rows:
+            held = rows.execute(LINKS_HELD, {"game_id": game_id})
+            return {person_id: version for person_id, version in held if person_id in person_ids}
 
     def people(self, game_id: str) -> list[Person]:
         with self.store.db.read() as s:
