@@ -10,8 +10,10 @@ from threading import Lock
 from typing import Any, Protocol
 
 from pydantic import BaseModel
+from sqlalchemy import bindparam
+from sqlalchemy import select as select_core
 from sqlalchemy.orm import defer
-from sqlmodel import Session, col, select
+from sqlmodel import Session, SQLModel, col, select
 
 from server.db import Database
 from server.errors import (
@@ -38,6 +40,10 @@ log = logging.getLogger("arbitre.service")
 
 DICE_MODES = ("server", "physical")
 SNAPSHOT_EVERY = 100  # events between two snapshots of a game's state
+_events = SQLModel.metadata.tables["event"].c
+IDEM_USED = select_core(_events.id).where(
+    _events.game_id == bindparam("game_id"), _events.idem_key == bindparam("idem_key")
+)
 
 
 class Publish(Protocol):
@@ -97,6 +103,10 @@ class Store:
 
     def by_idem(self, s: Session, game_id: str, idem: IdemKey) -> Event | None:
         """The event this caller's key already made in this game, if the same request did."""
+        # Asked at every action, and almost always none: a Core statement says so first.
+        params = {"game_id": game_id, "idem_key": idem.stored}
+        if s.connection().execute(IDEM_USED, params).first() is None:
+            return None
         prior = s.exec(
             select(Event).where(Event.game_id == game_id, Event.idem_key == idem.stored)
         ).first()
