@@ -31,6 +31,9 @@ def download(body: str, media_type: str, filename: str) -> Response:
     )
 
 
+NO_QUERY = QueryParams("")  # immutable: one for every page made without its address's query
+
+
 def page_context(
     service: GameService,
     clock: Any,
@@ -62,7 +65,7 @@ def page_context(
         "errors": {},
         "form": {},
         "flash": None,
-        "query": QueryParams(""),
+        "query": NO_QUERY,
         "now_line": loaded.kind.now(shown.view, viewer),
     }
     context["proposals"] = service.proposals(game, viewer, loaded.kind, loaded.state)

@@ -123,10 +123,8 @@ class ApiCaller:
         """A bearer token of this game, else the public (reads the database)."""
         if self.token is None:
             return PUBLIC
-        person = service.person_by_token(self.token)
-        if person.game_id != self.game_id:
-            return PUBLIC
-        return Viewer(person.role, person.id, person.name)
+        game_id, viewer = service.token_viewer(self.token)
+        return viewer if game_id == self.game_id else PUBLIC
 
 
 async def api_caller(request: Request, game_id: str) -> ApiCaller:

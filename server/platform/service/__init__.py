@@ -56,6 +56,7 @@ class GameService:
         # Reading a game, its people and its log.
         self.load, self.seq_of, self.viewer = reads.load, reads.seq_of, reads.viewer
         self.person_by_token, self.person_by_code = reads.person_by_token, reads.person_by_code
+        self.token_viewer = reads.token_viewer
         self.people, self.person, self.links_held = reads.people, reads.person, reads.links_held
         self.log, self.recent_summaries = reads.log, reads.recent_summaries
         self.last_undoable = reads.last_undoable

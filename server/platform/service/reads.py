@@ -39,6 +39,9 @@ LINKS_HELD = select_core(_people.id, _people.version).where(
     _people.game_id == bindparam("game_id"), _people.revoked.is_(False)
 )
 SEQ_OF = select_core(_games.seq).where(_games.id == bindparam("game_id"))
+TOKEN_HOLDER = select_core(_people.game_id, _people.role, _people.id, _people.name).where(
+    _people.token_hash == bindparam("token_hash"), _people.revoked.is_(False)
+)
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,16 @@ class Reads:
         if person is None or person.revoked:
             raise LinkInvalid(N_("This link is no longer valid."))
         return person
+
+    def token_viewer(self, token: str) -> tuple[str, Viewer]:
+        """The game a link's token opens, and who holds it: what the API asks at every call,
+        by a Core statement (`person_by_token` without the ORM's object)."""
+        with self.store.db.read_rows() as rows:
+            found = rows.execute(TOKEN_HOLDER, {"token_hash": token_hash(token)}).first()
+        if found is None:
+            raise LinkInvalid(N_("This link is no longer valid."))
+        game_id, role, person_id, name = found
+        return game_id, Viewer(role, person_id, name)
 
     def person_by_code(self, code: str) -> Person:
         with self.store.db.read() as s:
