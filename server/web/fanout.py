@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import defaultdict
 from collections.abc import Hashable, MutableMapping
 from dataclasses import dataclass
@@ -41,8 +42,12 @@ from server.web.parts import LiveParts
 
 log = logging.getLogger("arbitre.stream")
 
-# How long a piece of a job waits at most for the actions being answered (`HeldNudges.give_way`).
+# How long a job waits at most for the actions being answered (`HeldNudges.give_way`) before it
+# starts, and again after each slice of its work, so that an action answered meanwhile shares the
+# processor with one slice at most. Before each projection instead, a Serial Battle change of 32
+# phones waited up to 32 times while a busy server was always answering someone (`make bench`).
 GIVE_WAY = 0.05
+SLICE = 0.005
 
 
 @dataclass(eq=False)
@@ -189,8 +194,11 @@ class Fanout:
             copies = loaded.kind.projection(loaded.state, watcher.viewer, now, built).copies
             groups[projection(loaded.kind, watcher.viewer, watcher.page, copies)].append(watcher)
         made: Made = {}
+        since = time.perf_counter()
         for members in groups.values():
-            self.held.give_way(GIVE_WAY)
+            if time.perf_counter() - since > SLICE:
+                self.held.give_way(GIVE_WAY)
+                since = time.perf_counter()
             shown = self._render(loaded, members, language, built, digests)
             for watcher in members:
                 made[watcher] = shown
