@@ -1,0 +1,36 @@
+"""`make bench` says whether each G met its own targets (issue 38): up to G = 100 the steady
+state's (action p95 within 3x the floor, nudge and refreshed part under 250 ms, no error); at
+G = 200, the next order of magnitude's (no error, nudge under 500 ms, under 100 KB a phone)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench.figures import missed, summary
+
+
+def row(games: int, **figures: float) -> dict[str, Any]:
+    base = {"games": games, "phones": 32 * games, "ratio_p95": 2.0, "nudge_p95": 100.0}
+    base |= {"page_p95": 100.0, "errors": 0, "storm_errors": 0, "rss_mib": 300.0}
+    base |= {"idle_p95": 5.0, "connect_s": 30.0, "storm_p95": 900.0, "actions_s": 20.0}
+    base |= {"p50": 10.0, "p95": 20.0, "floor_p95": 10.0, "cpu_ms": 20.0}
+    return base | figures
+
+
+def test_each_g_is_held_to_its_own_targets() -> None:
+    assert missed(row(100)) == []
+    assert missed(row(100, nudge_p95=400.0)) == ["nudge p95 400 ms (target 250)"]
+    assert missed(row(100, ratio_p95=3.4)) == ["action p95 3.4x the floor (target 3x)"]
+    # 6,400 phones: 500 ms is the nudge's target, and the memory a phone is one.
+    assert missed(row(200, nudge_p95=400.0, ratio_p95=3.4, page_p95=400.0)) == []
+    assert missed(row(200, nudge_p95=1400.0)) == ["nudge p95 1400 ms (target 500)"]
+    assert missed(row(200, rss_mib=700.0)) == ["112 KiB a phone (target 100)"]
+    assert missed(row(200, errors=1)) == ["1 errors"]
+
+
+def test_the_summary_says_which_run_missed_what() -> None:
+    said = summary({200: [row(200), row(200, nudge_p95=900.0), row(200)]})
+    assert "G = 200 (6,400 phones), 3 runs:" in said
+    assert "run 2: targets NOT met: nudge p95 900 ms (target 500)" in said
+    assert "targets met on every run" not in said
+    assert "targets met on every run" in summary({100: [row(100)] * 3})
