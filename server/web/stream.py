@@ -44,7 +44,7 @@ class Events(EventSourceResponse):
     """sse-starlette's stream, without a cancel scope around each write when no timeout is set
     (none is: a phone that stops reading holds only its own stream). Every stream writes at
     each change of its game and every ping: 6,400 phones write some 1,500 events a second,
-    and the scope was a quarter of a write's time."""
+    and the scope was a third of a ping's processor time."""
 
     async def _send_with_timeout(self, send: Send, message: Message) -> None:
         if self.send_timeout is not None:
