@@ -285,3 +285,15 @@ def test_a_change_s_parts_give_way_to_actions_by_slices_not_before_every_project
     waits.clear()
     fanout.make(game, watchers)
     assert len(waits) == 1 + len(watchers)
+
+
+def test_a_fingerprint_tells_apart_what_it_cannot_write_fast() -> None:
+    """A view's fingerprint is taken by orjson, which does not write integers beyond 64 bits:
+    those go the standard library's way, still a fingerprint of their own, never an error."""
+    from server.web.answers import digest
+
+    big, bigger = {"n": 2**70, "a": [1]}, {"n": 2**70 + 1, "a": [1]}
+    assert digest(big) == digest({"a": [1], "n": 2**70})  # keys in any order: the same value
+    assert digest(big) != digest(bigger)
+    # Keys that are not text (a player's id) are written as text, in order, as json did.
+    assert digest({"n": 1, 2: "b"}) == digest({2: "b", "n": 1}) != digest({"n": 1, 2: "c"})

@@ -4,6 +4,7 @@ with a refusal next to its field), a file to download."""
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 from collections.abc import Hashable
 from typing import Any
@@ -151,8 +152,13 @@ DIGESTED = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 def digest(value: Any) -> str:
     """A fingerprint of `value` (JSON, else its `repr`): at every change, for every projection
-    of every phone watching, hence orjson (a tenth of the standard library's time here)."""
-    return hashlib.sha256(orjson.dumps(value, default=repr, option=DIGESTED)).hexdigest()
+    of every phone watching, hence orjson (a tenth of the standard library's time here); what
+    orjson does not write (an integer beyond 64 bits) the standard library does."""
+    try:
+        text = orjson.dumps(value, default=repr, option=DIGESTED)
+    except TypeError:
+        text = json.dumps(value, sort_keys=True, default=repr, ensure_ascii=False).encode()
+    return hashlib.sha256(text).hexdigest()
 
 
 def render_page(
