@@ -49,21 +49,27 @@ def missed(row: dict[str, Any]) -> list[str]:
         out.append(f"nudge p95 {row['nudge_p95']:.0f} ms (target {NUDGE_MS:g})")
     if not row["page_p95"] < PAGE_MS:
         out.append(f"refreshed p95 {row['page_p95']:.0f} ms (target {PAGE_MS:g})")
-    if row["errors"] or row.get("storm_errors"):
-        out.append(f"{row['errors'] + row.get('storm_errors', 0)} errors")
-    return out
+    return out + errors(row)
 
 
 def missed_large(row: dict[str, Any]) -> list[str]:
     out = []
     if not row["nudge_p95"] < LARGE_NUDGE_MS:
         out.append(f"nudge p95 {row['nudge_p95']:.0f} ms (target {LARGE_NUDGE_MS:g})")
-    kib = row["rss_mib"] * 1024 / max(1, row["phones"])
-    if not kib < LARGE_KIB:
-        out.append(f"{kib:.0f} KiB a phone (target {LARGE_KIB:g})")
-    if row["errors"] or row.get("storm_errors"):
-        out.append(f"{row['errors'] + row.get('storm_errors', 0)} errors")
-    return out
+    if not kib_per_phone(row) < LARGE_KIB:
+        out.append(f"{kib_per_phone(row):.0f} KiB a phone (target {LARGE_KIB:g})")
+    return out + errors(row)
+
+
+def errors(row: dict[str, Any]) -> list[str]:
+    """Every G's target: no error, in the steady state or in the storm."""
+    count = row["errors"] + row.get("storm_errors", 0)
+    return [f"{count} errors"] if count else []
+
+
+def kib_per_phone(row: dict[str, Any]) -> float:
+    """The server's memory over its phones (RSS / phones)."""
+    return float(row["rss_mib"]) * 1024 / max(1, row["phones"])
 
 
 def summary(runs: dict[int, list[dict[str, Any]]]) -> str:
@@ -71,7 +77,7 @@ def summary(runs: dict[int, list[dict[str, Any]]]) -> str:
     lines = []
     for games, rows in runs.items():
         for row in rows:
-            row["kib_per_phone"] = row["rss_mib"] * 1024 / max(1, row["phones"])
+            row["kib_per_phone"] = kib_per_phone(row)
         lines.append(f"G = {games} ({rows[0]['phones']:,} phones), {len(rows)} runs:")
         for title, key, fmt in SUMMARY:
             values = [float(r[key]) for r in rows]

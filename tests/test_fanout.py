@@ -14,15 +14,17 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import time
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+import server.web.fanout as fanout_module
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import PUBLIC, Viewer
 from server.platform.service import GameService
-from server.web.answers import live_tag, page_context
+from server.web.answers import digest, live_tag, page_context
 from server.web.fanout import REVOKED, Fanout, Shown, Watcher
 from server.web.parts import LiveParts
 from tests.conftest import Phone, key, viewer_of
@@ -264,10 +266,6 @@ def test_a_change_s_parts_give_way_to_actions_by_slices_not_before_every_project
     """Issue 38: a job gives way to the actions being answered before it starts and after each
     slice of its work (`SLICE`), not before each of its projections: a Serial Battle change
     of 30 players waited 31 times while a busy server was always answering someone."""
-    import time
-
-    import server.web.fanout as fanout_module
-
     fanout: Fanout = client.app.state.fanout  # type: ignore[attr-defined]
     names = tuple(f"P{n}" for n in range(30))
     game, _people, ids = sb_game(service, names)
@@ -290,8 +288,6 @@ def test_a_change_s_parts_give_way_to_actions_by_slices_not_before_every_project
 def test_a_fingerprint_tells_apart_what_it_cannot_write_fast() -> None:
     """A view's fingerprint is taken by orjson, which does not write integers beyond 64 bits:
     those go the standard library's way, still a fingerprint of their own, never an error."""
-    from server.web.answers import digest
-
     big, bigger = {"n": 2**70, "a": [1]}, {"n": 2**70 + 1, "a": [1]}
     assert digest(big) == digest({"a": [1], "n": 2**70})  # keys in any order: the same value
     assert digest(big) != digest(bigger)
