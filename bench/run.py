@@ -53,6 +53,7 @@ from typing import Any
 
 import httpx
 
+from bench.collector import Lag, Quiet
 from bench.figures import summary
 from bench.games import MIX, SETUP, STEPS, BenchGame, key
 from server.config import Settings
@@ -348,6 +349,8 @@ async def referees(
         ]
         for made in clients:
             no_cookie_jar(made)
+        stack.enter_context(Quiet())
+        lag = await stack.enter_async_context(Lag())
         started = time.monotonic()
         until = started + seconds
         work = [
@@ -377,6 +380,7 @@ async def referees(
         "retried": figures.retried,
         "failures": dict(figures.failures),
         "answered": {g.id: g.answered for g in games},
+        "lag_ms": lag.late_ms,
     }
 
 
@@ -451,9 +455,12 @@ async def run_one(
         # The referees' phones are not the players': they act from a process of their own, so
         # an answer is not timed late because this process was busy refreshing 32 pages.
         urls = [server.url for server in servers]
-        measured = await asyncio.get_running_loop().run_in_executor(
-            pool, referees_process, urls, games, seconds, think, seed
-        )
+        with Quiet():
+            async with Lag() as lag:
+                measured = await asyncio.get_running_loop().run_in_executor(
+                    pool, referees_process, urls, games, seconds, think, seed
+                )
+                await asyncio.sleep(3)  # the last news reach the phones, and their pages
         elapsed = measured["elapsed"]
         figures.action_ms, figures.floor_ms = measured["action_ms"], measured["floor_ms"]
         figures.answers, figures.reads = measured["answers"], measured["reads"]
@@ -462,7 +469,6 @@ async def run_one(
         figures.failures.update(measured["failures"])
         for g in games:
             g.answered = measured["answered"][g.id]
-        await asyncio.sleep(3)  # the last news reach the phones, and their pages
         cpu = sum(server.cpu_seconds() for server in servers) - cpu_before
         for task in phones:
             task.cancel()
@@ -524,6 +530,9 @@ async def run_one(
         "storm_errors": storm.errors,
         "idle_p50": pct(idle.floor_ms, 50),
         "idle_p95": pct(idle.floor_ms, 95),
+        # How late the load generator's own processes woke (p99, phones' or actors', the worse):
+        # a latency is only the server's if the one timing it was not busy meanwhile.
+        "lag_p99": max(pct(lag.late_ms, 99), pct(measured["lag_ms"], 99)),
     }
 
 
@@ -557,6 +566,7 @@ COLUMNS = [
     ("conn s", "connect_s", "{:>6.1f}"),
     ("storm95", "storm_p95", "{:>7.0f}"),
     ("idle95", "idle_p95", "{:>6.1f}"),
+    ("lag99", "lag_p99", "{:>6.0f}"),
 ]
 
 
@@ -589,6 +599,17 @@ def bench_database(admin_url: str | None, folder: str) -> Iterator[str]:
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def fresh_slices(counts: list[int], runs: int) -> list[slice]:
+    """The games of each run, G by G and run by run, none played twice; each slice starts on a
+    whole turn of the mix, so every run of a G plays the same kinds in the same numbers."""
+    slices, start = [], 0
+    for count in counts:
+        for _ in range(runs):
+            slices.append(slice(start, start + count))
+            start += -(-count // len(MIX)) * len(MIX)
+    return slices
+
+
 def set_up(url: str, count: int) -> list[BenchGame]:
     upgrade(url)
     db = Database.connect(Settings(database_url=url, secret_key=SECRET))
@@ -612,7 +633,10 @@ async def main(
         raise SystemExit("several processes need PostgreSQL: --database-url postgresql://...")
     with tempfile.TemporaryDirectory() as folder, bench_database(db_url, folder) as url:
         started = time.monotonic()
-        games = set_up(url, max(counts))
+        # Every run plays games of its own, fresh: the runs of one G replaying the same games
+        # found more players out each time, refused more actions and had a lighter minute.
+        slices = fresh_slices(counts, runs)
+        games = set_up(url, slices[-1].stop if slices else 0)
         kinds = {k: sum(g.kind == k for g in games) for k in MIX}
         print(f"{len(games)} games set up in {time.monotonic() - started:.0f} s: {kinds}")
         # Thousands of phones from one address: the budgets meant for the field are lifted.
@@ -628,20 +652,20 @@ async def main(
         try:
             rows, by_count = [], defaultdict(list)
             print(table([]), flush=True)
-            for count in counts:
-                for n in range(runs):
-                    row = await run_one(
-                        servers,
-                        games[:count],
-                        seconds,
-                        think,
-                        seed=count * 100 + n,
-                        pool=pool,
-                        settle=settle,
-                    )
-                    rows.append(row)
-                    by_count[count].append(row)
-                    print(table(rows[-1:]).splitlines()[-1], flush=True)
+            runs_made = [(count, n) for count in counts for n in range(runs)]
+            for (count, n), played in zip(runs_made, slices, strict=True):
+                row = await run_one(
+                    servers,
+                    games[played],
+                    seconds,
+                    think,
+                    seed=count * 100 + n,
+                    pool=pool,
+                    settle=settle,
+                )
+                rows.append(row)
+                by_count[count].append(row)
+                print(table(rows[-1:]).splitlines()[-1], flush=True)
             print()
             database = "SQLite" if url.startswith("sqlite") else "PostgreSQL"
             print(
