@@ -35,6 +35,7 @@ SUMMARY = [
     ("RSS MiB", "rss_mib", "{:.0f}"),
     ("KiB / phone", "kib_per_phone", "{:.0f}"),
     ("CPU ms / change", "cpu_ms", "{:.0f}"),
+    ("load generator lag p99", "lag_p99", "{:.0f}"),
 ]
 
 

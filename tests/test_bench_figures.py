@@ -7,13 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from bench.figures import missed, summary
+from bench.games import MIX
+from bench.run import fresh_slices
 
 
 def row(games: int, **figures: float) -> dict[str, Any]:
     base = {"games": games, "phones": 32 * games, "ratio_p95": 2.0, "nudge_p95": 100.0}
     base |= {"page_p95": 100.0, "errors": 0, "storm_errors": 0, "rss_mib": 300.0}
     base |= {"idle_p95": 5.0, "connect_s": 30.0, "storm_p95": 900.0, "actions_s": 20.0}
-    base |= {"p50": 10.0, "p95": 20.0, "floor_p95": 10.0, "cpu_ms": 20.0}
+    base |= {"p50": 10.0, "p95": 20.0, "floor_p95": 10.0, "cpu_ms": 20.0, "lag_p99": 8.0}
     return base | figures
 
 
@@ -34,3 +36,14 @@ def test_the_summary_says_which_run_missed_what() -> None:
     assert "run 2: targets NOT met: nudge p95 900 ms (target 500)" in said
     assert "targets met on every run" not in said
     assert "targets met on every run" in summary({100: [row(100)] * 3})
+
+
+def test_every_run_plays_fresh_games_of_the_same_mix() -> None:
+    """Runs that replayed the same games found more players out each time and refused more
+    actions: a lighter minute, and a spread that was not the machine's."""
+    slices = fresh_slices([10, 50, 100], 3)
+    assert [s.stop - s.start for s in slices] == [10] * 3 + [50] * 3 + [100] * 3
+    played = [set(range(s.start, s.stop)) for s in slices]
+    assert sum(len(p) for p in played) == len(set().union(*played))  # none played twice
+    # Each run starts on a whole turn of the mix: its kinds are the first run's.
+    assert all(s.start % len(MIX) == 0 for s in slices)
