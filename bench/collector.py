@@ -23,7 +23,8 @@ TICK = 0.01  # how often the event loop is asked to wake, in seconds
 
 
 class Quiet:
-    """Within: no automatic garbage collection in this process; a full one on the way out."""
+    """Within: no automatic garbage collection in this process; a full one on the way out.
+    Not nested: the inner one's exit would collect again before the outer one is done."""
 
     def __enter__(self) -> Quiet:
         gc.collect()

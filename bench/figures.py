@@ -36,6 +36,7 @@ SUMMARY = [
     ("KiB / phone", "kib_per_phone", "{:.0f}"),
     ("CPU ms / change", "cpu_ms", "{:.0f}"),
     ("load generator lag p99", "lag_p99", "{:.0f}"),
+    ("load generator lag max", "lag_max", "{:.0f}"),
 ]
 
 

@@ -16,6 +16,7 @@ def row(games: int, **figures: float) -> dict[str, Any]:
     base |= {"page_p95": 100.0, "errors": 0, "storm_errors": 0, "rss_mib": 300.0}
     base |= {"idle_p95": 5.0, "connect_s": 30.0, "storm_p95": 900.0, "actions_s": 20.0}
     base |= {"p50": 10.0, "p95": 20.0, "floor_p95": 10.0, "cpu_ms": 20.0, "lag_p99": 8.0}
+    base |= {"lag_max": 30.0}
     return base | figures
 
 
@@ -41,7 +42,11 @@ def test_the_summary_says_which_run_missed_what() -> None:
 def test_every_run_plays_fresh_games_of_the_same_mix() -> None:
     """Runs that replayed the same games found more players out each time and refused more
     actions: a lighter minute, and a spread that was not the machine's."""
-    slices = fresh_slices([10, 50, 100], 3)
+    planned = fresh_slices([10, 50, 100], 3)
+    assert [(count, n) for count, n, _ in planned] == [
+        (c, n) for c in (10, 50, 100) for n in range(3)
+    ]
+    slices = [played for _, _, played in planned]
     assert [s.stop - s.start for s in slices] == [10] * 3 + [50] * 3 + [100] * 3
     played = [set(range(s.start, s.stop)) for s in slices]
     assert sum(len(p) for p in played) == len(set().union(*played))  # none played twice
