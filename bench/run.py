@@ -15,14 +15,14 @@ Printed for each G: actions per second, action latency p50/p95/p99 and as a rati
 live-update latency p50/p95 from the commit (by the log's clock) to the moment the last phone of
 the game has the nudge, and to the moment it has its refreshed page; errors (answers 500, requests
 that failed twice, streams that never opened); streams that broke and opened again, and reads sent
-again on a fresh connection, as a browser does both; late changes (some phone had not refreshed for them when the run ended,
-3 s after the last action); server memory; per change, the live parts rendered again, the phones
-the server found unchanged (told so on their stream, or a 204), the kilobytes the phones received
-on the wire (compressed, pings and nudges included) and the servers' processor time; and how
-late the load generator's own event loops woke (p99 and longest, `lag99` and `lagmax`): it does
-not collect its garbage
-while it measures (`bench.collector`), so that its pauses are not timed as the server's. Every
-run plays games of its own, set up fresh for it.
+again on a fresh connection, as a browser does both; late changes (some phone had not refreshed
+for them when the run ended, 3 s after the last action); server memory; per change, the live
+parts rendered again, the phones the server found unchanged (told so on their stream, or a 204),
+the kilobytes the phones received on the wire (compressed, pings and nudges included) and the
+servers' processor time; and how late the load generator's own event loops woke (p99 and
+longest, `lag99` and `lagmax`): it does not collect its garbage while it measures
+(`bench.collector`), so that its pauses are not timed as the server's. Every run plays games of
+its own, set up fresh for it; the storm's changes are not counted in the steady state's.
 
 With PostgreSQL (`--database-url`, an account that may create databases) and `--processes 2`,
 two server processes serve the same games: each game's phones and actors are spread over both,

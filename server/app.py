@@ -239,9 +239,10 @@ def worker_app() -> FastAPI:
 # then stops the whole process (3,200 phones: 0.1 to 0.45 s, every few seconds; `make bench`).
 # And a full collection considered after 100 collections of the middle generation, not 10: with
 # 6,400 phones it walks two million objects and stops the process 1.3 s, which at 10 came three
-# times a minute and put every change of the next seconds behind it (G = 200: nudge p95 1.3 to
-# 1.6 s). Now about every five minutes at that load; cycles left in the old generation wait as
-# long, a few megabytes.
+# times a minute and put every change of the next seconds behind it (G = 200 in `make bench`).
+# At 100 it is considered after some 1,000 young collections (about four minutes at that load,
+# four a second), and made only if the old generation grew by a quarter since the last: it still
+# stops the process as long when it comes, and cycles that die old wait for it.
 GC_THRESHOLDS = (10_000, 10, 100)
 
 
