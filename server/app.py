@@ -21,6 +21,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.staticfiles import StaticFiles
 
 import server.games
+from server.collector import FullCollections
 from server.config import Settings, get_settings
 from server.db import Database
 from server.errors import ArbitreError, LinkInvalid, validation_problem
@@ -134,6 +135,8 @@ def create_app(
     # Live parts rendered, and those found unchanged for their viewer (a 204): `/healthz` says
     # them, `make bench` reads them.
     app.state.live_stats = Counter({"rendered": 0, "unchanged": 0, "bytes": 0})
+    # Full garbage collections, counted once the app serves (`for_serving`): `/healthz` says them.
+    app.state.full_collections = FullCollections()
     # A change's live parts, made once for all the phones that watch the game (issue 21).
     app.state.parts = LiveParts(service, app.state.templates, clock, app.state.live_stats)
     app.state.fanout = Fanout(
@@ -256,6 +259,7 @@ def for_serving(app: FastAPI) -> FastAPI:
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+    app.state.full_collections.install()
     return app
 
 

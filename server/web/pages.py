@@ -579,5 +579,7 @@ def offline(request: Request, templates: TemplatesDep) -> Response:
 
 @router.get("/healthz")
 def health(request: Request, settings: SettingsDep) -> dict[str, Any]:
-    """Alive; and how many live parts were rendered or found unchanged (no game content)."""
-    return {"status": "ok", "live": dict(request.app.state.live_stats)}
+    """Alive; how many live parts were rendered or found unchanged, and the full garbage
+    collections since the process began serving (no game content)."""
+    collector = request.app.state.full_collections.figures()
+    return {"status": "ok", "live": dict(request.app.state.live_stats), "collector": collector}
