@@ -310,6 +310,17 @@ async def floor(client: httpx.AsyncClient, figures: Figures, until: float) -> No
         await asyncio.sleep(0.05)
 
 
+async def health(client: httpx.AsyncClient, servers: list[Server]) -> tuple[Counter[str], int]:
+    """What the servers' `/healthz` say, summed: live parts rendered and found unchanged, and
+    full garbage collections since they began serving."""
+    live, full = Counter[str](), 0
+    for server in servers:
+        answer = (await client.get(f"{server.url}/healthz")).json()
+        live.update(answer["live"])
+        full += answer["collector"]["full"]
+    return live, full
+
+
 async def commit_times(client: httpx.AsyncClient, game: BenchGame) -> dict[int, float]:
     """When each event was committed, by the server's clock (the same machine's), from the log."""
     answer = await client.get(
@@ -454,11 +465,7 @@ async def run_one(
         # connect, were counted in the steady state's (some 190 of its 2,600 changes at G = 200).
         games[0].answered.clear()
         await asyncio.sleep(settle)  # the storm's last first fetches served: then the clock
-        before, full_before = Counter[str](), 0
-        for server in servers:
-            health = (await log_client.get(f"{server.url}/healthz")).json()
-            before.update(health["live"])
-            full_before += health["collector"]["full"]
+        before, full_before = await health(log_client, servers)
         rendered_before, unchanged_before = before["rendered"], before["unchanged"]
         cpu_before = sum(server.cpu_seconds() for server in servers)
         figures.live_bytes = 0
@@ -480,18 +487,12 @@ async def run_one(
         for g in games:
             g.answered = measured["answered"][g.id]
         cpu = sum(server.cpu_seconds() for server in servers) - cpu_before
-        full_during = -full_before
-        for server in servers:
-            full_during += (await log_client.get(f"{server.url}/healthz")).json()["collector"][
-                "full"
-            ]
+        full_during = (await health(log_client, servers))[1] - full_before
         for task in phones:
             task.cancel()
         await asyncio.gather(*phones, return_exceptions=True)
         committed = {g.id: await commit_times(log_client, g) for g in games}
-        live = Counter[str]()
-        for server in servers:
-            live.update((await log_client.get(f"{server.url}/healthz")).json()["live"])
+        live, _ = await health(log_client, servers)
     changes = max(1, sum(len(g.answered) for g in games))
     nudge_ms, remote_ms, page_ms = [], [], []
     late = 0  # changes some phone had not refreshed for when the run ended
