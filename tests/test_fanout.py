@@ -6,7 +6,8 @@ share what they may see. Walked over every scene of every kind (each phase and e
 person of the game, a second referee where the kind has referees, and two board watchers, in
 both languages. Then what it saves: a Serial Battle assault watched by 6 referees, 30 players
 and 10 boards renders the parts of the projections it touched (the defender's, the staff's, the
-organizer's), not 47.
+organizer's), not 47; a Roi / Chevalier / Bourreau round renders each team's part once and each
+of 16 fighters' own card alone.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ import json
 import re
 import secrets
 import time
+from collections import Counter
 from typing import Any
 
+import jinja2
 import pytest
 from fastapi.testclient import TestClient
 
@@ -26,7 +29,8 @@ from server.platform.kinds import PUBLIC, Viewer
 from server.platform.service import GameService
 from server.web.answers import digest, live_tag, page_context
 from server.web.fanout import REVOKED, Fanout, Shown, Watcher
-from server.web.parts import LiveParts
+from server.web.parts import LiveParts, OneState
+from server.web.templating import Templates
 from tests.conftest import Phone, key, viewer_of
 from tests.security.conftest import SCENES, sb_game
 
@@ -188,6 +192,95 @@ def test_an_assault_renders_the_projections_it_touched_not_the_phones(
         shown = pushed[watcher]
         assert shown is not None and shown.tag == after[watcher][0]
         assert (shown.part is None) == (shown.tag == watcher.tag)
+
+
+def rcb_round(service: GameService, fighters: int) -> tuple[str, Viewer, list[Viewer]]:
+    """A Roi / Chevalier / Bourreau game of `fighters` in two teams, dealt: its id, its game
+    master and its fighters."""
+    game, organizer = service.create_game("rcb", "Soirée", "MJ", idem_key=key())
+    gm = viewer_of(organizer)
+    people = []
+    for n in range(fighters):
+        fighter = viewer_of(service.register(game.id, gm, "fighter", f"F{n:02}", idem_key=key()))
+        assign = {"type": "assign", "person": fighter.person_id, "team": "AB"[n % 2]}
+        service.perform(game.id, gm, assign, idem_key=key())
+        people.append(fighter)
+    service.perform(game.id, gm, {"type": "deal"}, idem_key=key())
+    return game.id, gm, people
+
+
+STAND_IN = re.compile(r"apart[0-9a-f]{32}")
+
+
+def test_a_round_renders_each_team_s_part_once_and_each_fighter_s_own_card_alone(
+    client: TestClient, service: GameService, rolls: ScriptedRolls
+) -> None:
+    """Issue 38: at a round's start, 16 fighters' parts differ in their own card alone
+    (`GameKind.personal_block`) around their team's part: the rest is rendered once a team and
+    each card on its own, and each phone is still pushed exactly what its refresh shows."""
+    rolls.endless = True
+    fanout: Fanout = client.app.state.fanout  # type: ignore[attr-defined]
+    stats = client.app.state.live_stats  # type: ignore[attr-defined]
+    game, gm, fighters = rcb_round(service, 16)
+    page = service.load(game).kind.page_for(fighters[0])
+    phones = [opened(client, service, game, f.person_id) for f in fighters]
+    watchers = [Watcher(game, f, page, "fr", None) for f in fighters]
+    for watcher, shown in fanout.make(game, watchers)[1].items():
+        assert isinstance(shown, Shown)
+        watcher.tag = shown.tag
+    service.perform(game, gm, {"type": "round"}, idem_key=key())
+    rests, apart = stats["rests"], stats["apart"]
+    made = fanout.make(game, watchers)[1]
+    assert (stats["rests"] - rests, stats["apart"] - apart) == (2, 16)
+    state = service.load(game).state
+    for watcher, (phone, csrf) in zip(watchers, phones, strict=True):
+        shown = made[watcher]
+        assert isinstance(shown, Shown)
+        part = part_of(shown)
+        assert not STAND_IN.search(part["html"])
+        refresh = phone.get(f"/g/{game}/live/{page}", headers=HX)
+        assert refresh.headers["X-Live-Tag"] == shown.tag
+        assert filled(part, csrf, key_base(refresh.text)) == refresh.text, watcher.viewer
+        own = state.fighters[str(watcher.viewer.person_id)]  # type: ignore[attr-defined]
+        assert f'<h1 id="me-title">{own.name}</h1>' in part["html"]
+        assert part["html"].count('id="me-title"') == 1
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "shared"),
+    [
+        ("", "", True),  # as it is: the rest once, each card alone
+        ("{% block me %}", "{% block me %}<input name=idem value='{{ new_key() }}'>", False),
+        ("{% endblock %}\n{% if own %}", "{% endblock %}\n{{ self.me() }}\n{% if own %}", False),
+    ],
+    ids=["as-it-is", "a-form-in-it", "twice"],
+)
+def test_a_personal_block_is_rendered_apart_only_when_it_can_be(
+    client: TestClient, service: GameService, rolls: ScriptedRolls, old: str, new: str, shared: bool
+) -> None:
+    """A part whose personal block makes a form (its keys count through the whole part) or
+    stands more than once is rendered whole, the same bytes as a refresh's."""
+    rolls.endless = True
+    templates: Templates = client.app.state.templates  # type: ignore[attr-defined]
+    source = templates.env.loader.get_source(templates.env, "rcb/player.html")[0]  # type: ignore[union-attr]
+    assert old in source
+    source = source.replace(old, new, 1)
+    loader = jinja2.ChoiceLoader(
+        [jinja2.DictLoader({"rcb/player.html": source}), templates.env.loader]  # type: ignore[list-item]
+    )
+    stats: Counter[str] = Counter()
+    clock = client.app.state.clock  # type: ignore[attr-defined]
+    parts = LiveParts(service, Templates(templates.env.overlay(loader=loader)), clock, stats)
+    game, _gm, fighters = rcb_round(service, 6)
+    loaded = service.load(game)
+    page = loaded.kind.page_for(fighters[0])
+    one = OneState()
+    for fighter in fighters[::2]:  # one team
+        made = parts.make(loaded, fighter, page, "fr", one=one)
+        whole = parts.make(loaded, fighter, page, "fr")
+        assert made.tag == whole.tag and made.html is not None
+        assert made.filled("csrf", "keys") == whole.filled("csrf", "keys")
+    assert (stats["rests"], stats["apart"]) == ((1, 3) if shared else (1, 0))
 
 
 def alone(service: GameService, client: TestClient, watcher: Watcher) -> tuple[str, Any]:

@@ -353,6 +353,12 @@ class GameKind(ABC, Generic[S]):
     # What viewers see, part by part, in order (a later part's keys win).
     parts: ClassVar[Sequence[Part[Any]]] = ()
 
+    # The block of the live part (nested in it) that alone shows the parts of scope "person",
+    # and holds no form; or None. Outside it, the live part of viewers who share their other
+    # copies of parts is the same: a change renders it once for them all, and this block for
+    # each (`server.web.parts`; `tests/test_fanout.py` holds it, byte for byte).
+    personal_block: ClassVar[str | None] = None
+
     def view(self, state: S, viewer: Viewer, now: datetime) -> dict[str, Any]:
         """What this viewer may see, and nothing more: pages and the API are built from it; the
         parts this viewer has, put together."""

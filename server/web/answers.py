@@ -111,15 +111,50 @@ def live_tag(context: dict[str, Any], digests: Digests | None = None) -> str:
     in the reader's language; never the sequence number nor the time, which change without
     changing what this viewer sees. Viewers of one projection hold the same fingerprint.
     `digests`, kept across the viewers of one state, fingerprints each copy once for all."""
+    return digest(described(context, digests))[:32]
+
+
+def shared_tag(
+    kind: GameKind[Any], context: dict[str, Any], digests: Digests | None = None
+) -> str | None:
+    """What a live part shows outside its kind's personal block (`GameKind.personal_block`), as
+    a fingerprint: its copies of parts of scope "person" and whose they are left out, the rest
+    as `live_tag` takes it, with the page's line of what to do now. Viewers with the same shared
+    fingerprint see the same live part outside that block. None: the kind has no such block,
+    or this viewer no part of scope "person"."""
+    if kind.personal_block is None:
+        return None
+    personal = {part.name for part in kind.parts if part.scope == "person"}
+    shown: Projection = context["shown"]
+    if not any(name in personal for name, _ in shown.copies):
+        return None
+    apart = described(context, digests, personal)
+    apart["now_line"] = repr(context["now_line"])
+    return digest(apart)
+
+
+def described(
+    context: dict[str, Any],
+    digests: Digests | None,
+    personal: frozenset[str] | set[str] = frozenset(),
+) -> dict[str, Any]:
+    """What `live_tag` fingerprints; the copies of the parts named in `personal` by their name
+    alone (not whose, nor what they hold)."""
     game = context["game"]
     shown: Projection = context["shown"]
-    described = {
+    page, role, copies, own = context["projection"]
+    return {
         "parts": [
-            copy_digest(copy, made, digests)
-            for copy, made in zip(shown.copies, shown.made, strict=True)
+            name if name in personal else copy_digest((name, key), made, digests)
+            for (name, key), made in zip(shown.copies, shown.made, strict=True)
         ],
         "page": context["page"],
-        "projection": context["projection"],
+        "projection": [
+            page,
+            role,
+            [name if name in personal else (name, key) for name, key in copies],
+            own,
+        ],
         "game": [game.name, game.status],
         "undoable": context.get("undoable"),
         "undo_asks": context.get("undo_asks"),
@@ -129,7 +164,6 @@ def live_tag(context: dict[str, Any], digests: Digests | None = None) -> str:
         "language": i18n.current_language.get(),
         "boot": BOOT,
     }
-    return digest(described)[:32]
 
 
 # The fingerprints of copies of parts already taken for one state, by (part name, part key).

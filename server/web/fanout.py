@@ -33,12 +33,12 @@ import anyio
 
 from server import i18n
 from server.errors import ArbitreError
-from server.platform.kinds import PUBLIC, Built, Viewer
+from server.platform.kinds import PUBLIC, Viewer
 from server.platform.service import GameService, Loaded
 from server.web.answer_first import HeldNudges
-from server.web.answers import Digests, projection
+from server.web.answers import projection
 from server.web.frames import Frame
-from server.web.parts import LiveParts
+from server.web.parts import LiveParts, OneState
 
 log = logging.getLogger("arbitre.stream")
 
@@ -186,12 +186,11 @@ class Fanout:
         return loaded.game.seq, made
 
     def _make_in(self, loaded: Loaded, watchers: list[Watcher], language: str) -> Made:
-        built: Built = {}
-        digests: Digests = {}
+        one = OneState()
         groups: dict[Hashable, list[Watcher]] = defaultdict(list)
         now = self.parts.clock.now()
         for watcher in watchers:
-            copies = loaded.kind.projection(loaded.state, watcher.viewer, now, built).copies
+            copies = loaded.kind.projection(loaded.state, watcher.viewer, now, one.built).copies
             groups[projection(loaded.kind, watcher.viewer, watcher.page, copies)].append(watcher)
         made: Made = {}
         since = time.perf_counter()
@@ -199,7 +198,7 @@ class Fanout:
             if time.perf_counter() - since > SLICE:
                 self.held.give_way(GIVE_WAY)
                 since = time.perf_counter()
-            shown = self._render(loaded, members, language, built, digests)
+            shown = self._render(loaded, members, language, one)
             for watcher in members:
                 made[watcher] = shown
         return made
@@ -209,8 +208,7 @@ class Fanout:
         loaded: Loaded,
         members: list[Watcher],
         language: str,
-        built: Built,
-        digests: Digests,
+        one: OneState,
     ) -> Shown:
         """One projection's part (`LiveParts.make`, as a refresh makes it): fingerprinted, and
         rendered if one of its phones holds another one."""
@@ -220,9 +218,7 @@ class Fanout:
         if first.page == "board" and first.viewer is PUBLIC:
             made = self.parts.board(loaded.game.id, language, loaded)
         else:
-            made = self.parts.make(
-                loaded, first.viewer, first.page, language, held=held, built=built, digests=digests
-            )
+            made = self.parts.make(loaded, first.viewer, first.page, language, held=held, one=one)
         nudge = {"seq": made.seq, "now": made.now_ms, "tag": made.tag, "status": made.status}
         unchanged = sum(1 for m in members if m.tag == made.tag)
         self.stats["unchanged"] += unchanged

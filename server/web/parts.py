@@ -13,9 +13,10 @@ fills them (`arbitre.js`). So a viewer's part is the same bytes whichever way it
 
 from __future__ import annotations
 
+import secrets
 import threading
 from collections.abc import MutableMapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from server import i18n
@@ -23,10 +24,39 @@ from server.errors import NotAllowed
 from server.i18n import N_
 from server.platform.kinds import PUBLIC, Built, Viewer
 from server.platform.service import GameService, Loaded
-from server.web.answers import Digests, live_tag, page_context
+from server.web.answers import Digests, live_tag, page_context, shared_tag
 from server.web.templating import Marks, Templates, key_base, shared_context
 
 NOT_YOURS = N_("This page is not yours.")
+
+
+@dataclass(frozen=True)
+class Rest:
+    """A live part outside its kind's personal block, rendered once for the viewers who share
+    it: its HTML with `stand_in` where each viewer's own block goes, and its marks."""
+
+    html: str
+    marks: Marks
+    stand_in: str
+
+
+@dataclass
+class OneState:
+    """What the live parts of one state, made for many viewers, share: the copies of parts
+    built, their fingerprints, and the rests of parts around a personal block, by shared
+    fingerprint (`answers.shared_tag`)."""
+
+    built: Built = field(default_factory=dict)
+    digests: Digests = field(default_factory=dict)
+    rests: dict[str, Rest] = field(default_factory=dict)
+
+
+class FormInPersonalBlock(Exception):
+    """A personal block asked for a form's key: it is rendered with the rest of its part."""
+
+
+def no_form() -> str:
+    raise FormInPersonalBlock
 
 
 @dataclass(frozen=True)
@@ -73,13 +103,12 @@ class LiveParts:
         language: str,
         *,
         held: str | None = None,
-        built: Built | None = None,
-        digests: Digests | None = None,
+        one: OneState | None = None,
     ) -> Part:
         """`viewer`'s live part `page` of the game as `loaded`, in `language`; its HTML unless
-        `held` is its fingerprint. `built` and `digests`: the copies of parts and their
-        fingerprints already taken for this state (a change's parts, made for many phones)."""
-        return self._made(loaded, viewer, page, language, held, built, digests)[0]
+        `held` is its fingerprint. `one`: what the parts already made of this state share (a
+        change's parts, made for many phones)."""
+        return self._made(loaded, viewer, page, language, held, one)[0]
 
     def answer(
         self, loaded: Loaded, viewer: Viewer, page: str, language: str, **extra: Any
@@ -88,7 +117,7 @@ class LiveParts:
         phones of the same projection get this render, not another one of the same bytes: a
         Serial Battle console is 100 KiB of HTML), and the page's context with `extra` (the
         action's sentence), for what the answer adds out of band (issue 38)."""
-        part, context = self._made(loaded, viewer, page, language, None, None, None, extra)
+        part, context = self._made(loaded, viewer, page, language, None, None, extra)
         self.answered.keep(loaded.game.id, language, part)
         return part, context
 
@@ -99,12 +128,12 @@ class LiveParts:
         page: str,
         language: str,
         held: str | None,
-        built: Built | None,
-        digests: Digests | None,
+        one: OneState | None,
         extra: dict[str, Any] | None = None,
     ) -> tuple[Part, dict[str, Any]]:
         if page != loaded.kind.page_for(viewer):
             raise NotAllowed(NOT_YOURS)
+        built, digests = (one.built, one.digests) if one is not None else (None, None)
         token = i18n.current_language.set(language)
         try:
             context = page_context(
@@ -119,14 +148,46 @@ class LiveParts:
             if answered is not None and answered.tag == tag:  # the same bytes, made for the
                 self.stats["reused"] += 1  # answer of the action this change is
                 return answered, context
-            marks = Marks.fresh()
             where = f"/g/{game.id}/board" if page == "board" else f"/g/{game.id}"
-            shared = {**shared_context(language, where, marks), **context}
-            html = self.templates.render(loaded.kind.template(page), shared, "live")
+            made = self._apart(loaded, context, language, where, one) if one is not None else None
+            if made is None:
+                marks = Marks.fresh()
+                shared = {**shared_context(language, where, marks), **context}
+                made = self.templates.render(loaded.kind.template(page), shared, "live"), marks
         finally:
             i18n.current_language.reset(token)
         self.stats["rendered"] += 1
-        return Part(part.seq, tag, part.status, part.now_ms, html, marks), context
+        return Part(part.seq, tag, part.status, part.now_ms, *made), context
+
+    def _apart(
+        self, loaded: Loaded, context: dict[str, Any], language: str, where: str, one: OneState
+    ) -> tuple[str, Marks] | None:
+        """The part as the rest shared by the viewers who differ only in the kind's personal
+        block (rendered once for them all) with this viewer's own block put in; None when it
+        cannot be made so: the kind has no such block, or the rest does not hold it once, or
+        the block asks for a form's key."""
+        kind, page = loaded.kind, context["page"]
+        block = kind.personal_block
+        shared = shared_tag(kind, context, one.digests)
+        if block is None or shared is None:
+            return None
+        template = kind.template(page)
+        rest = one.rests.get(shared)
+        if rest is None:
+            marks, stand_in = Marks.fresh(), "apart" + secrets.token_hex(16)
+            around = {**shared_context(language, where, marks), **context}
+            html = self.templates.render_apart(template, around, "live", block, stand_in)
+            rest = one.rests[shared] = Rest(html, marks, stand_in)
+            self.stats["rests"] += 1
+        if rest.html.count(rest.stand_in) != 1:
+            return None
+        own = {**shared_context(language, where, rest.marks), **context, "new_key": no_form}
+        try:
+            mine = self.templates.render(template, own, block)
+        except FormInPersonalBlock:
+            return None
+        self.stats["apart"] += 1
+        return rest.html.replace(rest.stand_in, mine), rest.marks
 
     def board(self, game_id: str, language: str, loaded: Loaded | None = None) -> Part:
         """The public's board part: the game's state alone, the same for every phone, so made

@@ -129,6 +129,20 @@ def _ngettext(context: Any, singular: str, plural: str, num: int, **variables: A
     return _finish(value % variables, autoescape)
 
 
+class Macros:
+    """`m` (templates/_macros.html) bound to one render's context, made when first used: a
+    fighter's own card, rendered alone at a change for each of 16 fighters, uses none."""
+
+    def __init__(self, env: jinja2.Environment, context: dict[str, Any]) -> None:
+        self._env, self._context = env, context
+        self._module: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._module is None:
+            self._module = self._env.get_template("_macros.html").make_module(self._context)
+        return getattr(self._module, name)
+
+
 class Templates:
     def __init__(self, env: jinja2.Environment) -> None:
         self.env = env
@@ -136,15 +150,33 @@ class Templates:
     def render(self, name: str, context: Mapping[str, Any], block: str | None = None) -> str:
         """The whole page, or one block of it. `m` (templates/_macros.html) is there in both,
         bound to the request's context (its cross-site token, its idempotency keys)."""
-        template = self.env.get_template(name)
-        context = dict(context)
-        context["m"] = self.env.get_template("_macros.html").make_module(context)
+        template, context = self._prepared(name, context)
         if block is None:
             return template.render(context)
         render_block = template.blocks.get(block)
         if render_block is None:
             raise KeyError(f"{name} has no block {block!r}")
-        return "".join(render_block(template.new_context(dict(context))))
+        return "".join(render_block(template.new_context(context)))
+
+    def render_apart(
+        self, name: str, context: Mapping[str, Any], block: str, apart: str, stand_in: str
+    ) -> str:
+        """`block` rendered with `stand_in` where the block `apart` (nested in it) would be: what
+        viewers who differ only in `apart` share (`GameKind.personal_block`), rendered once."""
+        template, context = self._prepared(name, context)
+        render_block = template.blocks.get(block)
+        if render_block is None or apart not in template.blocks:
+            raise KeyError(f"{name} has no block {block!r} with a block {apart!r} in it")
+        made = template.new_context(context)
+        made.blocks[apart] = [lambda _: iter((stand_in,))]
+        return "".join(render_block(made))
+
+    def _prepared(
+        self, name: str, context: Mapping[str, Any]
+    ) -> tuple[jinja2.Template, dict[str, Any]]:
+        context = dict(context)
+        context["m"] = Macros(self.env, context)
+        return self.env.get_template(name), context
 
     def response(
         self,

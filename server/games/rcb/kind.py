@@ -69,6 +69,7 @@ class RoiChevalierBourreau(GameKind[RCBState]):
     handlers = HANDLERS
     internal = (DesignationDue,)
     parts = views.PARTS
+    personal_block = "me"  # a fighter's own card: the rest of their part is their team's
 
     def new_state(self, settings: BaseModel) -> RCBState:
         assert isinstance(settings, RCBSettings)
