@@ -40,6 +40,7 @@ import argparse
 import asyncio
 import http.cookiejar
 import json
+import math
 import multiprocessing
 import random
 import re
@@ -289,13 +290,31 @@ async def actor(
             figures.refused += 1
         return answer
 
-    await asyncio.sleep(rng.uniform(0, think))
+    await asyncio.sleep(first_wait(rng, think))
     while time.monotonic() < until:
         try:
             await step(rng, game, number, read, send)
         except httpx.HTTPError as error:
             figures.fail("action or read", error)
-        await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+        await asyncio.sleep(pause(rng, think))
+
+
+def pause(rng: random.Random, think: float) -> float:
+    """An actor's think time between two steps: uniform around `think`, ±50%."""
+    return rng.uniform(0.5 * think, 1.5 * think)
+
+
+def first_wait(rng: random.Random, think: float) -> float:
+    """How long an actor waits before its first step, as if it had been playing all along: the
+    rest of a pause caught at a random moment, a longer pause being the likelier to be caught
+    (a length-biased pause, then a uniform share of it). Waits drawn uniformly within one
+    think time instead made every actor's first step fall in the first 10 s while the early
+    ones' second steps came on top: some 1.4 times the steady rate of actions at 8 to 10 s
+    into the measured minute, the server overloaded there, and at G = 200 most of the
+    minute's late nudges (`tests/test_bench_figures.py`)."""
+    low, high = 0.5 * think, 1.5 * think
+    biased = math.sqrt(low**2 + rng.random() * (high**2 - low**2))  # density ∝ its length
+    return rng.random() * biased
 
 
 async def floor(client: httpx.AsyncClient, figures: Figures, until: float) -> None:

@@ -4,11 +4,15 @@ G = 200, the next order of magnitude's (no error, nudge under 500 ms, under 100 
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
+
+import pytest
 
 from bench.figures import missed, summary
 from bench.games import MIX
-from bench.run import fresh_slices
+from bench.run import first_wait, fresh_slices, pause
 
 
 def row(games: int, **figures: float) -> dict[str, Any]:
@@ -52,3 +56,26 @@ def test_every_run_plays_fresh_games_of_the_same_mix() -> None:
     assert sum(len(p) for p in played) == len(set().union(*played))  # none played twice
     # Each run starts on a whole turn of the mix: its kinds are the first run's.
     assert all(s.start % len(MIX) == 0 for s in slices)
+
+
+def steps_per_window(first: Callable[[random.Random, float], float], actors: int) -> list[int]:
+    """When `actors` that never wait for an answer step, in 2 s windows of their first 40 s."""
+    rng, counts = random.Random(7), [0] * 20
+    for _ in range(actors):
+        at = first(rng, 10.0)
+        while at < 40:
+            counts[int(at // 2)] += 1
+            at += pause(rng, 10.0)
+    return counts
+
+
+def test_actors_start_as_if_they_had_been_playing_all_along() -> None:
+    """The measured minute is a steady state from its first second: the actors' steps come at
+    the same rate throughout. Their first steps drawn uniformly within one think time made a
+    surge of some 1.4 times the rate at 8 to 10 s (and a dip after it), which overloaded a server at G = 200."""
+    steady = steps_per_window(first_wait, 20000)
+    mean = sum(steady) / len(steady)
+    assert mean == pytest.approx(20000 / 10 * 2, rel=0.05)
+    assert all(abs(count - mean) < 0.08 * mean for count in steady), steady
+    surged = steps_per_window(lambda rng, think: rng.uniform(0, think), 20000)
+    assert max(surged) > 1.3 * mean  # what it was: the same check fails
