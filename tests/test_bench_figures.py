@@ -72,7 +72,8 @@ def steps_per_window(first: Callable[[random.Random, float], float], actors: int
 def test_actors_start_as_if_they_had_been_playing_all_along() -> None:
     """The measured minute is a steady state from its first second: the actors' steps come at
     the same rate throughout. Their first steps drawn uniformly within one think time made a
-    surge of some 1.4 times the rate at 8 to 10 s (and a dip after it), which overloaded a server at G = 200."""
+    surge of some 1.4 times the rate at 8 to 10 s (and a dip after it), which overloaded a
+    server at G = 200."""
     steady = steps_per_window(first_wait, 20000)
     mean = sum(steady) / len(steady)
     assert mean == pytest.approx(20000 / 10 * 2, rel=0.05)

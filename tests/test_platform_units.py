@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from datetime import timedelta
 
 import pytest
@@ -20,7 +22,9 @@ from server.platform.access import (
 from server.platform.clock import FakeClock
 from server.platform.dice import CommandDice, ReplayDice, ReplayDiverged, ScriptedRolls
 from server.platform.limits import SharedLimiter
+from server.platform.live import Broker
 from server.platform.timers import Timer
+from server.web.answer_first import HeldNudges
 from tests.conftest import run_async
 
 
@@ -226,3 +230,25 @@ def test_live_work_gives_way_while_an_action_is_answered() -> None:
     worker.join(2)
     assert done  # and on its way as soon as it is
     assert nudged == [("h", 7, True), ("g", 1, False)]
+
+
+def test_a_job_gives_way_on_the_event_loop_while_an_action_is_answered() -> None:
+    """Issue 38: before a change's job takes a live thread, it waits on the event loop (where
+    the actions are counted) for the actions being answered: not at all when none is, at most
+    the bound while one lasts, and no longer once it is answered."""
+    held = HeldNudges(Broker())
+
+    async def run() -> None:
+        start = time.monotonic()
+        await held.calm(5)  # nobody acting: no wait
+        assert time.monotonic() - start < 0.5
+        with held.holding():
+            start = time.monotonic()
+            await held.calm(0.05)  # bounded: a long action does not stop the live parts
+            assert time.monotonic() - start >= 0.04
+            waiting = asyncio.create_task(held.calm(30))
+            await asyncio.sleep(0.1)
+            assert not waiting.done()  # waiting while the action is answered
+        await asyncio.wait_for(waiting, 5)  # and on its way as soon as it is
+
+    run_async(run())

@@ -9,6 +9,8 @@ request onto the worker thread its service call runs on."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -29,6 +31,7 @@ class HeldNudges:
         self._acting = 0
         self._quiet = threading.Event()
         self._quiet.set()
+        self._calm: asyncio.Event | None = None  # the same, for the event loop (`calm`)
 
     def publish(self, game_id: str, seq: int, *, access_changed: bool = False) -> None:
         """A committed change: held while the request that made it is answered, else nudged."""
@@ -46,20 +49,35 @@ class HeldNudges:
         token = _held.set(held)
         self._acting += 1
         self._quiet.clear()
+        if self._calm is not None:
+            self._calm.clear()
         try:
             yield
         finally:
             self._acting -= 1
             if not self._acting:
                 self._quiet.set()
+                if self._calm is not None:
+                    self._calm.set()
             _held.reset(token)
             for game_id, seq, access_changed in held:
                 self.broker.publish(game_id, seq, access_changed=access_changed)
 
     def give_way(self, most: float) -> None:
-        """On a live thread, before a piece of work: waits (at most `most` seconds) while actions
-        are being answered."""
+        """On a live thread, between two pieces of work: waits (at most `most` seconds) while
+        actions are being answered."""
         self._quiet.wait(most)
+
+    async def calm(self, most: float) -> None:
+        """On the event loop (where actions are counted, `holding`), before a job takes a live
+        thread: waits (at most `most` seconds) while actions are being answered, holding no
+        thread, so that the jobs waiting behind it are not kept waiting too."""
+        if not self._acting:
+            return
+        if self._calm is None:
+            self._calm = asyncio.Event()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._calm.wait(), most)
 
 
 class AnswerFirst:
