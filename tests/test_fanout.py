@@ -250,20 +250,31 @@ def test_a_round_renders_each_team_s_part_once_and_each_fighter_s_own_card_alone
         assert part["html"].count('id="me-title"') == 1
 
 
+AFTER_CARD = "{% endblock %}\n{% if own %}"  # in rcb/player.html: right after the card's block
+
+
 @pytest.mark.parametrize(
-    ("old", "new", "shared"),
+    ("old", "new", "made"),
     [
-        ("", "", True),  # as it is: the rest once, each card alone
-        ("{% block me %}", "{% block me %}<input name=idem value='{{ new_key() }}'>", False),
-        ("{% endblock %}\n{% if own %}", "{% endblock %}\n{{ self.me() }}\n{% if own %}", False),
+        ("", "", "apart"),  # as it is: the rest once, each card alone
+        ("{% block me %}", "{% block me %}<input name=idem value='{{ new_key() }}'>", "whole"),
+        (AFTER_CARD, "{% endblock %}\n{{ self.me() }}\n{% if own %}", "whole"),  # twice
+        # The rest reads a fighter's own outside the card: it is not rendered from the first
+        # fighter's, for the others to see; the parts are rendered whole.
+        (AFTER_CARD, "{% endblock %}\n<p>{{ view.me.name }}</p>\n{% if own %}", "whole"),
+        (AFTER_CARD, "{% endblock %}\n<p>{{ view.me.role }}</p>\n{% if own %}", "whole"),
+        # It shows who the viewer is: from what they share, nobody (their refresh differs,
+        # which `test_every_phone_is_pushed_what_its_refresh_shows` would say).
+        (AFTER_CARD, "{% endblock %}\n<p>{{ viewer.name }}</p>\n{% if own %}", "nobody"),
     ],
-    ids=["as-it-is", "a-form-in-it", "twice"],
+    ids=["as-it-is", "a-form-in-it", "twice", "its-name-outside", "its-card-outside", "viewer"],
 )
 def test_a_personal_block_is_rendered_apart_only_when_it_can_be(
-    client: TestClient, service: GameService, rolls: ScriptedRolls, old: str, new: str, shared: bool
+    client: TestClient, service: GameService, rolls: ScriptedRolls, old: str, new: str, made: str
 ) -> None:
     """A part whose personal block makes a form (its keys count through the whole part) or
-    stands more than once is rendered whole, the same bytes as a refresh's."""
+    stands more than once, or whose rest reads what the block shows, is rendered whole, the
+    same bytes as a refresh's; what a fighter's rest shows is never another fighter's own."""
     rolls.endless = True
     templates: Templates = client.app.state.templates  # type: ignore[attr-defined]
     source = templates.env.loader.get_source(templates.env, "rcb/player.html")[0]  # type: ignore[union-attr]
@@ -280,11 +291,14 @@ def test_a_personal_block_is_rendered_apart_only_when_it_can_be(
     page = loaded.kind.page_for(fighters[0])
     one = OneState()
     for fighter in fighters[::2]:  # one team
-        made = parts.make(loaded, fighter, page, "fr", one=one)
+        part = parts.make(loaded, fighter, page, "fr", one=one)
         whole = parts.make(loaded, fighter, page, "fr")
-        assert made.tag == whole.tag and made.html is not None
-        assert made.filled("csrf", "keys") == whole.filled("csrf", "keys")
-    assert (stats["rests"], stats["apart"]) == ((1, 3) if shared else (1, 0))
+        assert part.tag == whole.tag and part.html is not None
+        others = [f for f in fighters if f != fighter]
+        assert not [f.name for f in others if f">{f.name}<" in part.html]
+        same = part.filled("csrf", "keys") == whole.filled("csrf", "keys")
+        assert same == (made != "nobody")
+    assert (stats["rests"], stats["apart"]) == ((1, 0) if made == "whole" else (1, 3))
 
 
 def alone(service: GameService, client: TestClient, watcher: Watcher) -> tuple[str, Any]:

@@ -353,10 +353,12 @@ class GameKind(ABC, Generic[S]):
     # What viewers see, part by part, in order (a later part's keys win).
     parts: ClassVar[Sequence[Part[Any]]] = ()
 
-    # The block of the live part (nested in it) that alone shows the parts of scope "person",
-    # and holds no form; or None. Outside it, the live part of viewers who share their other
-    # copies of parts is the same: a change renders it once for them all, and this block for
-    # each (`server.web.parts`; `tests/test_fanout.py` holds it, byte for byte).
+    # The block of the live part (nested in it) that alone shows the parts of scope "person"
+    # and who the viewer is, and holds no form; or None. Outside it, the live part of viewers
+    # who share their other copies of parts is the same: a change renders it once for them
+    # all, from what they share, and this block for each (`server.web.parts`; a kind with a
+    # personal journal, `page_log`, has no two viewers to share it; `tests/test_fanout.py`
+    # holds it, byte for byte).
     personal_block: ClassVar[str | None] = None
 
     def view(self, state: S, viewer: Viewer, now: datetime) -> dict[str, Any]:

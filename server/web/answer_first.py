@@ -10,10 +10,9 @@ request onto the worker thread its service call runs on."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from contextvars import ContextVar
 
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -44,7 +43,7 @@ class HeldNudges:
     @contextmanager
     def holding(self) -> Iterator[None]:
         """Changes committed within (an action's request, on whatever thread it runs) nudge the
-        phones when it ends."""
+        phones when it ends. Entered on the event loop (`AnswerFirst`), where `calm` waits."""
         held: list[tuple[str, int, bool]] = []
         token = _held.set(held)
         self._acting += 1
@@ -76,7 +75,7 @@ class HeldNudges:
             return
         if self._calm is None:
             self._calm = asyncio.Event()
-        with contextlib.suppress(TimeoutError):
+        with suppress(TimeoutError):
             await asyncio.wait_for(self._calm.wait(), most)
 
 

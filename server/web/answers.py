@@ -7,6 +7,7 @@ import hashlib
 import json
 import secrets
 from collections.abc import Hashable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import orjson
@@ -136,7 +137,7 @@ def shared_tag(
 def described(
     context: dict[str, Any],
     digests: Digests | None,
-    personal: frozenset[str] | set[str] = frozenset(),
+    personal: AbstractSet[str] = frozenset(),
 ) -> dict[str, Any]:
     """What `live_tag` fingerprints; the copies of the parts named in `personal` by their name
     alone (not whose, nor what they hold)."""

@@ -17,12 +17,12 @@ import secrets
 import threading
 from collections.abc import MutableMapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NoReturn
 
 from server import i18n
 from server.errors import NotAllowed
 from server.i18n import N_
-from server.platform.kinds import PUBLIC, Built, Viewer
+from server.platform.kinds import PUBLIC, Built, GameKind, Viewer
 from server.platform.service import GameService, Loaded
 from server.web.answers import Digests, live_tag, page_context, shared_tag
 from server.web.templating import Marks, Templates, key_base, shared_context
@@ -33,9 +33,10 @@ NOT_YOURS = N_("This page is not yours.")
 @dataclass(frozen=True)
 class Rest:
     """A live part outside its kind's personal block, rendered once for the viewers who share
-    it: its HTML with `stand_in` where each viewer's own block goes, and its marks."""
+    it: its HTML with `stand_in` where each viewer's own block goes (None: it cannot be made
+    so, each of them is rendered whole), and its marks."""
 
-    html: str
+    html: str | None
     marks: Marks
     stand_in: str
 
@@ -51,12 +52,60 @@ class OneState:
     rests: dict[str, Rest] = field(default_factory=dict)
 
 
-class FormInPersonalBlock(Exception):
-    """A personal block asked for a form's key: it is rendered with the rest of its part."""
+class NotApart(Exception):
+    """What stops a part being made apart: its personal block asks for a form's key (they
+    count through the whole part), or the rest reads what is withheld from it."""
 
 
-def no_form() -> str:
-    raise FormInPersonalBlock
+def no_form() -> NoReturn:
+    """A form's key asked for in a personal block."""
+    raise NotApart
+
+
+class Withheld:
+    """What a viewer's parts of scope "person" hold, as the rest of their part sees it: there
+    (a template may ask whether it is), never read: reading it fails the rest, and the part is
+    rendered whole."""
+
+    def __bool__(self) -> bool:
+        return True
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):  # Python's own protocols (copies, pickles): not there
+            raise AttributeError(name)
+        raise NotApart
+
+    def __getitem__(self, key: Any) -> Any:
+        raise NotApart
+
+    def __iter__(self) -> Any:
+        raise NotApart
+
+    def __str__(self) -> str:
+        raise NotApart
+
+    __html__ = __str__
+
+
+WITHHELD = Withheld()
+
+
+def withheld(kind: GameKind[Any], context: dict[str, Any]) -> dict[str, Any]:
+    """The context the rest of a part is rendered from, for all who share it: the viewer by
+    their role alone, and the keys of their parts of scope "person" withheld (`Withheld`).
+    The rest cannot show one viewer's own to another: a template that reads them outside the
+    personal block has its parts rendered whole, and one that shows the viewer's name there
+    differs from their refresh (`tests/test_fanout.py`)."""
+    personal = {part.name for part in kind.parts if part.scope == "person"}
+    shown = context["shown"]
+    keys = {
+        key
+        for (name, _), made in zip(shown.copies, shown.made, strict=True)
+        if name in personal
+        for key in made
+    }
+    view = {key: WITHHELD if key in keys else value for key, value in context["view"].items()}
+    return {**context, "view": view, "viewer": Viewer(context["viewer"].role), "shown": None}
 
 
 @dataclass(frozen=True)
@@ -163,9 +212,10 @@ class LiveParts:
         self, loaded: Loaded, context: dict[str, Any], language: str, where: str, one: OneState
     ) -> tuple[str, Marks] | None:
         """The part as the rest shared by the viewers who differ only in the kind's personal
-        block (rendered once for them all) with this viewer's own block put in; None when it
-        cannot be made so: the kind has no such block, or the rest does not hold it once, or
-        the block asks for a form's key."""
+        block (rendered once for them all, from what they share: `withheld`) with this
+        viewer's own block put in; None when it cannot be made so: the kind has no such block,
+        the rest reads what is withheld from it or does not hold the block once, or the block
+        asks for a form's key."""
         kind, page = loaded.kind, context["page"]
         block = kind.personal_block
         shared = shared_tag(kind, context, one.digests)
@@ -175,16 +225,22 @@ class LiveParts:
         rest = one.rests.get(shared)
         if rest is None:
             marks, stand_in = Marks.fresh(), "apart" + secrets.token_hex(16)
-            around = {**shared_context(language, where, marks), **context}
-            html = self.templates.render_apart(template, around, "live", block, stand_in)
+            around = {**shared_context(language, where, marks), **withheld(kind, context)}
+            html: str | None
+            try:
+                html = self.templates.render_apart(template, around, "live", block, stand_in)
+            except NotApart:
+                html = None
+            if html is not None and html.count(stand_in) != 1:
+                html = None
             rest = one.rests[shared] = Rest(html, marks, stand_in)
             self.stats["rests"] += 1
-        if rest.html.count(rest.stand_in) != 1:
+        if rest.html is None:
             return None
         own = {**shared_context(language, where, rest.marks), **context, "new_key": no_form}
         try:
             mine = self.templates.render(template, own, block)
-        except FormInPersonalBlock:
+        except NotApart:
             return None
         self.stats["apart"] += 1
         return rest.html.replace(rest.stand_in, mine), rest.marks

@@ -138,6 +138,8 @@ class Macros:
         self._module: Any = None
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # its own fields before they are set (a copy), not macros
+            raise AttributeError(name)
         if self._module is None:
             self._module = self._env.get_template("_macros.html").make_module(self._context)
         return getattr(self._module, name)
