@@ -98,6 +98,7 @@ def test_every_kind_replays_at_390_px_in_french_and_on_a_big_screen_in_english(
         page.goto(f"{live_server.url}/g/{scene.game}/board")
         page.locator(f'a[href="/g/{scene.game}/replay"]').click()
         expect(page.locator("[data-now]")).to_contain_text(said)
+        page.wait_for_load_state("load")  # its deferred scripts run: a key before them is lost
         assert_accessible(page)
         page.keyboard.press("Home")
         expect(page.locator("#replay")).to_have_attribute("data-step", "0")
