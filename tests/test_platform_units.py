@@ -252,3 +252,4 @@ def test_a_job_gives_way_on_the_event_loop_while_an_action_is_answered() -> None
         await asyncio.wait_for(waiting, 5)  # and on its way as soon as it is
 
     run_async(run())
+    run_async(run())  # the same app served again, by another event loop

@@ -31,6 +31,7 @@ class HeldNudges:
         self._quiet = threading.Event()
         self._quiet.set()
         self._calm: asyncio.Event | None = None  # the same, for the event loop (`calm`)
+        self._calm_loop: asyncio.AbstractEventLoop | None = None
 
     def publish(self, game_id: str, seq: int, *, access_changed: bool = False) -> None:
         """A committed change: held while the request that made it is answered, else nudged."""
@@ -73,8 +74,9 @@ class HeldNudges:
         thread, so that the jobs waiting behind it are not kept waiting too."""
         if not self._acting:
             return
-        if self._calm is None:
-            self._calm = asyncio.Event()
+        if self._calm is None or self._calm_loop is not asyncio.get_running_loop():
+            # Made on the loop that waits (an app served again, by another loop, in tests).
+            self._calm, self._calm_loop = asyncio.Event(), asyncio.get_running_loop()
         with suppress(TimeoutError):
             await asyncio.wait_for(self._calm.wait(), most)
 
