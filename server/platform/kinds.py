@@ -361,6 +361,10 @@ class GameKind(ABC, Generic[S]):
     # holds it, byte for byte).
     personal_block: ClassVar[str | None] = None
 
+    def personal_parts(self) -> frozenset[str]:
+        """The names of the parts of scope "person": what `personal_block` alone shows."""
+        return frozenset(part.name for part in self.parts if part.scope == "person")
+
     def view(self, state: S, viewer: Viewer, now: datetime) -> dict[str, Any]:
         """What this viewer may see, and nothing more: pages and the API are built from it; the
         parts this viewer has, put together."""

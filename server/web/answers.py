@@ -125,7 +125,7 @@ def shared_tag(
     or this viewer no part of scope "person"."""
     if kind.personal_block is None:
         return None
-    personal = {part.name for part in kind.parts if part.scope == "person"}
+    personal = kind.personal_parts()
     shown: Projection = context["shown"]
     if not any(name in personal for name, _ in shown.copies):
         return None

@@ -42,9 +42,10 @@ from server.web.parts import LiveParts, OneState
 
 log = logging.getLogger("arbitre.stream")
 
-# How long a job waits at most for the actions being answered (`HeldNudges.give_way`) before it
-# starts, and again after each slice of its work, so that an action answered meanwhile shares the
-# processor with one slice at most. Before each projection instead, a Serial Battle change of 32
+# How long a job waits at most for the actions being answered: before it starts, on the event
+# loop (`HeldNudges.calm`, holding no live thread), and after each slice of its work, on its
+# thread (`HeldNudges.give_way`), so that an action answered meanwhile shares the processor with
+# one slice at most. Before each projection instead, a Serial Battle change of 32
 # phones waited up to 32 times while a busy server was always answering someone (`make bench`).
 GIVE_WAY = 0.05
 SLICE = 0.005

@@ -96,7 +96,7 @@ def withheld(kind: GameKind[Any], context: dict[str, Any]) -> dict[str, Any]:
     The rest cannot show one viewer's own to another: a template that reads them outside the
     personal block has its parts rendered whole, and one that shows the viewer's name there
     differs from their refresh (`tests/test_fanout.py`)."""
-    personal = {part.name for part in kind.parts if part.scope == "person"}
+    personal = kind.personal_parts()
     shown = context["shown"]
     keys = {
         key
@@ -218,8 +218,10 @@ class LiveParts:
         asks for a form's key."""
         kind, page = loaded.kind, context["page"]
         block = kind.personal_block
+        if block is None:
+            return None
         shared = shared_tag(kind, context, one.digests)
-        if block is None or shared is None:
+        if shared is None:
             return None
         template = kind.template(page)
         rest = one.rests.get(shared)
