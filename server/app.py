@@ -48,6 +48,7 @@ from server.web.security import (
     redact,
     redact_logs,
 )
+from server.web.streaming import HandOff, ended_on_stop
 from server.web.templating import STATIC_DIR, Templates, make_environment
 
 log = logging.getLogger("arbitre")
@@ -160,7 +161,8 @@ def running(
     scheduler: bool,
 ) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
     """What runs beside the requests while the app lives: the clock's scheduler, the relay of
-    live events between processes; all stopped, and the database closed, at shutdown."""
+    live events between processes; all stopped, and the database closed, at shutdown. A stop
+    signal ends the live streams first (`ended_on_stop`)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -180,7 +182,8 @@ def running(
                 )
             )
         try:
-            yield
+            with ended_on_stop(broker):  # a stop signal ends the streams, or uvicorn waits
+                yield
         finally:
             for task in tasks:
                 task.cancel()
@@ -195,8 +198,8 @@ def running(
 
 
 def add_middleware(app: FastAPI, settings: Settings) -> None:
-    """Outermost last: an action's answer before its nudges, compression, security headers, the
-    session, the language, body limits."""
+    """Outermost last: live streams written outside the rest once started, an action's answer
+    before its nudges, compression, security headers, the session, the language, body limits."""
     app.add_middleware(BodyLimits, big={"/games/import": settings.import_max_bytes + FORM_OVERHEAD})
     app.add_middleware(AllowedHosts, hosts=settings.hosts())
     app.add_middleware(RequestLocale, default_language=settings.language)
@@ -211,6 +214,7 @@ def add_middleware(app: FastAPI, settings: Settings) -> None:
     app.add_middleware(SecurityHeaders)
     app.add_middleware(GZipMiddleware, minimum_size=600)  # leaves text/event-stream alone
     app.add_middleware(AnswerFirst, held=app.state.held)
+    app.add_middleware(HandOff)  # a live stream, once it has started, written from here
 
 
 def add_routes(app: FastAPI) -> None:

@@ -90,6 +90,13 @@ class TooManyAttempts(ArbitreError):
         super().__init__(message, field=field, seconds=self.retry_after)
 
 
+class Unavailable(ArbitreError):
+    """The server is stopping (a restart): asked again in a moment, it answers."""
+
+    status = 503
+    code = "unavailable"
+
+
 class CsrfFailed(ArbitreError):
     status = 403
     code = "csrf"

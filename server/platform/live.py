@@ -22,12 +22,17 @@ class Subscription:
     game_id: str
     latest: int = 0
     access_changed: bool = False
+    ended: bool = False  # the phone left, or the server stops: the stream ends
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
     _nudged: bool = False
 
     def nudge(self) -> None:
         self._nudged = True
+        self.wake.set()
+
+    def end(self) -> None:
+        self.ended = True
         self.wake.set()
 
     async def wait(self, timeout: float) -> bool:
@@ -58,6 +63,22 @@ class Broker:
         self._subs: dict[str, set[Subscription]] = defaultdict(set)
         self._loop: asyncio.AbstractEventLoop | None = None
         self.relay: Relay | None = None
+        self.stopping = False  # the server stops: no stream opens any more
+
+    def stop(self) -> None:
+        """The server stops: every stream of this process ends, and none opens again. From any
+        thread, a signal handler included."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            self.stopping = True
+        else:
+            loop.call_soon_threadsafe(self._stop)
+
+    def _stop(self) -> None:
+        self.stopping = True
+        for subs in self._subs.values():
+            for sub in subs:
+                sub.end()
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop

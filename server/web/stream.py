@@ -15,20 +15,22 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
 
 from fastapi import APIRouter, Request
-from sse_starlette import EventSourceResponse
-from starlette.types import Message, Send
 
 from server import i18n
-from server.errors import ArbitreError, TooManyAttempts
+from server.errors import ArbitreError, TooManyAttempts, Unavailable
 from server.i18n import N_
 from server.platform.kinds import PUBLIC, Viewer
 from server.platform.limits import StreamBudget
-from server.platform.live import Broker
-from server.web.deps import ServiceDep, SettingsDep, api_caller, session_links, session_viewer
-from server.web.fanout import Fanout, Revoked, Shown, Watcher
+from server.platform.live import Broker, Subscription
+from server.platform.service import GameService
+from server.web.deps import ApiCaller, ServiceDep, api_caller, session_links, session_viewer
+from server.web.fanout import Revoked, Shown, Watcher
 from server.web.frames import PING, Encoder, Frame, takes_gzip
+from server.web.streaming import LiveStream
 
 router = APIRouter(include_in_schema=False)
 
@@ -38,19 +40,7 @@ TOO_MANY_STREAMS = N_(
     "{seconds} s."
 )
 STREAM_RETRY_SECONDS = 10
-
-
-class Events(EventSourceResponse):
-    """sse-starlette's stream, without a cancel scope around each write when no timeout is set
-    (none is: a phone that stops reading holds only its own stream). Every stream writes at
-    each change of its game and every ping: 6,400 phones write some 1,500 events a second,
-    and the scope was a third of a ping's processor time."""
-
-    async def _send_with_timeout(self, send: Send, message: Message) -> None:
-        if self.send_timeout is not None:
-            await super()._send_with_timeout(send, message)
-            return
-        await send(message)
+SERVER_STOPPING = N_("The server is restarting: this page reconnects by itself in a moment.")
 
 
 @router.get("/g/{game_id}/events")
@@ -58,12 +48,12 @@ async def events(
     game_id: str,
     request: Request,
     service: ServiceDep,
-    settings: SettingsDep,
     part: str | None = None,
     tag: str | None = None,
-) -> Events:
+) -> LiveStream:
     broker: Broker = request.app.state.broker
-    clock = request.app.state.clock
+    if broker.stopping:
+        raise Unavailable(SERVER_STOPPING)
     caller = await api_caller(request, game_id)
     budget: StreamBudget = request.app.state.streams
     address = request.client.host if request.client else "?"
@@ -96,7 +86,6 @@ async def events(
     held_link = session_links(request).get(game_id) if caller.token is None else None
     link = int(held_link[1]) if held_link and viewer.person_id is not None else None
 
-    fanout: Fanout = request.app.state.fanout
     watcher = None
     if part is not None and caller.token is None and part != "people":
         language = i18n.current_language.get()
@@ -104,35 +93,49 @@ async def events(
             watcher = Watcher(game_id, PUBLIC, part, language, (tag or "")[:64] or None)
         else:
             watcher = Watcher(game_id, viewer, part[:40], language, (tag or "")[:64] or None, link)
-        fanout.watch(watcher)
+        request.app.state.fanout.watch(watcher)
 
-    def opens() -> bool:
-        """Whether what let this stream in still opens the game as the same person (a worker
-        thread: it reads the database)."""
-        if viewer.person_id is None:
-            return True
-        if caller.token is not None:
-            try:
-                return caller.viewer(service).person_id == viewer.person_id
-            except ArbitreError:
-                return False
-        return link is not None and service.viewer(game_id, viewer.person_id, link) is not None
+    gzip = takes_gzip(request.headers.get("accept-encoding", ""))
+    watching = Watching(
+        request.app.state, service, caller, viewer, link, address, subscription, watcher
+    )
+    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
+    if gzip:
+        headers["Content-Encoding"] = "gzip"
+    return LiveStream(
+        watching.events(current, Encoder(gzip)), left=subscription.end, headers=headers
+    )
 
-    def now_ms() -> int:
-        return int(clock.now().timestamp() * 1000)
 
-    encoder = Encoder(takes_gzip(request.headers.get("accept-encoding", "")))
+@dataclass(eq=False, slots=True)
+class Watching:
+    """A phone's stream once let in: what it holds, given back when it ends. One object rather
+    than closures over a route's locals (a cell each): thousands are open at once, and a full
+    garbage collection walks all they hold (`server.web.streaming`)."""
 
-    async def stream() -> AsyncIterator[bytes]:
+    app: Any  # the app's state: its broker, budget of streams, fan-out, clock and settings
+    service: GameService
+    caller: ApiCaller
+    viewer: Viewer
+    link: int | None  # the version of the link the browser was let in with
+    address: str
+    subscription: Subscription
+    watcher: Watcher | None  # a page's part, pushed at each change; None: nudges only
+
+    async def events(self, current: int, encoder: Encoder) -> AsyncIterator[bytes]:
+        subscription, watcher, fanout = self.subscription, self.watcher, self.app.fanout
+        ping_seconds = self.app.settings.sse_ping_seconds
         try:
-            hello = {"seq": current, "now": now_ms()}
-            yield encoder.write(Frame.of("hello", hello, current))
+            yield encoder.write(Frame.of("hello", {"seq": current, "now": self.now_ms()}, current))
             sent = current
             while True:
-                woke = await subscription.wait(settings.sse_ping_seconds)
+                woke = await subscription.wait(ping_seconds)
+                if subscription.ended:  # the phone left, or the server stops
+                    yield encoder.end()
+                    return
                 if subscription.access_changed:
                     subscription.access_changed = False
-                    if not await asyncio.to_thread(opens):
+                    if not await asyncio.to_thread(self.opens):
                         yield encoder.write(REVOKED_FRAME) + encoder.end()
                         return
                 if not woke:
@@ -141,27 +144,41 @@ async def events(
                     sent = subscription.latest
                     if watcher is None:
                         # The server's time rides along, so phones keep their countdowns right.
-                        nudge = {"seq": sent, "now": now_ms()}
+                        nudge = {"seq": sent, "now": self.now_ms()}
                         yield encoder.write(Frame.of("changed", nudge, sent))
                         continue
                     shown = await fanout.shown(watcher, sent)
                     if isinstance(shown, Revoked):
                         yield encoder.write(REVOKED_FRAME) + encoder.end()
                         return
-                    frame = pushed(watcher, shown, sent, now_ms())
+                    frame = pushed(watcher, shown, sent, self.now_ms())
                     if shown is not None:
                         sent = max(sent, shown.seq)  # the part may be newer
                     yield encoder.write(frame)
         finally:
-            broker.unsubscribe(subscription)
-            budget.close(address, game_id, viewer.person_id)
+            self.app.broker.unsubscribe(subscription)
+            self.app.streams.close(self.address, subscription.game_id, self.viewer.person_id)
             if watcher is not None:
                 fanout.forget(watcher)
 
-    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
-    if encoder.gzip:
-        headers["Content-Encoding"] = "gzip"
-    return Events(stream(), ping=0, headers=headers)
+    def opens(self) -> bool:
+        """Whether what let this stream in still opens the game as the same person (a worker
+        thread: it reads the database)."""
+        person_id = self.viewer.person_id
+        if person_id is None:
+            return True
+        if self.caller.token is not None:
+            try:
+                return self.caller.viewer(self.service).person_id == person_id
+            except ArbitreError:
+                return False
+        game_id = self.subscription.game_id
+        return (
+            self.link is not None and self.service.viewer(game_id, person_id, self.link) is not None
+        )
+
+    def now_ms(self) -> int:
+        return int(self.app.clock.now().timestamp() * 1000)
 
 
 def pushed(watcher: Watcher, shown: Shown | Revoked | None, seq: int, now: int) -> Frame:

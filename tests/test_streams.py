@@ -1,0 +1,158 @@
+"""A live stream once it has started: written outside the middleware stack, given back when the
+phone leaves, ended when the server stops (issue 38: what thousands of open streams hold)."""
+
+from __future__ import annotations
+
+import gc
+import signal
+import time
+import types
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterator
+
+import httpx
+from fastapi.testclient import TestClient
+
+from server.config import Settings
+from server.db import Database
+from server.platform.clock import SystemClock
+from server.platform.dice import secret_roll
+from server.platform.live import Broker
+from server.platform.service import GameService
+from server.web.streaming import ended_on_stop
+from tests.conftest import serve, tally_game
+from tests.server_process import SECRET, Server
+
+# The layers a request goes through on its way in: none of them stays for a stream's life.
+STACK = {
+    "AnswerFirst.__call__",
+    "GZipMiddleware.__call__",
+    "SecurityHeaders.__call__",
+    "SessionMiddleware.__call__",
+    "RequestLocale.__call__",
+    "AllowedHosts.__call__",
+    "BodyLimits.__call__",
+    "ExceptionMiddleware.__call__",
+    "Router.__call__",
+    "APIRoute.handle",
+}
+
+
+def until(condition: Callable[[], bool], seconds: float = 10) -> None:
+    """Waits for a state of the server (on its own thread), never for a fixed time."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "the server never got there"
+        time.sleep(0.01)
+
+
+def live_coroutines() -> Counter[str]:
+    """The coroutines alive in this process (the server's thread included), garbage left out."""
+    gc.collect()
+    objects = gc.get_objects()
+    return Counter(o.cr_code.co_qualname for o in objects if isinstance(o, types.CoroutineType))
+
+
+def hello(lines: Iterator[str]) -> None:
+    for line in lines:
+        if line == "event: hello":
+            return
+    raise AssertionError("the stream ended before its hello")
+
+
+def test_an_open_stream_holds_none_of_the_stack(client: TestClient) -> None:
+    """Once its first event is out, a stream is written by the outermost layer: the coroutines
+    of the middlewares and the route have returned (a full collection walked them all, for
+    every open stream). The app's own life (its lifespan) goes through the same layers: what
+    counts is what the stream adds."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    game, *_ = tally_game(service)
+    with serve(client.app) as base:
+        before = live_coroutines()
+        url = f"{base}/g/{game.id}/events"
+        with httpx.stream("GET", url, params={"part": "board"}, timeout=10) as sse:
+            lines = sse.iter_lines()  # kept: a line reader let go closes the stream
+            hello(lines)
+            until(lambda: live_coroutines()["LiveStream.pour"] == 1)
+            added = live_coroutines() - before
+        assert set(added) & STACK == set(), added
+        assert added["HandOff.__call__"] == 1  # the stream is written from the outermost layer
+
+
+def test_a_phone_that_leaves_gives_its_stream_back(client: TestClient) -> None:
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    broker: Broker = client.app.state.broker  # type: ignore[attr-defined]
+    streams = client.app.state.streams  # type: ignore[attr-defined]
+    game, *_ = tally_game(service)
+    with serve(client.app) as base:
+        url = f"{base}/g/{game.id}/events"
+        with httpx.stream("GET", url, params={"part": "board"}, timeout=10) as sse:
+            lines = sse.iter_lines()  # kept: a line reader let go closes the stream
+            hello(lines)
+            until(lambda: broker.watchers(game.id) == 1 and streams.held("127.0.0.1") == 1)
+        # Nothing is written to it meanwhile (no change, no ping): it is heard leaving.
+        until(lambda: broker.watchers(game.id) == 0 and streams.held("127.0.0.1") == 0)
+        assert "LiveStream.pour" not in live_coroutines()
+
+
+def test_a_stopping_server_ends_its_streams_whole_and_opens_none(client: TestClient) -> None:
+    """The stream ends as a gzip member ends (its trailer written), and a page that asks again
+    meanwhile is told why, in its language."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    broker: Broker = client.app.state.broker  # type: ignore[attr-defined]
+    game, *_ = tally_game(service)
+    with serve(client.app) as base:
+        url = f"{base}/g/{game.id}/events"
+        sent = {"Accept-Encoding": "gzip"}
+        with httpx.stream("GET", url, params={"part": "board"}, headers=sent, timeout=10) as sse:
+            raw, text = b"", b""
+            unpack = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            chunks = sse.iter_raw()
+            while b"event: hello" not in text:
+                chunk = next(chunks)
+                raw, text = raw + chunk, text + unpack.decompress(chunk)
+            broker.stop()
+            raw += b"".join(chunks)  # the server ends it
+        assert zlib.decompress(raw, 16 + zlib.MAX_WBITS).startswith(b"id: ")  # whole, trailer too
+        refused = httpx.get(url, headers={"Accept-Language": "fr", "Accept": "application/json"})
+        assert refused.status_code == 503
+        assert "redémarre" in refused.json()["message"]
+
+
+def test_a_stop_signal_ends_the_streams_then_runs_the_handler_that_was_there() -> None:
+    heard: list[int] = []
+    before = signal.signal(signal.SIGTERM, lambda number, frame: heard.append(number))
+    try:
+        broker = Broker()
+        with ended_on_stop(broker):
+            signal.raise_signal(signal.SIGTERM)
+            assert broker.stopping and heard == [signal.SIGTERM]
+        signal.raise_signal(signal.SIGTERM)  # the handler before is back
+        assert heard == [signal.SIGTERM] * 2
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def test_a_server_told_to_stop_with_streams_open_stops(db_url: str) -> None:
+    """uvicorn stops once every connection has closed, and a stream never closes by itself:
+    SIGTERM ends the open streams, and the process is gone in moments, not never."""
+    database = Database.connect(Settings(database_url=db_url, secret_key=SECRET))
+    try:
+        service = GameService(database, SECRET, SystemClock(), secret_roll, Broker())
+        game, *_ = tally_game(service)
+    finally:
+        database.dispose()
+    server = Server(db_url)
+    server.start()
+    try:
+        url = f"{server.url}/g/{game.id}/events"
+        with httpx.stream("GET", url, params={"part": "board"}, timeout=10) as sse:
+            lines = sse.iter_lines()
+            hello(lines)
+            assert server.process is not None
+            server.process.send_signal(signal.SIGTERM)
+            list(lines)  # the server ends the stream (a read that waited 10 s would fail)
+        server.process.wait(timeout=10)
+    finally:
+        server.stop()
