@@ -240,16 +240,18 @@ def worker_app() -> FastAPI:
 
 
 # The cyclic garbage collector, for a process that serves: a young generation of 10,000 objects
-# instead of 700. A phone's open stream holds some 300 objects for as long as it is open, and
+# instead of 700. A phone's open stream holds some 80 objects for as long as it is open (300
+# while its whole call chain stayed alive: `server.web.streaming`), and
 # every change, answer and page makes short-lived ones; with Python's defaults, the objects alive
 # at each of the frequent young collections pile up in the old generation, whose full collection
 # then stops the whole process (3,200 phones: 0.1 to 0.45 s, every few seconds; `make bench`).
 # And a full collection considered after 100 collections of the middle generation, not 10: with
-# 6,400 phones it walks two million objects and stops the process 1.3 s, which at 10 came three
-# times a minute and put every change of the next seconds behind it (G = 200 in `make bench`).
-# At 100 it is considered after some 1,000 young collections (about four minutes at that load,
-# four a second), and made only if the old generation grew by a quarter since the last: it still
-# stops the process as long when it comes, and cycles that die old wait for it.
+# 6,400 phones it walked two million objects and stopped the process 1.1 to 1.3 s, which at 10
+# came three times a minute and put every change of the next seconds behind it (G = 200 in `make
+# bench`); it now walks 0.6 million, 0.43 s. At 100 it is considered after some 1,000 young
+# collections (about four minutes at that load, four a second), and made only if the old
+# generation grew by a quarter since the last: it still stops the process when it comes, and
+# cycles that die old wait for it.
 GC_THRESHOLDS = (10_000, 10, 100)
 
 
