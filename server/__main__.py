@@ -117,6 +117,12 @@ def where(host: str, port: int) -> None:
     sys.stdout.flush()
 
 
+# How long a stopping server waits for its requests to end before it cuts them: the live streams
+# end at the stop signal (`server.web.streaming`), but one blocked writing to a phone that stopped
+# reading (out of range, or an attacker's) would hold the stop until TCP gave up.
+STOP_GRACE_SECONDS = 5
+
+
 def run_server(host: str, port: int, workers: int) -> int:
     import uvicorn
 
@@ -130,7 +136,13 @@ def run_server(host: str, port: int, workers: int) -> int:
     where(host, port)
     if workers == 1:
         app = for_serving(create_app(settings))
-        uvicorn.run(app, host=host, port=port, **settings.proxy_options())
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            timeout_graceful_shutdown=STOP_GRACE_SECONDS,
+            **settings.proxy_options(),
+        )
         return 0
     if settings.is_sqlite:
         print(
@@ -146,6 +158,7 @@ def run_server(host: str, port: int, workers: int) -> int:
         host=host,
         port=port,
         workers=workers,
+        timeout_graceful_shutdown=STOP_GRACE_SECONDS,
         **settings.proxy_options(),
     )
     return 0

@@ -91,10 +91,12 @@ class TooManyAttempts(ArbitreError):
 
 
 class Unavailable(ArbitreError):
-    """The server is stopping (a restart): asked again in a moment, it answers."""
+    """The server is stopping (a restart, say): asked again in a moment, it may answer. The
+    answer's `Retry-After` header says when to ask."""
 
     status = 503
     code = "unavailable"
+    retry_after = 5
 
 
 class CsrfFailed(ArbitreError):

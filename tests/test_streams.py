@@ -3,24 +3,31 @@ phone leaves, ended when the server stops (issue 38: what thousands of open stre
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import signal
 import time
 import types
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncGenerator, Callable, Iterator
+from typing import Any
 
 import httpx
+import pytest
+import uvicorn
 from fastapi.testclient import TestClient
+from starlette.types import Message
 
-from server.config import Settings
+import server.app as serving
+from server.__main__ import STOP_GRACE_SECONDS, run_server
+from server.config import Settings, get_settings
 from server.db import Database
 from server.platform.clock import SystemClock
 from server.platform.dice import secret_roll
 from server.platform.live import Broker
 from server.platform.service import GameService
-from server.web.streaming import ended_on_stop
+from server.web.streaming import LiveStream, ended_on_stop
 from tests.conftest import serve, tally_game
 from tests.server_process import SECRET, Server
 
@@ -96,6 +103,27 @@ def test_a_phone_that_leaves_gives_its_stream_back(client: TestClient) -> None:
         assert "LiveStream.pour" not in live_coroutines()
 
 
+def test_a_stream_whose_head_cannot_be_written_gives_back_what_it_holds() -> None:
+    given_back: list[bool] = []
+
+    async def events() -> AsyncGenerator[bytes, None]:
+        try:
+            yield b"event: hello\n\n"
+        finally:
+            given_back.append(True)  # the route's: subscription, budget, watcher
+
+    async def refused(message: Message) -> None:
+        raise OSError("the connection is gone")
+
+    async def nothing() -> Message:
+        return {"type": "http.disconnect"}
+
+    stream = LiveStream(events(), left=lambda: None, headers={})
+    with pytest.raises(OSError):
+        asyncio.run(stream({"type": "http"}, nothing, refused))
+    assert given_back == [True]
+
+
 def test_a_stopping_server_ends_its_streams_whole_and_opens_none(client: TestClient) -> None:
     """The stream ends as a gzip member ends (its trailer written), and a page that asks again
     meanwhile is told why, in its language."""
@@ -116,8 +144,8 @@ def test_a_stopping_server_ends_its_streams_whole_and_opens_none(client: TestCli
             raw += b"".join(chunks)  # the server ends it
         assert zlib.decompress(raw, 16 + zlib.MAX_WBITS).startswith(b"id: ")  # whole, trailer too
         refused = httpx.get(url, headers={"Accept-Language": "fr", "Accept": "application/json"})
-        assert refused.status_code == 503
-        assert "redémarre" in refused.json()["message"]
+        assert refused.status_code == 503 and refused.headers["Retry-After"] == "5"
+        assert "Le serveur s’arrête" in refused.json()["message"]
 
 
 def test_a_stop_signal_ends_the_streams_then_runs_the_handler_that_was_there() -> None:
@@ -132,6 +160,39 @@ def test_a_stop_signal_ends_the_streams_then_runs_the_handler_that_was_there() -
         assert heard == [signal.SIGTERM] * 2
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+def test_an_ignored_stop_signal_stays_ignored() -> None:
+    before = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        broker = Broker()
+        with ended_on_stop(broker):
+            signal.raise_signal(signal.SIGTERM)
+        assert not broker.stopping  # the streams go on, as the process does
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def test_a_stopping_server_cuts_what_did_not_end(
+    monkeypatch: pytest.MonkeyPatch, db_url: str
+) -> None:
+    """A stream blocked writing to a phone that stopped reading cannot see the stop: uvicorn's
+    graceful timeout cuts it, rather than waiting until TCP gives up."""
+    told: dict[str, Any] = {}
+
+    def run(app: Any, **options: Any) -> None:
+        told.update(options)
+        app.state.db.dispose()
+
+    monkeypatch.setattr(uvicorn, "run", run)
+    monkeypatch.setattr(serving, "for_serving", lambda app: app)
+    monkeypatch.setenv("DATABASE_URL", db_url)
+    get_settings.cache_clear()
+    try:
+        assert run_server("127.0.0.1", 8000, 1) == 0
+    finally:
+        get_settings.cache_clear()
+    assert told["timeout_graceful_shutdown"] == STOP_GRACE_SECONDS
 
 
 def test_a_server_told_to_stop_with_streams_open_stops(db_url: str) -> None:

@@ -82,7 +82,8 @@ class HeldNudges:
 
 
 class AnswerFirst:
-    """The middleware: outermost, so that the answer has gone out when the nudges leave."""
+    """The middleware: outermost but for the live streams' hand-off (`HandOff`, which passes
+    any other request on as it is), so that the answer has gone out when the nudges leave."""
 
     def __init__(self, app: ASGIApp, held: HeldNudges) -> None:
         self.app = app

@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
 from server.config import Settings
-from server.errors import LinkInvalid, NotSignedIn, TooManyAttempts
+from server.errors import LinkInvalid, NotSignedIn, TooManyAttempts, Unavailable
 from server.i18n import N_
 from server.models import Person
 from server.platform.clock import Clock
@@ -150,8 +150,9 @@ def spend(limiter: SharedLimiter, request: Request, message: str) -> None:
 
 
 def retrying(response: Response, error: Exception) -> Response:
-    """A page that says a budget is spent also says when to try again, as a header."""
-    if isinstance(error, TooManyAttempts):
+    """A page that says a budget is spent, or that the server is stopping, also says when to
+    try again, as a header."""
+    if isinstance(error, TooManyAttempts | Unavailable):
         response.headers["Retry-After"] = str(error.retry_after)
     return response
 

@@ -14,7 +14,7 @@ first change it is told of once its link is dead, whichever of the two it hears 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,7 +40,7 @@ TOO_MANY_STREAMS = N_(
     "{seconds} s."
 )
 STREAM_RETRY_SECONDS = 10
-SERVER_STOPPING = N_("The server is restarting: this page reconnects by itself in a moment.")
+SERVER_STOPPING = N_("The server is stopping: live updates come back once it runs again.")
 
 
 @router.get("/g/{game_id}/events")
@@ -113,7 +113,7 @@ class Watching:
     than closures over a route's locals (a cell each): thousands are open at once, and a full
     garbage collection walks all they hold (`server.web.streaming`)."""
 
-    app: Any  # the app's state: its broker, budget of streams, fan-out, clock and settings
+    state: Any  # the app's: its broker, budget of streams, fan-out, clock and settings
     service: GameService
     caller: ApiCaller
     viewer: Viewer
@@ -122,9 +122,9 @@ class Watching:
     subscription: Subscription
     watcher: Watcher | None  # a page's part, pushed at each change; None: nudges only
 
-    async def events(self, current: int, encoder: Encoder) -> AsyncIterator[bytes]:
-        subscription, watcher, fanout = self.subscription, self.watcher, self.app.fanout
-        ping_seconds = self.app.settings.sse_ping_seconds
+    async def events(self, current: int, encoder: Encoder) -> AsyncGenerator[bytes, None]:
+        subscription, watcher, fanout = self.subscription, self.watcher, self.state.fanout
+        ping_seconds = self.state.settings.sse_ping_seconds
         try:
             yield encoder.write(Frame.of("hello", {"seq": current, "now": self.now_ms()}, current))
             sent = current
@@ -156,8 +156,8 @@ class Watching:
                         sent = max(sent, shown.seq)  # the part may be newer
                     yield encoder.write(frame)
         finally:
-            self.app.broker.unsubscribe(subscription)
-            self.app.streams.close(self.address, subscription.game_id, self.viewer.person_id)
+            self.state.broker.unsubscribe(subscription)
+            self.state.streams.close(self.address, subscription.game_id, self.viewer.person_id)
             if watcher is not None:
                 fanout.forget(watcher)
 
@@ -178,7 +178,7 @@ class Watching:
         )
 
     def now_ms(self) -> int:
-        return int(self.app.clock.now().timestamp() * 1000)
+        return int(self.state.clock.now().timestamp() * 1000)
 
 
 def pushed(watcher: Watcher, shown: Shown | Revoked | None, seq: int, now: int) -> Frame:
