@@ -52,8 +52,6 @@ async def events(
     tag: str | None = None,
 ) -> LiveStream:
     broker: Broker = request.app.state.broker
-    if broker.stopping:
-        raise Unavailable(SERVER_STOPPING)
     caller = await api_caller(request, game_id)
     budget: StreamBudget = request.app.state.streams
     address = request.client.host if request.client else "?"
@@ -68,7 +66,10 @@ async def events(
         return viewer, service.seq_of(game_id)
 
     # Subscribed before the credentials are checked: a link revoked before the check fails it,
-    # one revoked after reaches this subscription (and the stream checks again).
+    # one revoked after reaches this subscription (and the stream checks again). A stop that
+    # came before is said; one that comes after ends this subscription with the others.
+    if broker.stopping:
+        raise Unavailable(SERVER_STOPPING)
     subscription = broker.subscribe(game_id, 0)
     try:
         viewer, current = await asyncio.to_thread(opening)
