@@ -27,6 +27,8 @@ from server.platform.clock import SystemClock
 from server.platform.dice import secret_roll
 from server.platform.live import Broker
 from server.platform.service import GameService
+from server.web import stream as stream_route
+from server.web.fanout import Watcher
 from server.web.streaming import LiveStream, ended_on_stop
 from tests.conftest import serve, tally_game
 from tests.server_process import SECRET, Server
@@ -122,6 +124,35 @@ def test_a_stream_whose_head_cannot_be_written_gives_back_what_it_holds() -> Non
     with pytest.raises(OSError):
         asyncio.run(stream({"type": "http"}, nothing, refused))
     assert given_back == [True]
+
+
+def test_a_stream_that_fails_before_its_events_start_gives_back_what_it_holds(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Events never started never run their `finally`: whatever fails between the budget taken
+    and the stream's answer gives back the subscription, the budget and the part's watcher."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    broker: Broker = client.app.state.broker  # type: ignore[attr-defined]
+    streams = client.app.state.streams  # type: ignore[attr-defined]
+    fanout = client.app.state.fanout  # type: ignore[attr-defined]
+    game, *_ = tally_game(service)
+    forgotten: list[str] = []
+    forget = fanout.forget
+
+    def forgetting(watcher: Watcher) -> None:
+        forgotten.append(watcher.game_id)
+        forget(watcher)
+
+    def broken(accept_encoding: str) -> bool:
+        raise RuntimeError("after the budget was taken")
+
+    monkeypatch.setattr(fanout, "forget", forgetting)
+    monkeypatch.setattr(stream_route, "takes_gzip", broken)
+    with pytest.raises(RuntimeError, match="after the budget"):
+        client.get(f"/g/{game.id}/events", params={"part": "board"})
+    assert broker.watchers(game.id) == 0
+    assert streams.held("testclient") == 0
+    assert forgotten == [game.id]
 
 
 def test_a_stopping_server_ends_its_streams_whole_and_opens_none(client: TestClient) -> None:

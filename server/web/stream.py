@@ -86,26 +86,36 @@ async def events(
     # moment ago): a link re-issued since is not taken for this one.
     held_link = session_links(request).get(game_id) if caller.token is None else None
     link = int(held_link[1]) if held_link and viewer.person_id is not None else None
-
-    watcher = None
-    if part is not None and caller.token is None and part != "people":
-        language = i18n.current_language.get()
-        if part == "board":  # everyone's: whoever watches it is shown the public's part
-            watcher = Watcher(game_id, PUBLIC, part, language, (tag or "")[:64] or None)
-        else:
-            watcher = Watcher(game_id, viewer, part[:40], language, (tag or "")[:64] or None, link)
-        request.app.state.fanout.watch(watcher)
-
-    gzip = takes_gzip(request.headers.get("accept-encoding", ""))
     watching = Watching(
-        request.app.state, service, caller, viewer, link, address, subscription, watcher
+        request.app.state, service, caller, viewer, link, address, subscription, None
     )
-    headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
-    if gzip:
-        headers["Content-Encoding"] = "gzip"
-    return LiveStream(
-        watching.events(current, Encoder(gzip)), left=subscription.end, headers=headers
-    )
+    # From here, what the stream holds is given back by its events' `finally`, or here if
+    # anything fails before they exist (a budget slot kept by a stream that never was).
+    try:
+        if part is not None and caller.token is None and part != "people":
+            language = i18n.current_language.get()
+            short_tag = (tag or "")[:64] or None
+            if part == "board":  # everyone's: whoever watches it is shown the public's part
+                watching.watcher = Watcher(game_id, PUBLIC, part, language, short_tag)
+            else:
+                watching.watcher = Watcher(game_id, viewer, part[:40], language, short_tag, link)
+            request.app.state.fanout.watch(watching.watcher)
+        gzip = takes_gzip(request.headers.get("accept-encoding", ""))
+        headers = {
+            "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no",
+            "Vary": "Accept-Encoding",
+        }
+        if gzip:
+            headers["Content-Encoding"] = "gzip"
+        # Nothing of ours awaits between here and the events' start (`LiveStream.__call__`
+        # takes the first event before anything else).
+        return LiveStream(
+            watching.events(current, Encoder(gzip)), left=subscription.end, headers=headers
+        )
+    except BaseException:
+        watching.let_go()
+        raise
 
 
 @dataclass(eq=False, slots=True)
@@ -122,6 +132,7 @@ class Watching:
     address: str
     subscription: Subscription
     watcher: Watcher | None  # a page's part, pushed at each change; None: nudges only
+    given_back: bool = False
 
     async def events(self, current: int, encoder: Encoder) -> AsyncGenerator[bytes, None]:
         subscription, watcher, fanout = self.subscription, self.watcher, self.state.fanout
@@ -157,10 +168,19 @@ class Watching:
                         sent = max(sent, shown.seq)  # the part may be newer
                     yield encoder.write(frame)
         finally:
-            self.state.broker.unsubscribe(subscription)
-            self.state.streams.close(self.address, subscription.game_id, self.viewer.person_id)
-            if watcher is not None:
-                fanout.forget(watcher)
+            self.let_go()
+
+    def let_go(self) -> None:
+        """What the stream holds given back: its subscription, its place in the budget, its
+        part's watcher. Once only, whichever of the route and the events' end calls it."""
+        if self.given_back:
+            return
+        self.given_back = True
+        self.state.broker.unsubscribe(self.subscription)
+        game_id = self.subscription.game_id
+        self.state.streams.close(self.address, game_id, self.viewer.person_id)
+        if self.watcher is not None:
+            self.state.fanout.forget(self.watcher)
 
     def opens(self) -> bool:
         """Whether what let this stream in still opens the game as the same person (a worker
