@@ -15,9 +15,10 @@ from typing import Any
 # The steady state's targets up to G = 100: an action's p95 within 3x the floor measured in the
 # same run, the nudge and the refreshed part at every phone within 250 ms (p95), no error.
 RATIO, NUDGE_MS, PAGE_MS = 3.0, 250.0, 250.0
-# The next order of magnitude's (G = 200: 6,400 phones on one process): no error, the nudge at
-# every phone within 500 ms (p95), under 100 KB of the server's memory a phone (RSS / phones).
-LARGE_G, LARGE_NUDGE_MS, LARGE_KIB = 200, 500.0, 100.0
+# The next order of magnitude's (G = 200: 6,400 phones on one process): no error, the nudge and
+# the refreshed part at every phone within 500 ms (p95), under 100 KB of the server's memory a
+# phone (RSS / phones).
+LARGE_G, LARGE_NUDGE_MS, LARGE_PAGE_MS, LARGE_KIB = 200, 500.0, 500.0, 100.0
 
 SUMMARY = [
     # (title, key, format)
@@ -58,13 +59,16 @@ def missed_large(row: dict[str, Any]) -> list[str]:
     out = []
     if not row["nudge_p95"] < LARGE_NUDGE_MS:
         out.append(f"nudge p95 {row['nudge_p95']:.0f} ms (target {LARGE_NUDGE_MS:g})")
+    if not row["page_p95"] < LARGE_PAGE_MS:
+        out.append(f"refreshed p95 {row['page_p95']:.0f} ms (target {LARGE_PAGE_MS:g})")
     if not kib_per_phone(row) < LARGE_KIB:
         out.append(f"{kib_per_phone(row):.0f} KiB a phone (target {LARGE_KIB:g})")
     return out + errors(row)
 
 
 def errors(row: dict[str, Any]) -> list[str]:
-    """Every G's target: no error, in the steady state or in the storm."""
+    """Every G's target: no error, in the steady state or in the storm (a storm that drops
+    phones is not met by a calm minute after it)."""
     count = row["errors"] + row.get("storm_errors", 0)
     return [f"{count} errors"] if count else []
 

@@ -60,7 +60,7 @@ from typing import Any
 import httpx
 
 from bench.collector import Lag, Quiet
-from bench.figures import summary
+from bench.figures import kib_per_phone, summary
 from bench.games import MIX, SETUP, STEPS, BenchGame, key
 from server.config import Settings
 from server.db import Database, normalize_url
@@ -528,7 +528,7 @@ async def run_one(
             others = [t for s, t in by_server.items() if s != sender]
             if others:
                 remote_ms.append(max(0.0, (max(others) - at) * 1000))  # type: ignore[type-var]
-    return {
+    row: dict[str, Any] = {
         "games": len(games),
         "processes": len(servers),
         "phones": sum(len(g.phones) for g in games),
@@ -570,9 +570,11 @@ async def run_one(
         "lag_p99": max(pct(lag.late_ms, 99), pct(measured["lag_ms"], 99)),
         "lag_max": max(lag.late_ms + measured["lag_ms"], default=float("nan")),
         # The servers' full garbage collections in the measured minute (each stops its process:
-        # 1.3 s at 6,400 phones; `server.collector`).
+        # 0.43 s at 6,400 phones; `server.collector`).
         "full_gc": full_during,
     }
+    row["kib_per_phone"] = kib_per_phone(row)
+    return row
 
 
 COLUMNS = [
@@ -598,6 +600,7 @@ COLUMNS = [
     ("retried", "retried", "{:>7}"),
     ("refused", "refused", "{:>7}"),
     ("RSS MiB", "rss_mib", "{:>7.0f}"),
+    ("KiB/ph", "kib_per_phone", "{:>6.0f}"),
     ("rend/ch", "renders", "{:>7.1f}"),
     ("204/ch", "unchanged", "{:>6.1f}"),
     ("KiB/ch", "kib", "{:>6.1f}"),
