@@ -16,7 +16,7 @@ from typing import Any
 # same run, the nudge and the refreshed part at every phone within 250 ms (p95), no error.
 RATIO, NUDGE_MS, PAGE_MS = 3.0, 250.0, 250.0
 # The next order of magnitude's (G = 200: 6,400 phones on one process): no error, the nudge and
-# the refreshed part at every phone within 500 ms (p95), under 100 KB of the server's memory a
+# the refreshed part at every phone within 500 ms (p95), under 100 KiB of the server's memory a
 # phone (RSS / phones).
 LARGE_G, LARGE_NUDGE_MS, LARGE_PAGE_MS, LARGE_KIB = 200, 500.0, 500.0, 100.0
 

@@ -1,7 +1,7 @@
 """`make bench` says whether each G met its own targets (issue 38): up to G = 100 the steady
 state's (action p95 within 3x the floor, nudge and refreshed part under 250 ms, no error); at
 G = 200, the next order of magnitude's (no error, nudge and refreshed part under 500 ms, under
-100 KB a phone)."""
+100 KiB a phone)."""
 
 from __future__ import annotations
 

@@ -76,22 +76,22 @@ async def events(
     except BaseException:
         broker.unsubscribe(subscription)
         raise
+    # The version of the link this browser was let in with (its session says it, as checked a
+    # moment ago): a link re-issued since is not taken for this one.
+    held_link = session_links(request).get(game_id) if caller.token is None else None
+    link = int(held_link[1]) if held_link and viewer.person_id is not None else None
     # A budget of streams per address, per game for the public's and per person for its people
     # (`STREAMS_PER_ADDRESS`, `STREAMS_PER_GAME`), given back when the stream ends.
     if not budget.open(address, game_id, viewer.person_id):
         broker.unsubscribe(subscription)
         raise TooManyAttempts(TOO_MANY_STREAMS, seconds=STREAM_RETRY_SECONDS)
-    subscription.latest = max(subscription.latest, current)
-    # The version of the link this browser was let in with (its session says it, as checked a
-    # moment ago): a link re-issued since is not taken for this one.
-    held_link = session_links(request).get(game_id) if caller.token is None else None
-    link = int(held_link[1]) if held_link and viewer.person_id is not None else None
     watching = Watching(
         request.app.state, service, caller, viewer, link, address, subscription, None
     )
     # From here, what the stream holds is given back by its events' `finally`, or here if
-    # anything fails before they exist (a budget slot kept by a stream that never was).
+    # anything fails before they start (a budget slot kept by a stream that never was).
     try:
+        subscription.latest = max(subscription.latest, current)
         if part is not None and caller.token is None and part != "people":
             language = i18n.current_language.get()
             short_tag = (tag or "")[:64] or None
