@@ -2,9 +2,10 @@
 
 With thousands of phones' streams open, a full collection walks every object they hold and
 stops the whole process for as long (6,400 phones: 0.43 s for 0.6 million objects; 1.1 to 1.3 s
-for 2 million before a stream let go of its call chain, `server.web.streaming`). `GC_THRESHOLDS` (`server.app`) makes them
-rare; `/healthz` says how many came and the longest, so that `make bench` shows whether one
-fell inside what it measured, and an operator whether they still come.
+for 2 million before a stream let go of its call chain, `server.web.streaming`).
+`GC_THRESHOLDS` (`server.app`) makes them rare; `/healthz` says how many came and the longest,
+so that `make bench` shows whether one fell inside what it measured, and an operator whether
+they still come.
 """
 
 from __future__ import annotations

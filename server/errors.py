@@ -11,6 +11,7 @@ from server.i18n import N_, Msg
 class ArbitreError(Exception):
     status = 400
     code = "bad_request"
+    retry_after: int | None = None  # seconds: when asking again may be answered (`Retry-After`)
 
     def __init__(self, message: str, *, field: str | None = None, **params: Any) -> None:
         self.msg = Msg(message, params)

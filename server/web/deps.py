@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 
 from server.config import Settings
-from server.errors import LinkInvalid, NotSignedIn, TooManyAttempts, Unavailable
+from server.errors import ArbitreError, LinkInvalid, NotSignedIn, TooManyAttempts
 from server.i18n import N_
 from server.models import Person
 from server.platform.clock import Clock
@@ -150,9 +150,9 @@ def spend(limiter: SharedLimiter, request: Request, message: str) -> None:
 
 
 def retrying(response: Response, error: Exception) -> Response:
-    """A page that says a budget is spent, or that the server is stopping, also says when to
-    try again, as a header."""
-    if isinstance(error, TooManyAttempts | Unavailable):
+    """A page that says when to try again (a budget spent, the server stopping) also says it as
+    a header."""
+    if isinstance(error, ArbitreError) and error.retry_after is not None:
         response.headers["Retry-After"] = str(error.retry_after)
     return response
 

@@ -132,7 +132,6 @@ class Watching:
     address: str
     subscription: Subscription
     watcher: Watcher | None  # a page's part, pushed at each change; None: nudges only
-    given_back: bool = False
 
     async def events(self, current: int, encoder: Encoder) -> AsyncGenerator[bytes, None]:
         subscription, watcher, fanout = self.subscription, self.watcher, self.state.fanout
@@ -172,10 +171,7 @@ class Watching:
 
     def let_go(self) -> None:
         """What the stream holds given back: its subscription, its place in the budget, its
-        part's watcher. Once only, whichever of the route and the events' end calls it."""
-        if self.given_back:
-            return
-        self.given_back = True
+        part's watcher. By the route if the events never start, else by their end."""
         self.state.broker.unsubscribe(self.subscription)
         game_id = self.subscription.game_id
         self.state.streams.close(self.address, game_id, self.viewer.person_id)
