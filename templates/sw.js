@@ -1,8 +1,9 @@
 // Arbitre's service worker: static files from the cache, pages from the network (an offline
 // page when there is none). Game state is never cached: it is personal and changes every second.
-const CACHE = "arbitre-static-v1";
+const CACHE = "arbitre-static-v2";
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(["/offline"])).then(() => self.skipWaiting()));
+  // The offline page and its script (a game's pages load their own game's script, not this one).
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(["/offline", "{{ bundle_url() }}"])).then(() => self.skipWaiting()));
 });
 self.addEventListener("activate", (event) => {
   event.waitUntil(

@@ -315,6 +315,23 @@ def test_pages_are_compressed(client: TestClient) -> None:
     assert gzip.decompress(gzip.compress(b"x")) == b"x"
 
 
+def test_a_game_s_pages_load_its_own_script_and_no_other_game_s(client: TestClient) -> None:
+    """A page ships one script: htmx, Arbitre's own, and its game's where it has one
+    (`static/<kind>/<kind>.js`); no page carries another game's code."""
+    shared = client.get("/assets/app.js").text
+    serial_battle = client.get("/assets/serial_battle.js").text
+    assert "assault-offline" in serial_battle and "assault-offline" not in shared
+    assert (
+        "kp-board" not in serial_battle
+        and "kp-board" in client.get("/assets/killpower_match.js").text
+    )
+    for name in ("rcb", "nothing", "..%2Fjs%2Farbitre"):
+        assert client.get(f"/assets/{name}.js").status_code == 404
+    game_id = create_via_form(client)
+    page = client.get(f"/g/{game_id}").text
+    assert re.search(r'<script src="/assets/app\.js\?v=[0-9a-f]+" defer>', page)
+
+
 def test_the_log_exports_as_json_and_csv(client: TestClient, rolls: ScriptedRolls) -> None:
     game_id = create_via_form(client)
     register_via_form(client, game_id, "player", "Léa")

@@ -129,7 +129,7 @@ def test_an_actions_answer_is_the_part_its_projection_is_then_given(
     other = phones["two"].get(live, headers=HX)
     assert other.status_code == 200
     assert (stats["rendered"], stats["reused"]) == (rendered + 1, reused + 1)  # not again
-    answered = answer.text.split('<div id="assault" hx-swap-oob')[0]
+    answered = answer.text.split('<div id="flash"')[0]
     assert fingerprint(other.text) == fingerprint(answered)  # the same bytes, tokens aside
     assert csrf_of(page) in answered and csrf_of(page) not in other.text  # each its own token
     hers = re.search(r'id="live" hx-get="([^"]+)"', phones["Léa"].get(f"/g/{game}").text)

@@ -361,6 +361,18 @@ class GameKind(ABC, Generic[S]):
     # holds it, byte for byte).
     personal_block: ClassVar[str | None] = None
 
+    # The keys of a page's address that its live part reads: a half-made action the phone keeps
+    # in its address (Serial Battle's attacker chosen, a league's two teams picked). A phone's
+    # refresh asks its part with them, and a fresh load of that address shows the same; every
+    # other key of an address is ignored, so the fingerprint covers all a part shows.
+    page_query: ClassVar[tuple[str, ...]] = ()
+
+    # The choices a form may start on, declared by the kind's spec, by command type and field:
+    # the value it starts on, or "*" for one the state names (a player's usable card). Every
+    # other choice that decides something starts on none (`tests/security/test_form_choices.py`),
+    # and the same defaults hold on every form of the command, online or built offline.
+    declared_defaults: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+
     def personal_parts(self) -> frozenset[str]:
         """The names of the parts of scope "person": what `personal_block` alone shows."""
         return frozenset(part.name for part in self.parts if part.scope == "person")

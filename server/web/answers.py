@@ -88,7 +88,17 @@ def page_context(
             game.id, viewer, after=max(0, game.seq - loaded.kind.page_log)
         )
     context.update(extra)
+    context["query"] = page_query(loaded.kind, context["query"])
     return context
+
+
+def page_query(kind: GameKind[Any], query: QueryParams) -> QueryParams:
+    """The keys of a page's address its live part reads (`GameKind.page_query`), the others
+    left out: a part's fingerprint covers all it shows."""
+    if not query or not kind.page_query:
+        return NO_QUERY
+    kept = [(k, v) for k, v in query.multi_items() if k in kind.page_query]
+    return QueryParams(kept) if kept else NO_QUERY
 
 
 def projection(
@@ -161,6 +171,7 @@ def described(
         "undo_asks": context.get("undo_asks"),
         "proposals": context.get("proposals"),
         "recent": context.get("recent"),
+        "query": list(context["query"].multi_items()) if context.get("query") else None,
         "log": context.get("match_log"),
         "language": i18n.current_language.get(),
         "boot": BOOT,
@@ -232,4 +243,9 @@ def refused(
     context = page_context(service, clock, loaded, viewer, page, errors=errors, **extra)
     if template is not None:
         return templates.response(request, template, context, status_code=error.status)
-    return render_page(request, templates, context, status_code=error.status)
+    response = render_page(request, templates, context, status_code=error.status)
+    if context["query"]:
+        # The half-made action sent back with its refusal (an assault's players) is the page's
+        # again: its address says so, and a refresh keeps it.
+        response.headers["HX-Replace-Url"] = f"/g/{loaded.game.id}?{context['query']}"
+    return response

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import partial
 from typing import Annotated, Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import anyio
 from fastapi import APIRouter, Form, Request
@@ -18,10 +18,10 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, QueryParams
 
 from server import i18n
-from server.errors import ArbitreError, InvalidInput, LinkInvalid, TooManyAttempts
+from server.errors import ArbitreError, InvalidInput, LinkInvalid, NotFound, TooManyAttempts
 from server.i18n import N_, Msg
 from server.platform.dice import MissingRoll
-from server.platform.kinds import KINDS, PUBLIC, Viewer
+from server.platform.kinds import KINDS, PUBLIC, GameKind, Viewer
 from server.platform.limits import SharedLimiter
 from server.platform.sealing import TICKET_HOURS
 from server.platform.service import DICE_MODES, GameService
@@ -54,7 +54,7 @@ from server.web.forms import (
 from server.web.parts import LiveParts
 from server.web.people_pages import organizer_only, people_context
 from server.web.security import language_cookie
-from server.web.templating import Templates, bundle, html_response, is_htmx
+from server.web.templating import APP, Templates, bundle, html_response, is_htmx, own_script
 
 router = APIRouter(include_in_schema=False)
 
@@ -345,7 +345,10 @@ def live_part(
             organizer_only(viewer)
             context = people_context(request, service, game_id, viewer)
             return templates.response(request, "platform/people.html", context, block="live")
-        part = parts.make(service.load(game_id), viewer, page, language, held=held)
+        # The page's address as far as its part reads it (a half-made action the phone keeps):
+        # the same part as a fresh load of that address.
+        query = request.query_params
+        part = parts.make(service.load(game_id), viewer, page, language, held=held, query=query)
     stats = request.app.state.live_stats
     headers = {"X-Live-Tag": part.tag, "X-Game-Status": part.status}
     if part.html is None:
@@ -545,16 +548,35 @@ def after_action(
     part, context = parts.answer(service.load(game_id), viewer, page, language, flash=summary)
     csrf = (request.scope.get("session") or {}).get("csrf", "")
     return templates.response(
-        request, context["kind"].template(page), context, live=part.filled(csrf)
+        request,
+        context["kind"].template(page),
+        context,
+        live=part.filled(csrf),
+        headers=address_after(request, context["kind"], game_id),
     )
+
+
+def address_after(request: Request, kind: GameKind[Any], game_id: str) -> dict[str, str]:
+    """An action done: a half-made action the page kept in its address (the players of an
+    assault, now rolled) is done with, and the address says so, as the part answered does
+    (rendered without it): a reload shows the same."""
+    current = urlsplit(request.headers.get("hx-current-url", ""))
+    if current.path == f"/g/{game_id}" and any(
+        key in kind.page_query for key, _ in parse_qsl(current.query)
+    ):
+        return {"HX-Replace-Url": f"/g/{game_id}"}
+    return {}
 
 
 # ---------------------------------------------------------------------- people and links
 
 
-@router.get("/assets/app.js")
-def app_script() -> Response:
-    body, _version = bundle()
+@router.get("/assets/{name}.js")
+def app_script(name: str) -> Response:
+    """The script of a game's pages (its kind's key), or of the pages of no game (`app`)."""
+    if name != APP and own_script(name) is None:
+        raise NotFound(N_("No such page."))
+    body, _version = bundle(name)
     return Response(
         body,
         media_type="text/javascript",

@@ -19,6 +19,8 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
+from starlette.datastructures import QueryParams
+
 from server import i18n
 from server.errors import NotAllowed
 from server.i18n import N_
@@ -153,11 +155,14 @@ class LiveParts:
         *,
         held: str | None = None,
         one: OneState | None = None,
+        query: QueryParams | None = None,
     ) -> Part:
         """`viewer`'s live part `page` of the game as `loaded`, in `language`; its HTML unless
         `held` is its fingerprint. `one`: what the parts already made of this state share (a
-        change's parts, made for many phones)."""
-        return self._made(loaded, viewer, page, language, held, one)[0]
+        change's parts, made for many phones). `query`: the page's address, as far as the part
+        reads it (`GameKind.page_query`: a half-made action the phone keeps)."""
+        extra = {"query": query} if query else None
+        return self._made(loaded, viewer, page, language, held, one, extra)[0]
 
     def answer(
         self, loaded: Loaded, viewer: Viewer, page: str, language: str, **extra: Any

@@ -37,14 +37,26 @@ def static_url(path: str) -> str:
     return f"/static/{path}?v={static_version(path)}"
 
 
-# One script for the whole app, so a first visit costs one request for it: htmx and its SSE
-# extension (vendored, pinned) and Arbitre's own few lines.
+# One script a page, so a first visit costs one request for it: htmx and its SSE extension
+# (vendored, pinned), Arbitre's own few lines, and on a game's pages that game's own script
+# (`static/<kind>/<kind>.js`, where the game has one): no page ships another game's code.
 BUNDLE_PARTS = ("vendor/htmx-4.0.1.min.js", "vendor/hx-sse-4.0.1.min.js", "js/arbitre.js")
+APP = "app"  # the bundle of the pages of no game
+
+
+def own_script(name: str) -> str | None:
+    """A game's own script, where it has one (its kind's key names its folder)."""
+    part = f"{name}/{name}.js"
+    return part if name != APP and (STATIC_DIR / part).is_file() else None
 
 
 @cache
-def bundle() -> tuple[bytes, str]:
-    body = b";\n".join(shipped(part) for part in BUNDLE_PARTS)
+def bundle(name: str = APP) -> tuple[bytes, str]:
+    """The script of the pages of the game kind `name` (or of no game's): what it holds, and
+    its version."""
+    own = own_script(name)
+    parts = BUNDLE_PARTS + ((own,) if own else ())
+    body = b";\n".join(shipped(part) for part in parts)
     return body, hashlib.sha256(body).hexdigest()[:10]
 
 
@@ -58,8 +70,9 @@ def shipped(part: str) -> bytes:
     return minify_print(es5(text.decode()), obfuscate=True, obfuscate_globals=False).encode()
 
 
-def bundle_url() -> str:
-    return f"/assets/app.js?v={bundle()[1]}"
+def bundle_url(kind: str | None = None) -> str:
+    name = kind if kind and own_script(kind) else APP
+    return f"/assets/{name}.js?v={bundle(name)[1]}"
 
 
 def make_environment(extra_dirs: Iterable[Path] = ()) -> jinja2.Environment:
@@ -161,12 +174,18 @@ class Templates:
         return "".join(render_block(template.new_context(context)))
 
     def render_apart(
-        self, name: str, context: Mapping[str, Any], block: str, apart: str, stand_in: str
+        self,
+        name: str,
+        context: Mapping[str, Any],
+        block: str | None,
+        apart: str,
+        stand_in: str,
     ) -> str:
-        """`block` rendered with `stand_in` where the block `apart` (nested in it) would be: what
-        viewers who differ only in `apart` share (`GameKind.personal_block`), rendered once."""
+        """`block` (None: the whole page) rendered with `stand_in` where the block `apart` (nested
+        in it) would be: what viewers who differ only in `apart` share
+        (`GameKind.personal_block`), rendered once; a page around its live part."""
         template, context = self._prepared(name, context)
-        render_block = template.blocks.get(block)
+        render_block = template.root_render_func if block is None else template.blocks.get(block)
         if render_block is None or apart not in template.blocks:
             raise KeyError(f"{name} has no block {block!r} with a block {apart!r} in it")
         made = template.new_context(context)
@@ -206,14 +225,6 @@ class Templates:
             if live is not None and block == "live"
             else self.render(name, full, block)
         )
-        # An action's answer also resets the regions its page marks out of band (a form
-        # outside the live block, which refreshes do not touch).
-        if (
-            block is not None
-            and request.method == "POST"
-            and "oob" in self.env.get_template(name).blocks
-        ):
-            body += self.render(name, full, "oob")
         if block is not None and (
             full.get("flash") or (request.method == "POST" and full.get("errors"))
         ):
@@ -288,12 +299,19 @@ class Marks:
         return cls("csrf" + secrets.token_hex(16), "keys" + secrets.token_hex(16))
 
 
+def address_of(request: Request) -> str:
+    query = request.url.query
+    return request.url.path + (f"?{query}" if query else "")
+
+
 def base_context(request: Request) -> dict[str, Any]:
     session = request.scope.get("session") or {}
     return {
         "new_key": key_factory(),
         "lang": i18n.current_language.get(),
         "csrf_token": session.get("csrf", ""),
-        # Where the language switch comes back to; never a secret link's address.
-        "path": "/" if request.url.path.startswith("/t/") else request.url.path,
+        # Where the language switch comes back to, with the address's query (an assault being
+        # entered stays so: issue 50; the page's script puts the address it holds now); never
+        # a secret link's address.
+        "path": "/" if request.url.path.startswith("/t/") else address_of(request),
     }

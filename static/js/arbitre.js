@@ -34,9 +34,24 @@
   function stream() { return document.getElementById("stream"); }
   function liveRegions() { return document.querySelectorAll("[data-live]"); }
   function seqOf(el) { return parseInt(el && el.dataset.seq || "0", 10); }
+  // A half-made action kept in the page's address (a Serial Battle assault's players): the
+  // keys its live part reads (`data-page-query`), as the address holds them now. The page's
+  // refresh asks its part with them, so that it shows what a fresh load of the address shows.
+  function ownQuery(el) {
+    var keys = el && el.dataset.pageQuery;
+    if (!keys || !/^\/g\/[^/]+$/.test(location.pathname)) return "";
+    var kept = new URLSearchParams(), here = new URLSearchParams(location.search);
+    keys.split(" ").forEach(function (key) {
+      here.getAll(key).forEach(function (value) { kept.append(key, value); });
+    });
+    return kept.toString();
+  }
 
+  // A field being typed in (or a menu open) is not changed under the user's fingers; a box or
+  // a button tapped last is no typing (its choice survives the morph: issue 50).
   function typing(el) {
-    return el.contains(document.activeElement) && document.activeElement.matches("input:not([type=hidden]), textarea, select");
+    return el.contains(document.activeElement) &&
+      document.activeElement.matches("input:not([type=hidden]):not([type=radio]):not([type=checkbox]):not([type=submit]):not([type=button]), textarea, select");
   }
   function refreshLive() {
     liveRegions().forEach(function (el) {
@@ -105,12 +120,29 @@
     // A live part says what it shows: unchanged for this viewer, the server answers 204 and
     // renders nothing (issue 21).
     var el = ctx.sourceElement;
-    if (el && el.dataset && el.hasAttribute("data-live") && el.dataset.liveTag && ctx.request.method === "GET") {
-      ctx.request.headers["X-Live-Tag"] = el.dataset.liveTag;
+    if (el && el.dataset && el.hasAttribute("data-live") && ctx.request.method === "GET") {
+      if (el.dataset.liveTag) ctx.request.headers["X-Live-Tag"] = el.dataset.liveTag;
+      var own = ownQuery(el);
+      if (own && ctx.request.action.indexOf("?") < 0) ctx.request.action += "?" + own;
+      ctx.asked = own;
     }
-    // The outbox: a game's tap is kept on the phone from the moment it leaves, so a page closed
-    // while it travels loses none (sent again with its key: applied once); listed if its answer
-    // is slow to come. Whether it may have reached the server is judged now, not at its failure.
+  });
+  // A tap sent from the live part ends the half-made action its address held (the assault is
+  // rolled): the address lets go of it at once, so that no refresh made meanwhile asks for it
+  // again. Its answer says the address to hold (a refusal: the same players again).
+  document.addEventListener("htmx:before:request", function (evt) {
+    var ctx = evt.detail.ctx, live = heldPart();
+    if (ctx.request.method === "POST" && live && ownQuery(live) && ctx.sourceElement && live.contains(ctx.sourceElement)) {
+      history.replaceState(history.state, "", location.pathname);
+    }
+  });
+  // The outbox: a game's tap is kept on the phone from the moment it leaves, so a page closed
+  // while it travels loses none (sent again with its key: applied once); listed if its answer
+  // is slow to come. Whether it may have reached the server is judged now, not at its failure.
+  // Taken once the request really leaves: after its confirmation, never before (a tap whose
+  // confirmation was declined, or is still being read, is no action waiting).
+  document.addEventListener("htmx:before:request", function (evt) {
+    var ctx = evt.detail.ctx, el = ctx.sourceElement;
     var body = ctx.request.body, text = null;
     if (body instanceof URLSearchParams) text = body.toString();
     else if (body instanceof FormData && !Array.from(body.values()).some(function (v) { return v instanceof File; })) {
@@ -129,6 +161,13 @@
 
   document.addEventListener("htmx:after:request", function (evt) {
     var ctx = evt.detail.ctx;
+    // A part asked for an address the page no longer holds (a tap changed it meanwhile): not
+    // swapped in, and asked again as the page is now.
+    if (ctx && ctx.asked !== undefined && ctx.response && ctx.asked !== ownQuery(ctx.sourceElement)) {
+      evt.preventDefault();
+      refreshLive();
+      return;
+    }
     // The game went to another phase (setup, running, finished): a refresh brings the new
     // layout by reloading the page; an action's own answer already carries it.
     var status = ctx && ctx.response && ctx.response.headers.get("X-Game-Status");
@@ -143,11 +182,7 @@
     if (seq && s && ctx.request.method === "POST" && parseInt(seq, 10) < seqOf(s)) ctx.late = true;
     if (seq && s && parseInt(seq, 10) > seqOf(s)) s.dataset.seq = seq;
     var source = ctx && ctx.sourceElement;
-    // The sentence of this phone's last action, once the game has moved on: said as earlier news.
-    var said = document.querySelector("#flash .flash[data-seq]");
-    if (said && seq && ctx.request.method === "GET" && ctx.response.status === 200 && parseInt(seq, 10) > parseInt(said.dataset.seq, 10)) {
-      said.classList.add("earlier");
-    }
+    if (seq && ctx.request.method === "GET" && ctx.response.status === 200) letGoOfSaid(parseInt(seq, 10));
     if (ctx && ctx.response && ctx.request.method === "GET" && source && source.hasAttribute && source.hasAttribute("data-live")) {
       if (!ctx.keepingOpen) { ctx.keepingOpen = true; keepingOpen++; }
       var tag = ctx.response.headers.get("X-Live-Tag");
@@ -156,8 +191,10 @@
       if (ctx.response.status === 204 && seq) {
         source.querySelectorAll('input[name="seq"]').forEach(function (input) { input.value = seq; });
       }
-    } else if (ctx && ctx.request && ctx.request.method === "POST") {
-      liveRegions().forEach(function (el) { delete el.dataset.liveTag; }); // an answer swapped in
+    } else if (ctx && ctx.request && (ctx.request.method === "POST" || (ctx.target && ctx.target.closest && ctx.target.closest("[data-live]")))) {
+      // An answer swapped in, or a piece of the live part asked alone (an assault's next
+      // step): the part held is no longer the one its fingerprint names.
+      liveRegions().forEach(function (el) { delete el.dataset.liveTag; });
     }
     // An action applied: its form goes back to a blank sheet, so a second tap is a new action
     // on purpose, not the last one's values sent again.
@@ -169,6 +206,14 @@
       if (idem) idem.value = freshKey();
     }
   });
+
+  // The sentence of this phone's last action goes once the game has moved on past it: the
+  // page is then what a fresh load shows, and its controls stay where they were (issue 50).
+  // The journal and the latest actions keep it.
+  function letGoOfSaid(seq) {
+    var said = document.querySelector("#flash .flash[data-seq]");
+    if (said && seq > parseInt(said.dataset.seq, 10)) said.remove();
+  }
 
   // After an action, its sentence (to read aloud) is brought into view and focused, with the
   // decision it calls for right under it.
@@ -266,6 +311,11 @@
     }
     var live = heldPart();
     if (!live || data.seq <= seqOf(stream())) return;
+    if (ownQuery(live)) {  // a part made for the address this page holds: asked as it is
+      stream().dataset.seq = data.seq;
+      refreshLive();
+      return;
+    }
     if (typing(live)) {
       live.dataset.stale = "1"; // the user is typing: their refresh comes when they leave the field
       return;
@@ -279,8 +329,7 @@
       keepingOpen--;
     }).then(function () {
       live.dataset.liveTag = data.tag;
-      var said = document.querySelector("#flash .flash[data-seq]");
-      if (said && data.seq > parseInt(said.dataset.seq, 10)) said.classList.add("earlier");
+      letGoOfSaid(data.seq);
     });
   });
   document.addEventListener("revoked", function (evt) {
@@ -393,85 +442,6 @@
   window.addEventListener("online", function () { retryPending(); reconnect(); });
   // An open stream may not notice a dead network for minutes: the phone's own word is enough.
   window.addEventListener("offline", lost);
-
-  // ---- without network, a Serial Battle assault is entered on the phone itself: the chips'
-  // next step cannot come from the server, so the form is built from what the chips carry
-  // (each player's cards), and its tap waits in the queue like any other (issue 36). Who
-  // attacks is read from the panel as it is (chosen online: the panel says it; offline: the chip
-  // marked chosen in it), never remembered across panels.
-  var freshChips = null;  // the first step's chips, as last seen: the panel after an assault kept
-  function noteChips() {
-    var panel = document.querySelector("#assault .assault");
-    if (panel && !panel.dataset.player && panel.querySelector("#assault-chips") && !panel.querySelector(".chosen")) {
-      freshChips = panel.cloneNode(true);
-    }
-  }
-  document.addEventListener("DOMContentLoaded", noteChips);
-  document.addEventListener("htmx:after:settle", noteChips);
-  function backToChips(panel) {
-    var chips = (freshChips || panel).cloneNode(true);
-    chips.querySelectorAll(".chosen").forEach(function (c) { c.classList.remove("chosen"); });
-    panel.replaceWith(chips);
-    htmx.process(chips);
-  }
-  document.addEventListener("htmx:error", function (evt) {
-    var ctx = evt.detail && evt.detail.ctx;
-    var source = ctx && ctx.sourceElement;
-    var chip = source && source.closest && source.closest("#assault-chips [data-player]");
-    var panel = chip && chip.closest(".assault");
-    if (!panel || !ctx.request || ctx.request.method !== "GET") return;
-    var attacker = panel.dataset.player ? panel : panel.querySelector("#assault-chips .chosen");
-    var title = document.getElementById("assault-title");
-    if (attacker === chip) {  // tapped again: not the attacker after all
-      chip.classList.remove("chosen");
-      chip.removeAttribute("aria-pressed");
-      if (title && title.dataset.was) title.textContent = title.dataset.was;
-      return;
-    }
-    if (!attacker) {
-      chip.classList.add("chosen");
-      chip.setAttribute("aria-pressed", "true");
-      if (title) { title.dataset.was = title.dataset.was || title.textContent; title.textContent = chip.dataset.name + " → …"; }
-      return;
-    }
-    var skeleton = document.getElementById("assault-offline");
-    if (!skeleton) return;
-    var form = skeleton.content.firstElementChild.cloneNode(true);
-    form.querySelector('[name="attacker"]').value = attacker.dataset.player;
-    form.querySelector('[name="defenders[]"]').value = chip.dataset.player;
-    form.querySelector("[data-who]").textContent = attacker.dataset.name + " → " + chip.dataset.name;
-    form.querySelector('[data-name-of="attacker"]').textContent = attacker.dataset.name;
-    form.querySelector('[data-name-of="defender"]').textContent = chip.dataset.name;
-    [[attacker, "attacker"], [chip, "defender"]].forEach(function (pair) {
-      var select = form.querySelector('[data-cards-of="' + pair[1] + '"]');
-      JSON.parse(pair[0].dataset.cards || "[]").concat([["bare", select.dataset.bare]]).forEach(function (card) {
-        var option = document.createElement("option");
-        option.value = card[0];
-        option.textContent = card[1];
-        option.selected = card[0] === pair[0].dataset.default;
-        select.appendChild(option);
-      });
-    });
-    form.querySelector('[name="idem"]').value = freshKey();
-    form.querySelector('[name="seq"]').value = seqOf(stream());
-    panel.replaceChildren(form);
-    delete panel.dataset.player;
-    htmx.process(form);
-  });
-  document.addEventListener("click", function (evt) {
-    var back = evt.target.closest && evt.target.closest("[data-offline-back]");
-    var panel = back && back.closest(".assault");
-    if (panel) backToChips(panel);
-  });
-  // An assault kept (built offline, or the panel's own form whose sending failed): the chips
-  // come back for the next one, so that the same assault is not tapped twice by mistake.
-  document.addEventListener("htmx:error", function (evt) {
-    var ctx = evt.detail && evt.detail.ctx;
-    var form = ctx && ctx.sourceElement;
-    var panel = form && form.closest && form.closest("#assault .assault");
-    if (!panel || form.tagName !== "FORM" || ctx.request.method !== "POST") return;
-    backToChips(panel);
-  });
 
   // ---- the waiting taps, listed under the banner (each cancellable), and kept in the phone's
   // storage: a reload or a closed browser loses none (issue 36). Back online, they go to the
@@ -593,19 +563,9 @@
   }
   function editor(job) {
     var was = new URLSearchParams(job.body), type = was.get("type");
-    var game = /^\/g\/([^/]+)/.exec(location.pathname);
-    if (type === "assault" && document.getElementById("assault") && game) {
-      return function (r) {
-        var q = new URLSearchParams({attacker: was.get("attacker")});
-        was.getAll("defenders[]").forEach(function (d) { q.append("defenders", d); });
-        htmx.ajax("GET", "/g/" + game[1] + "/serial_battle/assault?" + q, {target: "#assault"}).then(function () {
-          var form = document.querySelector("#assault form:not(.offline-assault)");
-          var panel = document.querySelector("#assault .assault");
-          if (form && form.querySelector('[name="attacker"]')) { fill(form, was); answered(r); }
-          else if (panel && panel.dataset.player) { reveal(panel); answered(r); }  // the defender gone
-        }, function () {});  // no network: the tap stays listed
-      };
-    }
+    // A game whose tap is edited on a form of its own making says how (its script's editor).
+    var own = Arbitre.editors[type] && Arbitre.editors[type](was);
+    if (own) return function (r) { own().then(function (done) { if (done) answered(r); }, function () {}); };
     var form = Array.prototype.find.call(document.querySelectorAll("#live form"), function (f) {
       var t = f.querySelector('input[type=hidden][name="type"]');
       return t && t.value === type && Array.prototype.every.call(f.querySelectorAll("input[type=hidden]"), function (h) {
@@ -712,40 +672,15 @@
     }
   });
 
-  // A deck form says, type by type, how many cards are chosen of the 4 wanted (1.1.3).
-  function deckCounts() {
-    document.querySelectorAll("[data-deck-type]").forEach(function (set) {
-      var sum = 0;
-      set.querySelectorAll("input[type=number]").forEach(function (input) {
-        sum += parseInt(input.value || "0", 10) || 0;
-      });
-      var out = set.querySelector("[data-deck-count]");
-      if (out) { out.textContent = String(sum); out.classList.toggle("off", sum !== 4); }
-    });
-  }
-  document.addEventListener("input", function (evt) {
-    if (evt.target.closest && evt.target.closest("[data-deck-type]")) deckCounts();
+  // The language switch comes back to the address the page holds now (an assault being
+  // entered, its players in the address: issue 50).
+  document.addEventListener("submit", function (evt) {
+    var next = evt.target.matches && evt.target.matches("form.lang") && evt.target.querySelector('[name="next"]');
+    if (next && !/^\/t\//.test(location.pathname)) next.value = location.pathname + location.search;
   });
-  // − and + beside a number field (a deck's counts): a card a tap, within the field's bounds.
-  document.addEventListener("click", function (evt) {
-    var button = evt.target.closest && evt.target.closest("[data-step]");
-    var input = button && document.getElementById(button.getAttribute("aria-controls"));
-    if (!input) return;
-    if (button.dataset.step === "1") input.stepUp(); else input.stepDown();
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-  });
-
   document.addEventListener("click", function (evt) {
     var retry = evt.target.closest("[data-conn-retry]");
     if (retry) { reconnect(); return; }
-    // A cell of a board drawn in SVG taps the same choice as its button below the board (the
-    // buttons stay the way in for a keyboard and a screen reader).
-    var cell = evt.target.closest("[data-choose]");
-    if (cell) {
-      var button = document.querySelector('button[name="values[]"][value="' + CSS.escape(cell.dataset.choose) + '"]');
-      if (button) button.click();
-      return;
-    }
     var copy = evt.target.closest("[data-copy]");
     if (copy && navigator.clipboard) {
       navigator.clipboard.writeText(copy.dataset.copy).then(function () {
@@ -855,73 +790,6 @@
       try { localStorage.setItem("arbitre:insecure-hint", "1"); } catch (e) { /* private */ }
     });
   }
-  // Killpower Ball's board: a tap on one of your gladiators lights the squares it may reach;
-  // a tap on a lit square fills the move form. After "Aim on the board" (or a tap in a square
-  // field), the next tap on any square fills that field instead (a throw's aim, a drop). The
-  // forms work without any of it.
-  var squareInput = null;
-  function aimWith(input) {  // the next tap on the board fills this field, not the move form
-    squareInput = input;
-    document.querySelectorAll(".kp-board").forEach(function (panel) { light(panel, ""); });
-  }
-  document.addEventListener("focusin", function (evt) {
-    if (evt.target.matches && evt.target.matches("[data-square-input]")) aimWith(evt.target);
-  });
-  function boardOf(el) { return el.closest && el.closest(".kp-board"); }
-  function light(panel, id) {
-    var svg = panel.querySelector(".kp-field");
-    var moves = {};
-    try { moves = JSON.parse(svg.getAttribute("data-moves") || "{}"); } catch (e) { moves = {}; }
-    var lit = moves[id] || [];
-    panel.querySelectorAll(".kp-square").forEach(function (sq) {
-      sq.classList.toggle("lit", lit.indexOf(sq.getAttribute("data-square")) >= 0);
-    });
-    panel.querySelectorAll(".kp-piece").forEach(function (p) {
-      p.classList.toggle("chosen", p.getAttribute("data-id") === id);
-    });
-    panel.setAttribute("data-chosen", lit.length ? id : "");
-    return lit.length > 0;
-  }
-  document.addEventListener("click", function (evt) {
-    var aim = evt.target.closest && evt.target.closest("[data-aim]");
-    if (aim) {
-      aimWith(document.getElementById(aim.getAttribute("data-aim")));
-      var board = document.querySelector(".kp-board .kp-field");
-      if (board) board.scrollIntoView({ block: "center" });
-      return;
-    }
-    var panel = boardOf(evt.target);
-    if (!panel) return;
-    var piece = evt.target.closest(".kp-piece");
-    var form = panel.querySelector(".kp-move");
-    if (piece && form && !squareInput && light(panel, piece.getAttribute("data-id"))) {
-      form.querySelector("[name=gladiator]").value = piece.getAttribute("data-id");
-      return;
-    }
-    var square = evt.target.closest(".kp-square") || (piece && panel.querySelector(
-      '.kp-square[data-square="' + piece.getAttribute("data-square") + '"]'));
-    if (!square) return;
-    var name = square.getAttribute("data-square");
-    if (squareInput && document.body.contains(squareInput)) {  // aiming: a throw, a drop
-      squareInput.value = name;
-      squareInput.scrollIntoView({ block: "center" });
-      squareInput = null;
-    } else if (form && panel.getAttribute("data-chosen") && square.classList.contains("lit")) {
-      form.querySelector("[name=to]").value = name;
-      form.querySelector("button[type=submit]").focus();
-    }
-  });
-  document.addEventListener("change", function (evt) {
-    if (evt.target.id === "move-who") { squareInput = null; light(boardOf(evt.target), evt.target.value); }
-  });
-  // A board drawn anew (a page, a live part) lights the squares of the gladiator its form names.
-  function lightBoards() {
-    document.querySelectorAll(".kp-board #move-who").forEach(function (who) {
-      light(boardOf(who), who.value);
-    });
-  }
-  document.addEventListener("htmx:after:settle", lightBoards);
-  document.addEventListener("DOMContentLoaded", lightBoards);
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") { keepAwake(); refreshLive(); }
   });
@@ -968,5 +836,15 @@
                  {duration: 350, easing: "ease-out"});
     });
   });
+
+
+  // What a game's own script (static/<kind>/<kind>.js, bundled after this one) may use.
+  window.Arbitre = {
+    editors: {},  // by command type: (fields sent) -> null, or () -> Promise(form shown?)
+    freshKey: freshKey,
+    seq: function () { return seqOf(stream()); },
+    fill: fill,
+    reveal: reveal
+  };
 
 })();

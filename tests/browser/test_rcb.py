@@ -8,7 +8,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from server.platform.service import GameService
-from tests.browser.conftest import PHONE, assert_accessible, shot
+from tests.browser.conftest import PHONE, assert_accessible, shot, wait_until
 from tests.conftest import key, viewer_of
 
 
@@ -67,6 +67,21 @@ def test_a_game_master_runs_three_rounds(browser: Browser, live_server: Any) -> 
         if number == 1:
             assert_accessible(console)
             shot(console, "rcb-duel")
+        if number == 1:
+            # Issue 50: a settle tap whose confirmation is declined (or still being read) is no
+            # action waiting: never listed as sent without an answer, nor sent after a reload.
+            declined: list[str] = []
+            console.once("dialog", lambda d, said=declined: (said.append(d.message), d.dismiss()))
+            console.get_by_role("button", name="Régler le duel").tap()
+            wait_until(console, lambda said=declined: bool(said), "the question")
+            kept = "Object.keys(localStorage).filter(k => k.startsWith('arbitre-queue'))"
+            assert console.evaluate(kept) == []
+            expect(console.locator("#conn")).to_be_hidden()
+            seq = service.seq_of(game.id)
+            console.reload()
+            expect(console.get_by_role("heading", name="Le duel")).to_be_visible()
+            expect(console.locator("#stream")).to_have_attribute("data-connected", "1")
+            assert service.seq_of(game.id) == seq and console.evaluate(kept) == []
         # Settling makes a ghost: asked first (issue 35, class A).
         asked: list[str] = []
         console.once("dialog", lambda d, asked=asked: (asked.append(d.message), d.accept()))

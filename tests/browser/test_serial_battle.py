@@ -15,6 +15,7 @@ from tests.browser.conftest import (
     assault_offline,
     assert_accessible,
     forest,
+    pick,
     shot,
     wait_until,
 )
@@ -197,18 +198,20 @@ def test_three_assaults_entered_offline_are_applied_once_each_in_order(
     expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
     context.set_offline(True)
     for attacker, defender in (("Léa", "Hugo"), ("Zoé", "Tom"), ("Ana", "Paul")):
-        if attacker == "Léa":  # her katana, the card she holds, is chosen as online
-            page.locator("#assault-chips").get_by_role("link", name=re.compile("Léa")).tap()
+        if attacker == "Léa":  # three taps, as online (issue 50): the declared defaults
+            taps = Taps(page)
+            taps.tap(page.locator("#assault-chips").get_by_role("link", name=re.compile("Léa")))
             expect(page.locator("#assault-title")).to_contain_text("Léa")
-            page.locator("#assault-chips").get_by_role("link", name=re.compile("Hugo")).tap()
+            taps.tap(page.locator("#assault-chips").get_by_role("link", name=re.compile("Hugo")))
             form = page.locator("form.offline-assault")
-            expect(form.locator('[name="card"] option:checked')).to_have_text("Katana")
+            expect(form.get_by_label("Katana")).to_be_checked()  # her card, as online
+            expect(form.locator('[name="touch"][value="attacker"]')).to_be_checked()
+            expect(form.locator('[name="answer"][value="true"]')).to_be_checked()
+            expect(form.get_by_role("group", name="Carte de Hugo")).to_be_visible()
             expect(form.get_by_text("ses dés sont lancés à ce moment-là")).to_be_visible()
-            form.get_by_role("button", name="Garder cet assaut").tap()  # who touched first?
-            expect(page.locator("#queue li")).to_have_count(0)  # asked, not kept
-            form.locator('[name="touch"][value="attacker"]').check()
-            form.locator('[name="answer"][value="true"]').check()
-            form.get_by_role("button", name="Garder cet assaut").tap()
+            taps.tap(form.get_by_role("button", name="Garder cet assaut"))
+            expect(page.locator("#queue li")).to_have_count(1)
+            assert taps.count == 3
             continue
         assault_offline(page, attacker, defender)
     waiting = page.locator("#queue li")
@@ -339,3 +342,59 @@ def test_a_kept_tap_that_another_referee_overtook_comes_back_to_be_answered(
     returned.get_by_role("button", name="L’abandonner").tap()
     expect(page.locator("#queue")).to_be_hidden()
     assert service.load(game.id).state.player(hugo.person_id).pv == 20
+
+
+def test_two_referees_one_truth_every_panel_follows_the_other_referee(
+    browser: Browser, live_server: Any
+) -> None:
+    """Issue 50: Arbitre Sud corrects and puts out players while Arbitre Nord's phone is open,
+    Nord in the middle of an assault: Nord's chips, players and form follow each change, his
+    half-made assault stays as long as it is valid (with what he chose), and a player put out
+    under it is said, by whom; a language switch keeps it; his own last sentence goes once the
+    game moves on past it."""
+    woods = forest(live_server.app.state.service, ("Léa", "Hugo", "Zoé"))
+    service, game = woods.service, woods.game
+    ids = {n: p.person_id for n, p in woods.players.items()}
+    service.perform(
+        game, woods.org, {"type": "give", "player": ids["Léa"], "card": "katana"}, idem_key=key()
+    )
+
+    def south(command: dict[str, Any]) -> None:
+        service.perform(game, woods.other, command, idem_key=key())
+
+    page = browser.new_context(**PHONE).new_page()
+    page.goto(woods.console(live_server.url))
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    chips = page.locator("#assault-chips")
+    expect(chips.get_by_role("link", name=re.compile("Hugo"))).to_contain_text("36 PV")
+    south({"type": "correct", "player": ids["Hugo"], "pv": 21, "reason": "oubli"})
+    expect(chips.get_by_role("link", name=re.compile("Hugo"))).to_contain_text("21 PV")
+
+    pick(page, "Léa", "Hugo")
+    form = page.locator("#assault form")
+    form.get_by_text("Ensemble").tap()  # half-made: they touched together
+    south({"type": "correct", "player": ids["Léa"], "pv": 30, "reason": "oubli"})
+    players = page.locator("section[aria-labelledby=players-title]")
+    expect(players.locator("li", has_text="Léa")).to_contain_text("30 PV")
+    expect(page.get_by_role("heading", name="Léa → Hugo")).to_be_visible()
+    expect(form.locator('[name="touch"][value="simultaneous"]')).to_be_checked()
+
+    south({"type": "eliminate", "player": ids["Hugo"], "cause": "referee"})
+    expect(page.locator("#assault")).to_contain_text(
+        "Hors jeu à l’instant : Hugo, par Arbitre Sud."
+    )
+    expect(page.get_by_role("heading", name="Léa attaque. Qui défend ?")).to_be_visible()
+    assert page.url.endswith(f"?attacker={ids['Léa']}&defenders={ids['Hugo']}")
+
+    chips.get_by_role("link", name=re.compile("Zoé")).tap()
+    expect(page.get_by_role("heading", name="Léa → Zoé")).to_be_visible()
+    page.get_by_role("button", name="English").tap()  # a language switch keeps the assault
+    expect(page.get_by_role("heading", name="Léa → Zoé")).to_be_visible()
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    page.get_by_role("button", name="Roll the dice").tap()
+    expect(page.locator("#flash .flash")).to_contain_text("Léa")
+    expect(page.get_by_role("heading", name="Assault: who attacks?")).to_be_visible()
+    assert page.url == f"{live_server.url}/g/{game}"  # a reload shows the same
+    south({"type": "correct", "player": ids["Zoé"], "pv": 5, "reason": "x"})
+    expect(page.locator("#flash .flash")).to_have_count(0)  # the game moved on past it
+    expect(chips.get_by_role("link", name=re.compile("Zoé"))).to_contain_text("5 PV")

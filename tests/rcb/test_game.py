@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from server.errors import RuleError
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
 from tests.conftest import key, viewer_of
@@ -91,3 +94,40 @@ def test_a_whole_game_round_by_round(service: GameService, rolls: ScriptedRolls)
     )
     assert {r["name"]: r["role"] for r in public["revealed"]}["F6"] == "executioner"
     assert service.verify(game.id)
+
+
+def test_a_random_draw_places_the_team_phones_and_a_phone_left_out_is_placed_later(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """Issue 50: "Tirer les équipes au hasard" left the team phone out of every team, with no way
+    to place it after the deal. The draw places each phone not yet in a team (one a team); a
+    phone registered after the draw is placed after the deal too, once: a phone already in a
+    team keeps it (its holder has read that team's roles), and a fighter's team is settled."""
+    rolls.endless = True
+    game, organizer = service.create_game("rcb", "Soirée", "MJ", idem_key=key())
+    gm = viewer_of(organizer)
+    fighters = [
+        viewer_of(service.register(game.id, gm, "fighter", f"F{n}", idem_key=key())).person_id
+        for n in range(1, 7)
+    ]
+    phone_a = viewer_of(service.register(game.id, gm, "team", "Tél 1", idem_key=key()))
+    service.perform(game.id, gm, {"type": "random_teams"}, idem_key=key())
+    phones = service.load(game.id).state.phones  # type: ignore[attr-defined]
+    assert phones[str(phone_a.person_id)].team == "A"
+    late = viewer_of(service.register(game.id, gm, "team", "Tél 3", idem_key=key()))
+    service.perform(game.id, gm, {"type": "deal"}, idem_key=key())
+    for moved, team in ((phone_a.person_id, "B"), (fighters[0], "B"), (late.person_id, "")):
+        with pytest.raises(RuleError, match="avant la distribution"):
+            service.perform(
+                game.id, gm, {"type": "assign", "person": moved, "team": team}, idem_key=key()
+            )
+    said = service.perform(
+        game.id, gm, {"type": "assign", "person": late.person_id, "team": "B"}, idem_key=key()
+    )
+    assert "Tél 3" in said.summary.render()
+    state = service.load(game.id).state
+    assert state.phones[str(late.person_id)].team == "B"  # type: ignore[attr-defined]
+    with pytest.raises(RuleError):  # placed: it keeps its team
+        service.perform(
+            game.id, gm, {"type": "assign", "person": late.person_id, "team": "A"}, idem_key=key()
+        )

@@ -6,6 +6,9 @@ starts on none of them (a placeholder to change, or nothing checked), so that on
 a pair of fighters, a stake, a target or a token nobody chose. A menu with one real option may
 start on it: it is all there is.
 
+A kind's spec may declare what a form starts on (`GameKind.declared_defaults`: Serial Battle's
+assault, three taps); those choices may start on their default, and no other.
+
 Forms that show what is set (the game's settings, its sectors, a team's names, a lineup being
 made) start on the current value: they say what is, and sending them unchanged changes nothing.
 They are named below by their command type, with why.
@@ -124,6 +127,7 @@ def test_no_choice_that_decides_starts_chosen(
         for u in addresses(all_routes(client.app.routes), scene, service)  # type: ignore[attr-defined]
         if "/live/" not in u and not u.endswith((".svg", ".csv", ".json", ".png"))
     ]
+    declared = service.load(scene.game).kind.declared_defaults
     found: set[str] = set()
     for persona, phone in phones(client, service, scene).items():
         if persona == "stranger":
@@ -139,7 +143,8 @@ def test_no_choice_that_decides_starts_chosen(
                     continue
                 for control in form.controls.values():
                     picked = control.starts_on_a_choice()
-                    if picked is not None:
+                    default = declared.get(form.type, {}).get(control.name)
+                    if picked is not None and default not in (picked, "*"):
                         found.add(
                             f"{url} ({persona}): {form.type} · {control.kind} "
                             f"“{control.name}” starts on “{picked}”"

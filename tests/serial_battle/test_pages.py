@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -151,7 +152,7 @@ def test_an_assault_through_the_console_in_one_tap_after_the_players(sb: dict[st
         "Léa frappe Hugo au bras droit avec la carte Katana : 6 PV, tranché. Hugo : 30 PV restants."
         in answer.text
     )
-    assert 'id="assault" hx-swap-oob="true"' in answer.text  # the builder starts over
+    assert "Assaut : qui attaque ?" in answer.text  # the builder starts over, in the live part
     bad = ref.post(
         f"/g/{sb['game']}/act",
         data={
@@ -247,3 +248,146 @@ def test_the_setup_says_what_the_start_needs_and_players_learn_how_it_ended(
     assert "Cause : secteur fermé. Rendez vos cartes à l’arbitre." in hugo
     assert "Vous avez gagné !" in phones["lea"].get(f"/g/{game}").text
     assert "Vous avez gagné !" not in hugo
+
+
+HX = {"HX-Request": "true"}
+
+
+def live_of(page: str) -> str:
+    """The live part of a whole page, as its refresh answers it (the forms' keys set aside)."""
+    start = page.index(">", page.index('<div id="live"')) + 1
+    end = page.rindex(
+        "</div>", start, page.index('<p class="no-print">') if "no-print" in page else len(page)
+    )
+    return keyless(page[start:end])
+
+
+def keyless(html: str) -> str:
+    return re.sub(r'name="idem" value="[^"]*"', 'name="idem"', html).strip()
+
+
+def test_two_referees_one_truth_an_assault_being_entered_is_renewed_by_each_push(
+    sb: dict[str, Any],
+) -> None:
+    """Issue 50: the assault panel is in the live part, its players picked kept in the page's
+    address; a referee's refresh asks its part with them, and shows what a fresh load of that
+    address shows: the other referee's corrections, and a player put out meanwhile said in
+    words, by whom, with only that player let go."""
+    service: GameService = sb["service"]
+    org = sb["people"]["org"]
+    zoe = viewer_of(service.register(sb["game"], org, "player", "Zoé", idem_key=key()))
+    start(sb, {"lea": "katana", "hugo": "arc"})
+    game, ref = sb["game"], sb["phones"]["ref"]
+    lea, hugo = sb["people"]["lea"].person_id, sb["people"]["hugo"].person_id
+    picked = f"attacker={lea}&defenders={hugo}"
+    live = f"/g/{game}/live/staff?{picked}"
+    held = ref.get(live, headers=HX)
+    assert held.status_code == 200 and "Léa → Hugo" in held.text
+    tag = held.headers["X-Live-Tag"]
+    assert tag != ref.get(f"/g/{game}/live/staff", headers=HX).headers["X-Live-Tag"]
+    assert ref.get(live, headers={**HX, "X-Live-Tag": tag}).status_code == 204
+    # The other referee (here the organizer) corrects Hugo: the half-made assault stays, renewed.
+    correction = {"type": "correct", "player": hugo, "pv": 21, "reason": "oubli"}
+    service.perform(game, org, correction, idem_key=key())
+    renewed = ref.get(live, headers={**HX, "X-Live-Tag": tag})
+    assert renewed.status_code == 200 and "Léa → Hugo" in renewed.text
+    assert "21 PV" in renewed.text
+    assert keyless(renewed.text) == live_of(ref.get(f"/g/{game}?{picked}").text)
+    # Hugo put out meanwhile: said, by whom; Léa stays the attacker.
+    service.perform(
+        game, org, {"type": "eliminate", "player": hugo, "cause": "referee"}, idem_key=key()
+    )
+    gone = ref.get(live, headers=HX).text
+    assert "Hors jeu à l’instant : Hugo, par Orga." in gone
+    assert "Léa attaque. Qui défend ?" in gone and f"defenders={zoe.person_id}" in gone
+    assert keyless(gone) == live_of(ref.get(f"/g/{game}?{picked}").text)
+    # Another key of the address is not the part's: the same part as without it.
+    plain = ref.get(f"/g/{game}/live/staff?lang=en&x=1", headers=HX)
+    assert (
+        plain.headers["X-Live-Tag"]
+        == ref.get(f"/g/{game}/live/staff", headers=HX).headers["X-Live-Tag"]
+    )
+
+
+def test_an_assault_rolled_lets_go_of_the_address_and_the_language_keeps_it(
+    sb: dict[str, Any],
+) -> None:
+    start(sb, {"lea": "katana", "hugo": "arc"})
+    game, ref = sb["game"], sb["phones"]["ref"]
+    lea, hugo = sb["people"]["lea"].person_id, sb["people"]["hugo"].person_id
+    address = f"/g/{game}?attacker={lea}&defenders={hugo}"
+    page = ref.get(address).text
+    # The language switch comes back to the address with its players (no script: as loaded).
+    assert f'name="next" value="{address}"' in page.replace("&amp;", "&")
+    fields = form_fields(page[page.index('id="assault"') :], f"/g/{game}/act")
+    # Refused, the assault comes back with its players, and the address holds them again.
+    refused = ref.post(
+        f"/g/{game}/act",
+        data={**fields, "card": "arc", "touch": "attacker", "answer": "false"},
+        headers={**HX, "HX-Current-URL": f"http://testserver{address}"},
+    )
+    assert refused.status_code == 422 and "Léa → Hugo" in refused.text
+    assert refused.headers["HX-Replace-Url"] == address
+    rolled = ref.post(
+        f"/g/{game}/act",
+        data={
+            **fields,
+            "card": "katana",
+            "defender_card": "arc",
+            "touch": "attacker",
+            "answer": "false",
+            "roll_damage": "1",
+            "roll_location": "1",
+        },
+        headers={**HX, "HX-Current-URL": f"http://testserver{address}"},
+    )
+    assert rolled.status_code == 200, rolled.text[:300]
+    assert rolled.headers["HX-Replace-Url"] == f"/g/{game}"
+    assert "Assaut : qui attaque ?" in rolled.text
+    other = ref.post(
+        f"/g/{game}/act",
+        data={"type": "pause", "idem": key(), "csrf_token": csrf_of(ref.get(f"/g/{game}").text)},
+        headers={**HX, "HX-Current-URL": f"http://testserver/g/{game}"},
+    )
+    assert other.status_code == 200 and "HX-Replace-Url" not in other.headers
+
+
+def test_the_loot_starts_with_nothing_ticked_and_taking_nothing_is_a_tap_of_its_own(
+    sb: dict[str, Any],
+) -> None:
+    """Issue 50: the loot's boxes started ticked (one tap unticked them: "Léa ne prend rien").
+    What the winner takes is never chosen for the referee: nothing is ticked, the button takes
+    what is ticked, and taking nothing is its own button."""
+    service: GameService = sb["service"]
+    org = sb["people"]["org"]
+    service.register(sb["game"], org, "player", "Zoé", idem_key=key())
+    start(sb, {"lea": "katana", "hugo": "arc"})
+    game, ref = sb["game"], sb["phones"]["ref"]
+    lea, hugo = sb["people"]["lea"].person_id, sb["people"]["hugo"].person_id
+    service.perform(
+        game, org, {"type": "correct", "player": hugo, "pv": 1, "reason": "r"}, idem_key=key()
+    )
+    service.perform(
+        game,
+        org,
+        {
+            "type": "assault",
+            "attacker": lea,
+            "defenders": [hugo],
+            "card": "katana",
+            "answer": False,
+        },
+        idem_key=key(),
+        rolls={"damage": 4, "location": 1},
+    )
+    page = ref.get(f"/g/{game}").text
+    loot = page[page.index('value="loot"') : page.index("</form>", page.index('value="loot"'))]
+    assert 'name="take[]"' in loot and "checked" not in loot
+    fields = {**form_fields(page[page.index('value="loot"') - 600 :], f"/g/{game}/act")}
+    refused = ref.post(f"/g/{game}/act", data={**fields, "choice": "take"}, headers=HX)
+    assert refused.status_code == 422
+    assert "Cochez les cartes à prendre, ou touchez « Ne rien prendre »." in refused.text
+    done = ref.post(
+        f"/g/{game}/act", data={**fields, "idem": key(), "choice": "nothing"}, headers=HX
+    )
+    assert done.status_code == 200 and "Léa ne prend rien." in done.text

@@ -340,6 +340,24 @@ def test_knocked_out_the_attacker_takes_a_card_and_leaves() -> None:
     assert [h.copy_id for h in t.p(1).cards] == ["rope", "gun"] and not t.p(2).knocked_out
 
 
+def test_knocked_out_with_no_card_to_take_the_attacker_may_still_leave() -> None:
+    """Assommé: "Lui prendre la carte de votre choix et partir [...] - Porter un second assaut".
+    With no card to take, leaving is still a choice (spec: Assault defaults and knockouts), and
+    nothing holds the attacker back; with cards, leaving means taking one."""
+    t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["rope"], "Zoé": ["gun"]}))
+    t.play({"type": "assault", "attacker": 1, "defenders": [2], "card": "rope"}, 1, 1)
+    pending = t.state.pending[0]
+    assert t.p(2).knocked_out and t.p(2).cards == [] and pending.kind == "knockout"
+    t.play({"type": "knockout_take", "pending": pending.id})
+    assert t.state.pending == [] and not t.p(2).knocked_out and t.p(2).pv == 28
+    assert [h.copy_id for h in t.p(1).cards] == ["rope"]
+    assert t.said == "Léa s’en va : Hugo n’a aucune carte à prendre."
+    t.play({"type": "assault", "attacker": 1, "defenders": [3], "card": "rope"}, 1, 1)
+    with pytest.raises(RuleError, match="Choisissez la carte que Léa prend à Zoé") as taken:
+        t.play({"type": "knockout_take", "pending": t.state.pending[0].id})
+    assert taken.value.field == "card" and t.p(3).knocked_out
+
+
 def test_knocked_out_a_second_assault_wakes_the_defender_who_answers() -> None:
     t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["blade"], "Hugo": ["knife"]}))
     t.play({"type": "assault", "attacker": 1, "defenders": [2], "card": "blade"}, 5, 1)

@@ -103,7 +103,12 @@ class RoiChevalierBourreau(GameKind[RCBState]):
         return state
 
     def check(self, state: RCBState, command: Any) -> None:
-        if isinstance(command, SETUP) and state.phase != "setup":
+        # A phone left out of every team is placed after the deal too (`setup.on_assign`).
+        if (
+            isinstance(command, SETUP)
+            and not isinstance(command, Assign)
+            and state.phase != "setup"
+        ):
             raise RuleError(N_("This is settled before the cards are dealt."))
         if state.phase == "finished" and not isinstance(command, Reveal):
             raise RuleError(N_("The game is over."))

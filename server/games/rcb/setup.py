@@ -60,13 +60,19 @@ def deal(state: RCBState, dice: Dice) -> None:
 
 
 def split_at_random(state: RCBState, dice: Dice) -> None:
-    """Two teams drawn by the dice, as even as the count allows."""
+    """Two teams drawn by the dice, as even as the count allows. A team's phone is its team's,
+    not a fighter: each phone not yet in a team goes to the team with fewer phones (A first), so
+    that no phone is left out of the draw."""
     people = sorted(state.fighters.values(), key=lambda f: f.id)
     for i in range(len(people) - 1, 0, -1):
         j = dice.roll(i + 1, f"team_{i}", owner=SERVER) - 1
         people[i], people[j] = people[j], people[i]
     for index, fighter in enumerate(people):
         fighter.team = "A" if index % 2 == 0 else "B"
+    for phone in sorted(state.phones.values(), key=lambda p: p.id):
+        if phone.team is None:
+            held = {t: sum(p.team == t for p in state.phones.values()) for t in ("A", "B")}
+            phone.team = "A" if held["A"] <= held["B"] else "B"
 
 
 # -------------------------------------------------------------------- handlers
@@ -101,6 +107,12 @@ def on_assign(state: RCBState, c: Assign, ctx: Context) -> Applied:
     person = state.fighters.get(str(c.person)) or state.phones.get(str(c.person))
     if person is None:
         raise RuleError(N_("No fighter number {id}."), field="person", id=c.person)
+    # Dealt: a fighter's team is settled, and a phone already in a team would show its new
+    # team's roles to whoever holds it after the old one's. A phone left out of every team is
+    # placed now, once (issue 50).
+    placing = str(c.person) in state.phones and person.team is None and bool(c.team)
+    if state.phase != "setup" and not placing:
+        raise RuleError(N_("This is settled before the cards are dealt."), field="team")
     person.team = c.team or None
     if person.team is None:
         return Applied(Msg(N_("{name} has no team."), {"name": person.name}))

@@ -589,6 +589,24 @@ def on_assault(state: SBState, c: Assault, ctx: Context) -> Applied:
 def on_knockout_take(state: SBState, c: KnockoutTake, ctx: Context) -> Applied:
     pending = take_pending(state, c.pending, "knockout")
     winner, loser = state.player(pending.winner), state.player(pending.loser)
+    if c.card is None:
+        # Assommé: take a card and leave, or a second assault. With no card to take, leaving
+        # is still a choice, and nothing holds the winner back (spec: Assault defaults).
+        if loser.cards:
+            raise RuleError(
+                N_("Choose the card {winner} takes from {loser}."),
+                field="card",
+                winner=winner.name,
+                loser=loser.name,
+            )
+        loser.knocked_out = False
+        return Applied(
+            Msg(
+                N_("{winner} leaves {loser}, who has no card to take."),
+                {"winner": winner.name, "loser": loser.name},
+            ),
+            {},
+        )
     if c.give_back is not None:
         # 5 cards at most (Points de vie): one of the winner's own goes back to the referee
         # to make room ("les autres sont remises à l'arbitre").

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from server.errors import RuleError
+from server.errors import InvalidInput, RuleError
 from server.games.serial_battle.commands import Correct, GiveCard, Loot, TakeCard
 from server.games.serial_battle.ending import eliminate
 from server.games.serial_battle.state import MAX_CARDS, Held, Pending, Player, SBState, Weapon
@@ -139,6 +139,20 @@ def check_loot(winner: Player, loser: Player, take: list[str], give_back: list[s
             count=count,
             limit=MAX_CARDS,
         )
+
+
+def loot_from_form(payload: dict[str, Any]) -> dict[str, Any]:
+    """The loot's form starts with nothing ticked (what the winner takes is never chosen for
+    the referee): its button takes the cards ticked, and taking none is a button of its own."""
+    if payload.get("type") != "loot":
+        return payload
+    payload = dict(payload)
+    if payload.pop("choice", None) == "nothing":
+        payload.pop("take", None)
+        payload.pop("give_back", None)
+    elif not payload.get("take"):
+        raise InvalidInput(N_("Tick the cards to take, or tap “Take nothing”."), field="take")
+    return payload
 
 
 def on_loot(state: SBState, c: Loot, ctx: Context) -> Applied:

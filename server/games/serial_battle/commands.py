@@ -101,7 +101,9 @@ class Assault(Strict):
 class KnockoutTake(Strict):
     type: Literal["knockout_take"]
     pending: PendingRef
-    card: CardRef
+    # The card taken; none: the winner leaves with nothing, which only a loser holding no card
+    # allows (Assommé: "lui prendre la carte de votre choix et partir").
+    card: CardRef | None = None
     # With 5 cards already, one of the winner's own goes back to the referee to make room.
     give_back: CardRef | None = None
 

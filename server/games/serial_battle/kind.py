@@ -80,6 +80,11 @@ class SerialBattle(GameKind[SBState]):
     handlers = HANDLERS
     internal = (ZoneDue,)
     parts = views.PARTS
+    page_query = ("attacker", "defenders")  # an assault being entered, its players picked
+    # Spec, "Assault defaults and knockouts": the assault's three taps rest on them.
+    declared_defaults: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "assault": {"touch": "attacker", "answer": "true", "card": "*", "defender_card": "*"}
+    }
 
     def new_state(self, settings: BaseModel) -> SBState:
         assert isinstance(settings, SBSettings)
@@ -108,6 +113,8 @@ class SerialBattle(GameKind[SBState]):
             if state.phase == "setup":
                 state.players.pop(key, None)
         return state
+
+    from_form = staticmethod(cards.loot_from_form)
 
     def copy(self, state: SBState) -> SBState:
         return copy_but_deck(state)

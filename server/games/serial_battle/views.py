@@ -265,6 +265,8 @@ def label(command: Any, state: SBState) -> Msg:
                 "defenders": ", ".join(name(d) for d in command.defenders),
             },
         )
+    if command.type == "knockout_take" and command.card is None:
+        return Msg(N_("knock-out left with no card"))
     labels = {
         "settings": N_("settings"),
         "sectors": N_("sectors"),

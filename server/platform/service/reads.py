@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel
 from sqlalchemy import bindparam
@@ -42,6 +42,17 @@ SEQ_OF = select_core(_games.seq).where(_games.id == bindparam("game_id"))
 TOKEN_HOLDER = select_core(_people.game_id, _people.role, _people.id, _people.name).where(
     _people.token_hash == bindparam("token_hash"), _people.revoked.is_(False)
 )
+
+
+class Recent(NamedTuple):
+    """One of the latest actions, as staff screens list it: its number, its sentence, whether
+    it was undone, who did it and whom it touched (None: the whole game)."""
+
+    seq: int
+    summary: Msg
+    undone: bool
+    actor: str
+    subjects: tuple[int, ...] | None
 
 
 @dataclass(frozen=True)
@@ -161,7 +172,7 @@ class Reads:
                 shown.append(view)
         return shown
 
-    def recent_summaries(self, game_id: str, limit: int = 5) -> list[tuple[int, Msg, bool]]:
+    def recent_summaries(self, game_id: str, limit: int = 5) -> list[Recent]:
         """The latest actions' sentences, for staff screens."""
         with self.store.db.read() as s:
             events = s.exec(
@@ -170,4 +181,13 @@ class Reads:
                 .order_by(col(Event.seq).desc())
                 .limit(limit)
             ).all()
-        return [(e.seq, Msg.from_json(e.summary), e.undone_by is not None) for e in events]
+        return [
+            Recent(
+                e.seq,
+                Msg.from_json(e.summary),
+                e.undone_by is not None,
+                e.actor_name,
+                tuple(e.subjects) if e.subjects is not None else None,
+            )
+            for e in events
+        ]

@@ -85,6 +85,7 @@ class KillpowerLeague(GameKind[LeagueState]):
     handlers = HANDLERS
     internal = (OpenMatch,)
     parts = views.PARTS
+    page_query = ("a", "b", "team")  # a match recorded from paper: its two teams picked
 
     def new_state(self, settings: BaseModel) -> LeagueState:
         assert isinstance(settings, LeagueSettings)
