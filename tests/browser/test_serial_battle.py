@@ -398,3 +398,19 @@ def test_two_referees_one_truth_every_panel_follows_the_other_referee(
     south({"type": "correct", "player": ids["Zoé"], "pv": 5, "reason": "x"})
     expect(page.locator("#flash .flash")).to_have_count(0)  # the game moved on past it
     expect(chips.get_by_role("link", name=re.compile("Zoé"))).to_contain_text("5 PV")
+
+
+def test_a_long_name_never_pushes_the_assault_sideways_at_320_px(
+    browser: Browser, live_server: Any
+) -> None:
+    """Issue 50: a long player name pushed the 320 px assault form to 371 px."""
+    long = "Maximilien-Alexandre de La Tour d’Auvergne"
+    woods = forest(live_server.app.state.service, (long, "Hugo", "Zoé"))
+    page = browser.new_context(**{**PHONE, "viewport": {"width": 320, "height": 640}}).new_page()
+    page.goto(woods.console(live_server.url))
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    page.locator("#assault-chips").get_by_role("link", name=re.compile("Maximilien")).tap()
+    page.locator("#assault-chips").get_by_role("link", name=re.compile("Hugo")).tap()
+    expect(page.get_by_role("heading", name=f"{long} → Hugo")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    shot(page, "sb-assault-320")
