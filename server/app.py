@@ -299,7 +299,8 @@ def install_error_handlers(app: FastAPI) -> None:
         if wants_json(request):
             return JSONResponse(error_body(code, text), status_code=status)
         templates: Templates = request.app.state.templates
-        name = "link_invalid.html" if code == "link_invalid" else "error.html"
+        pages = {"link_invalid": "link_invalid.html", "seat_taken": "seat_taken.html"}
+        name = pages.get(code, "error.html")
         return templates.response(
             request, name, {"status": status, "message": text}, status_code=status
         )

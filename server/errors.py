@@ -64,6 +64,15 @@ class LinkInvalid(ArbitreError):
     code = "link_invalid"
 
 
+class SeatTaken(ArbitreError):
+    """A personal link (a ticket) whose seat another phone took: it opens nothing any more."""
+
+    status = 409
+    code = "seat_taken"
+    game_id: str = ""
+    person_id: int | None = None
+
+
 class NotAllowed(ArbitreError):
     status = 403
     code = "forbidden"

@@ -74,6 +74,12 @@ class Person(SQLModel, table=True):
     version: int = 1
     revoked: bool = False
     created_at: datetime = _utc_column()
+    # A seat is its person's (issue 51): the first phone that opens its link (the ticket) takes
+    # it, the seat gets a key of its own (a new version) that only that phone holds, and the
+    # ticket then opens nothing (it says the seat is taken: `ticket_hash`). The organizer's own
+    # link is no seat: it opens the game on each of the organizer's devices.
+    claimed_at: datetime | None = _utc_column(nullable=True)
+    ticket_hash: str | None = Field(default=None, index=True, max_length=64)
 
 
 class Event(SQLModel, table=True):

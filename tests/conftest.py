@@ -148,9 +148,17 @@ def app(settings: Settings, clock: FakeClock, rolls: ScriptedRolls) -> Any:
     )
 
 
+# What a phone's browser says when it opens an address as its page (its Fetch Metadata): a
+# seat's ticket is taken so, at once (`pages.open_link`); a fetch without them (a messenger's
+# preview) is shown the button that takes it.
+BROWSER = {"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+
+
 @pytest.fixture
 def client(app: Any) -> Iterator[TestClient]:
-    with TestClient(app, base_url="http://testserver", follow_redirects=False) as c:
+    with TestClient(
+        app, base_url="http://testserver", follow_redirects=False, headers=BROWSER
+    ) as c:
         yield c
     assert_states_untouched(app.state.service)
 
@@ -160,7 +168,7 @@ class Phone(TestClient):
     client of its own would start an event loop for each request, twice the cost of a page)."""
 
     def __init__(self, client: TestClient, *, follow_redirects: bool = True) -> None:
-        super().__init__(client.app, follow_redirects=follow_redirects)
+        super().__init__(client.app, follow_redirects=follow_redirects, headers=BROWSER)
         self.portal = client.portal
 
 
@@ -313,6 +321,16 @@ def viewer_of(registered: Registered) -> Viewer:
     return Viewer(person.role, person.id, person.name)
 
 
+def seat_key(service: GameService, game_id: str, person_id: int | None) -> str:
+    """What a person's phone or API client holds as their key: the organizer's link, or their
+    seat's own key, the seat taken first (`POST /api/v1/claim`) where no phone took it yet."""
+    assert person_id is not None
+    person = service.person(game_id, person_id)
+    if person.role != "organizer" and person.claimed_at is None:
+        return service.claim(token=service.link_of(person).token).link.token
+    return service.link_of(person).token
+
+
 @dataclass
 class Table:
     """A game and the people at its table: its organizer and everyone registered, by name, each
@@ -330,6 +348,7 @@ class Table:
         return viewer_of(self.people[name])
 
     def token(self, name: str | None = None) -> str:
+        """The organizer's link, or a person's seat's ticket (not yet taken)."""
         return (self.people[name] if name else self.organizer).link.token
 
 
@@ -420,8 +439,8 @@ class Phones:
     def open(self, name: str, viewer: Viewer) -> None:
         phone = Phone(self.client, follow_redirects=False)
         record = self.service.person(self.game, viewer.person_id)  # type: ignore[arg-type]
-        self.tokens[name] = self.service.link_of(record).token
-        assert phone.get(f"/t/{self.tokens[name]}").status_code == 303
+        assert phone.get(f"/t/{self.service.link_of(record).token}").status_code == 303
+        self.tokens[name] = seat_key(self.service, self.game, viewer.person_id)  # its key now
         self.phones[name] = phone
 
     def _headers(self, name: str, english: bool) -> tuple[dict[str, str], dict[str, str]]:

@@ -34,7 +34,10 @@ def make_game(client: TestClient) -> tuple[str, str, dict[str, str]]:
             client, f"/api/v1/games/{game_id}/people", {"role": role, "name": name}, admin
         )
         assert person.status_code == 201, person.text
-        tokens[name] = person.json()["token"]
+        # Each person's client takes their seat (issue 51): the key it is handed is its bearer.
+        claimed = client.post("/api/v1/claim", json={"token": person.json()["token"]})
+        assert claimed.status_code == 200, claimed.text
+        tokens[name] = claimed.json()["token"]
         tokens[name + ":id"] = str(person.json()["person_id"])
     return game_id, admin, tokens
 

@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
-from tests.conftest import Phone, all_routes, csrf_of, key, tally_game
+from tests.conftest import Phone, all_routes, csrf_of, key, seat_key, tally_game
 
 ROLES = ("org", "ref", "lea", "hugo", "ref_b", "stranger")
 ALL = set(ROLES)
@@ -50,8 +50,8 @@ def world(client: TestClient, service: GameService, rolls: ScriptedRolls) -> Wor
                 game.id if role != "ref_b" else other.id,
                 viewers[role].person_id,  # type: ignore[arg-type]
             )
-            tokens[role] = app_service.link_of(person).token
-            assert phone.get(f"/t/{tokens[role]}").status_code == 303
+            assert phone.get(f"/t/{app_service.link_of(person).token}").status_code == 303
+            tokens[role] = seat_key(app_service, person.game_id, person.id)  # the seat's key
         phone.headers["X-CSRF-Token"] = csrf_of(phone.get("/").text)
         pages[role] = phone
     ids = {"lea": lea.person_id, "hugo": hugo.person_id, "zed": zed.person_id}  # type: ignore[dict-item]
@@ -86,13 +86,16 @@ PAGE_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
     ("GET", "/g/{game_id}/welcome", "/g/{g}/welcome", None, STAFF | {"lea", "hugo"}),
     ("GET", "/g/{game_id}/people", "/g/{g}/people", None, {"org"}),
     ("GET", "/g/{game_id}/slips", "/g/{g}/slips", None, {"org"}),
+    # Léa's phone took her seat: its QR code is hers alone (issue 51); Zed's, not yet taken, is
+    # the organizer's to print.
     (
         "GET",
         "/g/{game_id}/people/{person_id}/qr.svg",
         "/g/{g}/people/{lea}/qr.svg",
         None,
-        {"org", "lea"},
+        {"lea"},
     ),
+    ("GET", "/g/{game_id}/people/{person_id}/qr.svg", "/g/{g}/people/{zed}/qr.svg", None, {"org"}),
     (
         "POST",
         "/g/{game_id}/people",
@@ -119,6 +122,7 @@ PAGE_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
 
 API_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
     ("GET", "/api/v1/kinds", "/api/v1/kinds", None, ALL),
+    ("POST", "/api/v1/claim", "/api/v1/claim", {"token": "not-a-link"}, set()),
     ("GET", "/api/v1/openapi.json", "/api/v1/openapi.json", None, ALL),
     (
         "POST",
@@ -187,6 +191,7 @@ EXEMPT = {
     ("GET", "/g/{game_id}/replay"): "anyone replays a finished game, each reader through their "
     "own projection: tests/test_replay.py",
     ("GET", "/t/{token}"): "the token is the credential: tests/test_pages.py",
+    ("POST", "/t/{token}"): "the token is the credential (a seat taken): tests/test_seats.py",
     ("POST", "/join"): "the code is the credential, rate limited: tests/test_pages.py",
     ("GET", "/g/{game_id}/events"): "an endless stream: tests/test_pages.py and test_stream_ends_*",
     ("GET", "/g/{game_id}/join/{token}"): "the invitation is the credential: tests/killpower",

@@ -59,17 +59,19 @@ def test_every_person_s_page_and_live_part_render(
     roles = set()
     for token in tokens:
         phone = Phone(client, follow_redirects=True)
+        person = _viewer_of(service, game_id, token)  # before its phone takes the seat
         for language in ("fr", "en"):
+            # Opened twice: the second time, the seat this phone holds opens as it is.
             page = phone.get(f"/t/{token}", headers={"Accept-Language": language})
             assert page.status_code == 200, page.text[:400]
             name = page.url.path
             assert name == f"/g/{game_id}" or name.startswith(f"/g/{game_id}/"), name
-            viewer = KINDS[kind].page_for(_viewer_of(service, game_id, token))
+            viewer = KINDS[kind].page_for(person)
             live = phone.get(
                 f"/g/{game_id}/live/{viewer}", headers={**HX, "Accept-Language": language}
             )
             assert live.status_code == 200 and live.text.strip(), live.text[:400]
-        roles.add(service.person_by_token(token).role)
+        roles.add(person.role)
     board = Phone(client).get(f"/g/{game_id}/board")
     assert board.status_code == 200
     # The demo seats someone of every role the kind has (beyond the organizer).

@@ -12,14 +12,14 @@ from fastapi.testclient import TestClient
 from server.config import Settings
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.conftest import run_async, tally_game
+from tests.conftest import run_async, seat_key, tally_game
 
 
 def test_an_action_is_answered_while_every_live_thread_is_busy(
     client: TestClient, service: GameService, rolls: ScriptedRolls
 ) -> None:
     game, _org, referee, (lea, _hugo) = tally_game(service)
-    referee_token = service.link_of(service.person(game.id, referee.person_id)).token  # type: ignore[arg-type]
+    referee_token = seat_key(service, game.id, referee.person_id)
     lea_token = service.link_of(service.person(game.id, lea.person_id)).token  # type: ignore[arg-type]
     assert client.get(f"/t/{lea_token}").status_code == 303
     limiter = client.app.state.live_threads  # type: ignore[attr-defined]
@@ -132,7 +132,7 @@ def test_the_sender_is_answered_before_the_game_s_phones_are_nudged(
     import json
 
     game, _org, referee, (lea, _hugo) = tally_game(service)
-    token = service.link_of(service.person(game.id, referee.person_id)).token  # type: ignore[arg-type]
+    token = seat_key(service, game.id, referee.person_id)
     app = client.app
     broker = app.state.broker  # type: ignore[attr-defined]
     seen: list[tuple[str, int]] = []

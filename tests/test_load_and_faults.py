@@ -69,16 +69,16 @@ async def setup_game(client: httpx.AsyncClient, number: int) -> Game:
         )
     ).json()
     game_id, admin = created["game"]["id"], created["organizer"]["token"]
-    refs = [
-        (
+    refs = []
+    for i in range(REFEREES):  # each referee's client takes their seat: its key is their bearer
+        ticket = (
             await client.post(
                 f"/api/v1/games/{game_id}/people",
                 headers=h(admin),
                 json={"role": "referee", "name": f"R{i}"},
             )
         ).json()["token"]
-        for i in range(REFEREES)
-    ]
+        refs.append((await client.post("/api/v1/claim", json={"token": ticket})).json()["token"])
     players = [
         (
             await client.post(

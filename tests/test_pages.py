@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from server.config import ROOT
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService, Registered
-from tests.conftest import Phone, csrf_of, form_fields, key, serve, tally_game, viewer_of
+from tests.conftest import Phone, csrf_of, form_fields, key, seat_key, serve, tally_game, viewer_of
 
 
 def phone(client: TestClient) -> TestClient:
@@ -438,7 +438,7 @@ def test_a_link_revoked_while_its_stream_opens_ends_it(
         spy_phone.get(f"/t/{token}")
         sent = {"cookies": {"arbitre": spy_phone.cookies["arbitre"]}, "params": {"part": "staff"}}
     else:
-        sent = {"headers": {"Authorization": f"Bearer {token}"}}
+        sent = {"headers": {"Authorization": f"Bearer {seat_key(service, game_id, spy.id)}"}}
     with serve(client.app) as base:
         lines: list[str] = []
         with httpx.stream("GET", f"{base}/g/{game_id}/events", timeout=10, **sent) as sse:

@@ -276,15 +276,20 @@ def test_timers_fall_due_with_no_phone_connected(service: GameService, clock: Fa
 def test_reissue_and_revoke_kill_old_links_at_once(service: GameService) -> None:
     game, org, _referee, (lea, _hugo) = tally_game(service)
     person = service.person(game.id, lea.person_id)  # type: ignore[arg-type]
-    old = service.link_of(person)
-    assert service.viewer(game.id, person.id, person.version) is not None  # type: ignore[arg-type]
-    new = service.reissue(game.id, org, person.id, idem_key=key())  # type: ignore[arg-type]
-    assert new.link != old
-    with pytest.raises(LinkInvalid):
-        service.person_by_token(old.token)
-    with pytest.raises(LinkInvalid):
-        service.person_by_code(old.code)
+    ticket = service.link_of(person)
+    # A seat no phone took opens for no session; taken, its key (a new version) does.
     assert service.viewer(game.id, person.id, person.version) is None  # type: ignore[arg-type]
+    held = service.claim(token=ticket.token)
+    assert held.link != ticket and held.person.version == person.version + 1
+    assert service.viewer(game.id, person.id, held.person.version) is not None  # type: ignore[arg-type]
+    new = service.reissue(game.id, org, person.id, idem_key=key())  # type: ignore[arg-type]
+    assert new.link not in (ticket, held.link) and new.person.claimed_at is None
+    for old in (ticket, held.link):
+        with pytest.raises(LinkInvalid):
+            service.person_by_token(old.token)
+        with pytest.raises(LinkInvalid):
+            service.person_by_code(old.code)
+    assert service.viewer(game.id, person.id, held.person.version) is None  # type: ignore[arg-type]
     assert service.person_by_token(new.link.token).id == person.id
     service.revoke(game.id, org, person.id, idem_key=key())  # type: ignore[arg-type]
     with pytest.raises(LinkInvalid):

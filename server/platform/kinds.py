@@ -452,6 +452,8 @@ class GameKind(ABC, Generic[S]):
         proposal and its answer (`server.platform.consent`) for everyone of the game."""
         if event.type in CONSENT_EVENTS:
             return consent_entry(event, viewer)
+        if event.type == "access" and event.command.get("type") == "link.reissue":
+            return reissue_entry(event, viewer)
         entry = self.log_view(event, viewer)
         if entry is None or viewer.is_staff:
             return entry
@@ -551,6 +553,17 @@ def consent_entry(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
         "rolls": [],
         "undone": False,
     }
+
+
+def reissue_entry(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+    """A seat re-issued (a lost phone): told to every person of the game, whatever the kind's
+    journal shows of the platform's own events, so that a swap of seats is never silent
+    (platform.md, "Access"); the staff read it whole."""
+    if viewer.is_staff:
+        return full_event(event)
+    if viewer.role == "public":
+        return None
+    return {"seq": event.seq, "at": event.at.isoformat(), "summary": event.summary.render()}
 
 
 def sentences_only(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:

@@ -6,19 +6,22 @@ and changes nothing more. Errors are `{"code": ..., "message": ...}` in the call
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal, Union, cast, get_args
 
 from fastapi import APIRouter, Header, Query, Request, Response
 from pydantic import BaseModel, Field, StrictBool, StrictInt, create_model
 from starlette.concurrency import run_in_threadpool
 
-from server.errors import NotAllowed, NotFound, NotSignedIn
+from server.errors import InvalidInput, NotAllowed, NotFound, NotSignedIn
 from server.i18n import N_
 from server.platform.kinds import KINDS, GameKind, Viewer
 from server.platform.limits import SharedLimiter
 from server.platform.service import GameService, Performed, Registered
+from server.platform.service.people import holds_a_seat, shown_link
 from server.web.deps import (
     TOO_MANY_GAMES,
+    TOO_MANY_TRIES,
     ApiCallerDep,
     ClockDep,
     PersonId,
@@ -83,9 +86,22 @@ class LinkOut(BaseModel):
     person_id: int
     role: str
     name: str
-    token: str | None = Field(description="The secret of the link; null once revoked.")
+    seat: Literal["organizer", "free", "taken", "revoked"] = Field(
+        description="A person's link is a ticket to a seat, taken by the first phone or client "
+        "that opens or claims it (`POST /api/v1/claim`); the organizer's is no seat."
+    )
+    taken_at: datetime | None = Field(default=None, description="When the seat was taken.")
+    token: str | None = Field(
+        description="The link's secret: the organizer's own, or a seat's ticket until the seat "
+        "is taken (then null: only its holder has its key); null once revoked."
+    )
     url: str | None
     join_code: str | None
+
+
+class ClaimIn(BaseModel):
+    token: str | None = Field(default=None, max_length=200, description="A personal link's token.")
+    code: str | None = Field(default=None, max_length=40, description="Or its join code.")
 
 
 class CreatedOut(BaseModel):
@@ -157,18 +173,39 @@ class LogOut(BaseModel):
     events: list[dict[str, Any]]
 
 
-def link_out(request: Request, service: GameService, registered: Registered) -> LinkOut:
+def link_out(
+    request: Request,
+    service: GameService,
+    registered: Registered,
+    *,
+    holder: bool = False,
+    handed: bool = False,
+) -> LinkOut:
+    """A person's link as the organizer may be shown it (`shown_link`: never a taken seat's
+    key, nor a seat another game hands to its person), or as its `holder` is handed it."""
     person = registered.person
     assert person.id is not None
-    alive = not person.revoked
+    shown = (holder and not person.revoked) or (shown_link(person) and not handed)
     base = public_base(request)
+    seat: Literal["organizer", "free", "taken", "revoked"] = (
+        "revoked"
+        if person.revoked
+        else "organizer"
+        if not holds_a_seat(person)
+        else "taken"
+        if person.claimed_at is not None
+        else "free"
+    )
+    code = registered.link.code if shown and (seat != "taken") else None
     return LinkOut(
         person_id=person.id,
         role=person.role,
         name=person.name,
-        token=registered.link.token if alive else None,
-        url=f"{base}/t/{registered.link.token}" if alive else None,
-        join_code=registered.link.code if alive else None,
+        seat=seat,
+        taken_at=person.claimed_at,
+        token=registered.link.token if shown else None,
+        url=f"{base}/t/{registered.link.token}" if shown else None,
+        join_code=code,
     )
 
 
@@ -220,6 +257,19 @@ def created(body: GameIn, idem: str, request: Request, service: GameService) -> 
     )
 
 
+@router.post("/claim", response_model=LinkOut)
+def claim_seat(body: ClaimIn, request: Request, service: ServiceDep) -> LinkOut:
+    """Takes the seat a personal link's token (or its join code) opens, as the first phone to
+    open it does: the answer holds the seat's own key (`token`), the bearer of every call made
+    as that person, which nobody else is ever shown; the ticket then opens nothing. Claiming
+    a seat this caller took already is refused as taken: its key was in the first answer."""
+    if (body.token is None) == (body.code is None):
+        raise InvalidInput(N_("Send a link's token or its join code."), field="token")
+    if body.code is not None:
+        spend(request.app.state.join_limiter, request, TOO_MANY_TRIES)
+    return link_out(request, service, service.claim(body.token, body.code), holder=True)
+
+
 @router.get("/games/{game_id}", response_model=StateOut)
 @router.get("/games/{game_id}/state", response_model=StateOut)
 def read_state(
@@ -243,8 +293,15 @@ def list_people(
     viewer = caller.viewer(service)
     if not signed_in(viewer).is_organizer:
         raise NotAllowed(N_("Only the organizer manages links."))
+    # A game another one opened (a league's match): its seats go to their people through it.
+    delegates = service.load(game_id).game.settings.get("delegates") or {}
     return [
-        link_out(request, service, Registered(p, service.link_of(p)))
+        link_out(
+            request,
+            service,
+            Registered(p, service.link_of(p)),
+            handed=delegates.get(str(p.id)) not in (None, "staff"),
+        )
         for p in service.people(game_id)
     ]
 

@@ -18,13 +18,21 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, QueryParams
 
 from server import i18n
-from server.errors import ArbitreError, InvalidInput, LinkInvalid, NotFound, TooManyAttempts
+from server.errors import (
+    ArbitreError,
+    InvalidInput,
+    LinkInvalid,
+    NotFound,
+    SeatTaken,
+    TooManyAttempts,
+)
 from server.i18n import N_, Msg
 from server.platform.dice import MissingRoll
 from server.platform.kinds import KINDS, PUBLIC, GameKind, Viewer
 from server.platform.limits import SharedLimiter
 from server.platform.sealing import TICKET_HOURS
 from server.platform.service import DICE_MODES, GameService
+from server.platform.service.people import holds_a_seat
 from server.web.answers import live_tag, page_context, refused, render_page
 from server.web.deps import (
     TOO_MANY_GAMES,
@@ -53,6 +61,7 @@ from server.web.forms import (
 )
 from server.web.parts import LiveParts
 from server.web.people_pages import organizer_only, people_context
+from server.web.seats import held_here, navigated, take_seat
 from server.web.security import language_cookie
 from server.web.templating import APP, Templates, bundle, html_response, is_htmx, own_script
 
@@ -208,10 +217,30 @@ def make_ticket(
 
 
 @router.get("/t/{token}")
-def open_link(token: str, request: Request, service: ServiceDep) -> Response:
-    person = service.person_by_token(token)
-    remember(request, person)
-    return RedirectResponse(f"/g/{person.game_id}", status_code=303)
+def open_link(
+    token: str, request: Request, service: ServiceDep, templates: TemplatesDep
+) -> Response:
+    """A personal link opened: a seat's ticket is taken by the first phone that opens it
+    (`take_seat`). A browser opening it as a page takes it at once; whatever else fetches the
+    address (a messenger's preview, a mail scanner: no browser's navigation) is shown the
+    button that takes it, and takes nothing."""
+    if navigated(request):
+        return take_seat(request, service, token=token)
+    try:
+        person = service.ticket(token)
+    except SeatTaken as taken:
+        if held_here(request, service, taken):
+            return RedirectResponse(f"/g/{taken.game_id}", status_code=303)
+        raise
+    if not holds_a_seat(person) or person.claimed_at is not None:
+        return take_seat(request, service, token=token)  # no seat to take: it opens
+    context = {"person": person, "game": service.load(person.game_id).game, "token": token}
+    return templates.response(request, "platform/seat.html", context)
+
+
+@router.post("/t/{token}")
+def claim_link(token: str, request: Request, service: ServiceDep) -> Response:
+    return take_seat(request, service, token=token)
 
 
 @router.get("/join")
@@ -229,7 +258,7 @@ def join(
 ) -> Response:
     try:
         spend(limiter, request, TOO_MANY_TRIES)
-        person = service.person_by_code(code)
+        return take_seat(request, service, code=code)  # a code takes its seat as its link does
     except (LinkInvalid, TooManyAttempts) as error:
         response = templates.response(
             request,
@@ -238,8 +267,6 @@ def join(
             status_code=error.status,
         )
         return retrying(response, error)
-    remember(request, person)
-    return RedirectResponse(f"/g/{person.game_id}", status_code=303)
 
 
 @router.post("/lang")
@@ -575,7 +602,7 @@ def address_after(request: Request, kind: GameKind[Any], game_id: str) -> dict[s
 def app_script(name: str) -> Response:
     """The script of a game's pages (its kind's key), or of the pages of no game (`app`)."""
     if name != APP and own_script(name) is None:
-        raise NotFound(N_("No such page."))
+        raise NotFound(N_("This page does not exist."))
     body, _version = bundle(name)
     return Response(
         body,

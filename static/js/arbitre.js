@@ -805,6 +805,10 @@
     if (evt.target.closest && evt.target.closest("[data-reload]")) location.reload();
   });
   document.addEventListener("DOMContentLoaded", function () {
+    // A personal link opened in a browser takes its seat at once (a preview, with no script,
+    // takes nothing): `templates/platform/seat.html`.
+    var seat = document.querySelector("form[data-take-seat]");
+    if (seat) { seat.submit(); return; }
     keepAwake(); tick(); insecureHint();
     if (secure && "serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});
   });

@@ -43,7 +43,15 @@ class Table:
         self.ids: dict[str, int] = {}
         for name in NAMES:
             person = self.post_as("Orga", "people", {"role": "player", "name": name})
-            self.tokens[name], self.ids[name] = person["token"], person["person_id"]
+            assert person["seat"] == "free"
+            # Each player's client takes their seat with its ticket (issue 51): it is handed the
+            # seat's own key, and the ticket then opens nothing, for the organizer neither.
+            taken = client.post("/api/v1/claim", json={"token": person["token"]})
+            assert taken.status_code == 200 and taken.json()["seat"] == "taken", taken.text
+            assert taken.json()["token"] != person["token"]
+            again = client.post("/api/v1/claim", json={"token": person["token"]})
+            assert again.status_code == 409 and again.json()["code"] == "seat_taken"
+            self.tokens[name], self.ids[name] = taken.json()["token"], person["person_id"]
 
     def post_as(self, who: str, path: str, body: dict[str, Any], status: int = 200) -> Any:
         answer = self.client.post(

@@ -19,7 +19,7 @@ from server.errors import InvalidInput, NotAllowed, NotFound, StaleScreen
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import KINDS, SYSTEM, Viewer
 from server.platform.service import GameService
-from tests.conftest import Phone, counts, csrf_of, key
+from tests.conftest import Phone, counts, csrf_of, key, seat_key
 from tests.killpower.conftest import NABOS, TITANOS, League, Match, team_command
 
 
@@ -66,9 +66,9 @@ class Coaches:
         self.phones: dict[str, Phone] = {}
         for side in "AB":
             person = service.person(match.id, match.coach[side].person_id or 0)
-            self.tokens[side] = service.link_of(person).token
             phone = Phone(client, follow_redirects=False)
-            assert phone.get(f"/t/{self.tokens[side]}").status_code == 303
+            assert phone.get(f"/t/{service.link_of(person).token}").status_code == 303
+            self.tokens[side] = seat_key(service, match.id, person.id)  # the seat's key now
             phone.headers["X-CSRF-Token"] = csrf_of(phone.get(f"/g/{match.id}").text)
             self.phones[side] = phone
 

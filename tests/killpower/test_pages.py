@@ -191,13 +191,14 @@ def test_coaches_join_the_league_by_its_invitation_link(killpower: dict[str, Any
     newcomer.headers["X-CSRF-Token"] = csrf_of(page.text)
     answer = newcomer.post(path, data={"name": "Chloé", "idem": key()})
     assert answer.status_code == 303 and answer.headers["location"] == f"/g/{game}/welcome"
-    # Their own link, its QR code and code, once, to keep (issue: it was promised, never shown).
+    # Their own link and its QR code, to keep (issue: it was promised, never shown). Who joins
+    # takes the seat they make (issue 51): its link is that seat's key, with no join code.
     welcome = newcomer.get(f"/g/{game}/welcome").text
     chloe = next(p for p in service.people(game) if p.name == "Chloé")
     link = service.link_of(chloe)
-    assert (
-        link.token in welcome and link.code in welcome and f"/people/{chloe.id}/qr.svg" in welcome
-    )
+    assert chloe.claimed_at is not None
+    assert link.token in welcome and f"/people/{chloe.id}/qr.svg" in welcome
+    assert link.code not in welcome
     assert newcomer.get(f"/g/{game}/people/{chloe.id}/qr.svg").status_code == 200
     home = newcomer.get(f"/g/{game}").text
     assert "Créer une équipe" in home  # a coach, on their own page

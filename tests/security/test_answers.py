@@ -17,7 +17,7 @@ from server.i18n import Msg
 from server.models import Event
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.conftest import Phone, csrf_of, key
+from tests.conftest import Phone, csrf_of, key, seat_key
 from tests.killpower.conftest import Match
 
 LANGUAGES = ("fr", "en")
@@ -29,9 +29,9 @@ class Coaches:
         self.tokens, self.phones = {}, {}
         for side in "AB":
             person = self.service.person(match.id, match.coach[side].person_id)  # type: ignore[arg-type]
-            self.tokens[side] = self.service.link_of(person).token
             phone = Phone(client, follow_redirects=False)
-            assert phone.get(f"/t/{self.tokens[side]}").status_code == 303
+            assert phone.get(f"/t/{self.service.link_of(person).token}").status_code == 303
+            self.tokens[side] = seat_key(self.service, match.id, person.id)  # the seat's key now
             phone.headers["X-CSRF-Token"] = csrf_of(phone.get(f"/g/{match.id}").text)
             self.phones[side] = phone
 

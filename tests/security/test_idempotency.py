@@ -18,7 +18,7 @@ from sqlmodel import select
 from server.models import Event
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.conftest import Phone, csrf_of, key, tally_game, viewer_of
+from tests.conftest import Phone, csrf_of, key, seat_key, tally_game, viewer_of
 from tests.killpower.conftest import Match, team_command
 
 
@@ -91,7 +91,7 @@ def test_an_undo_sent_with_a_commands_key_is_refused_not_answered(
 ) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
     game, _org, referee, (lea, _hugo) = tally_game(service)
-    token = service.link_of(service.person(game.id, referee.person_id)).token  # type: ignore[arg-type]
+    token = seat_key(service, game.id, referee.person_id)
     score = {"command": {"type": "score", "player": lea.person_id, "points": 3}}
     done = api(client, f"/api/v1/games/{game.id}/commands", score, token, "tap-4242")
     assert done.status_code == 200

@@ -21,7 +21,7 @@ from server.games.killpower.powers import sample_deck
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
-from tests.conftest import key
+from tests.conftest import key, seat_key
 from tests.killpower.conftest import League, team_command
 from tests.security.conftest import (
     bf_game,
@@ -697,7 +697,7 @@ def test_an_id_of_another_game_is_refused(
     missing = naming_fields(kind, command) - set(foreign) - {"side"}
     assert not missing, f"fields naming something with no foreign value: {missing}"
     actor = world.people[spec.actor_for.get(command, spec.actor)]
-    token = service.link_of(service.person(world.game, actor.person_id)).token  # type: ignore[arg-type]
+    token = seat_key(service, world.game, actor.person_id)
     template = base or TEMPLATES[kind](world, command)
     for name, value in foreign.items():
         seq = service.load(world.game).game.seq
@@ -739,7 +739,7 @@ def test_a_match_is_opened_by_the_platform_only(client: TestClient, rolls: Scrip
     victim, owner = service.create_game("rcb", "Soirée", "MJ", idem_key=key())
     for persona in ("organizer", "coach"):
         actor = world.people[persona]
-        token = service.link_of(service.person(world.game, actor.person_id)).token  # type: ignore[arg-type]
+        token = seat_key(service, world.game, actor.person_id)
         answer = api(
             client,
             token,
@@ -769,7 +769,7 @@ def test_a_live_match_is_recorded_by_its_game_alone(
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
     match = Match(service, rolls)
     league = match.league
-    owner = service.link_of(service.person(league.id, league.owner.person_id)).token  # type: ignore[arg-type]
+    owner = seat_key(service, league.id, league.owner.person_id)
     nabos, titanos = league.team("Nabos"), league.team("Titanos")
     fake = {
         "type": "match",

@@ -15,6 +15,7 @@ from server.i18n import N_
 from server.web.answers import download, page_context, refused
 from server.web.deps import ClockDep, PageViewerDep, ServiceDep, TemplatesDep
 from server.web.forms import idem_of, int_field, uploaded_text
+from server.web.seats import take_seat
 
 router = APIRouter(include_in_schema=False)
 
@@ -151,7 +152,7 @@ async def open_match(
 
 @router.get("/g/{game_id}/killpower/matches/{match_id}")
 def go_to_match(
-    game_id: str, match_id: str, viewer: PageViewerDep, service: ServiceDep
+    game_id: str, match_id: str, request: Request, viewer: PageViewerDep, service: ServiceDep
 ) -> Response:
     """From the league to the match: a coach of one of its teams arrives as that coach, the
     league's staff as the match's organizer, each by that person's own link; anyone else watches
@@ -160,7 +161,8 @@ def go_to_match(
     link = service.handoff(game_id, viewer, match_id)
     if link is None:
         return RedirectResponse(f"/g/{match_id}/board", status_code=303)
-    return RedirectResponse(f"/t/{link.token}", status_code=303)
+    # Their seat in the match, taken by this browser (its ticket never travels: issue 51).
+    return take_seat(request, service, token=link.token)
 
 
 @router.post("/g/{game_id}/killpower/resend")

@@ -69,6 +69,7 @@ class GameService:
         self.game_by_invitation = roster.game_by_invitation
         self.join_by_invitation = roster.join_by_invitation
         self.reissue, self.revoke, self.link_of = roster.reissue, roster.revoke, roster.link_of
+        self.claim, self.ticket = roster.claim, roster.ticket
         # Actions.
         self.perform, self.answer, self.proposals = (
             actions.perform,

@@ -16,6 +16,7 @@ from server.errors import (
     LinkInvalid,
     NotAllowed,
     NotFound,
+    SeatTaken,
 )
 from server.i18n import N_, Msg
 from server.models import Event, Game, Person
@@ -59,15 +60,44 @@ class Registered:
     link: Link
 
 
+def holds_a_seat(person: Person) -> bool:
+    """Whether a person's link is a ticket to claim a seat, once (platform.md, "Access"): every
+    person's but the organizer's, whose link opens the game on each of their own devices."""
+    return person.role != "organizer"
+
+
+def shown_link(person: Person) -> bool:
+    """Whether the organizer may be shown this person's link (a page, a slip, a QR code, the
+    API's list): the organizer's own, and a seat not yet taken; never a taken seat's key."""
+    return not person.revoked and (not holds_a_seat(person) or person.claimed_at is None)
+
+
 def joined(kind: GameKind[Any], role: str, name: str) -> Msg:
     return Msg(N_("{name} joins as {role}."), {"name": name, "role": Msg(kind.role_title(role))})
 
 
-def link_changed(name: str, *, revoke: bool) -> Msg:
-    return Msg(
-        N_("Link of {name} revoked.") if revoke else N_("Link of {name} re-issued."),
-        {"name": name},
+def seat_taken(person: Person) -> SeatTaken:
+    """The answer to a ticket whose seat another phone took: the seat is named (whoever holds
+    the ticket knows whose it is), its holder never."""
+    error = SeatTaken(
+        N_(
+            "The seat of {name} is already taken: its link was opened on another phone, and "
+            "opens nothing for anyone else."
+        ),
+        name=person.name,
     )
+    error.game_id, error.person_id = person.game_id, person.id
+    return error
+
+
+def link_changed(name: str, *, revoke: bool, by: Msg | str = "") -> Msg:
+    """What the journal says, to every person of the game, of a link revoked or a seat
+    re-issued: a swap of seats is never silent."""
+    if revoke:
+        return Msg(N_("Link of {name} revoked."), {"name": name})
+    if by:
+        return Msg(N_("The seat of {name} was re-issued by {by}."), {"name": name, "by": by})
+    return Msg(N_("Link of {name} re-issued."), {"name": name})
 
 
 class People:
@@ -286,6 +316,11 @@ class People:
             assert role is not None
             self._check_name_free(s, game_id, name)
             registered = self._add_person(s, game, kind, Viewer(role, None, name), role, name, idem)
+            # Who joins takes the seat they make: nobody else ever had its link.
+            person = registered.person
+            person.claimed_at = self.store.clock.now()
+            self.set_link(person)
+            s.add(person)
         self.store.committed(game_id, game.seq)
         return registered
 
@@ -325,6 +360,48 @@ class People:
         self.store.save_state(s, game, kind, state)
         return Registered(person, link)
 
+    def ticket(self, token: str) -> Person:
+        """The person whose link (a seat's ticket, the organizer's link, a seat's own key) this
+        token is, read only: `SeatTaken` for a ticket whose seat another phone took."""
+        with self.store.db.read() as s:
+            return self._ticket(s, token, None)
+
+    def _ticket(self, s: Session, token: str | None, code: str | None) -> Person:
+        if token is not None:
+            found = select(Person).where(Person.token_hash == token_hash(token))
+        else:
+            found = select(Person).where(Person.code_hash == code_hash(code or ""))
+        person = s.exec(found).first()
+        if person is not None and not person.revoked:
+            return person
+        if token is not None:
+            taken = s.exec(select(Person).where(Person.ticket_hash == token_hash(token))).first()
+            if taken is not None and not taken.revoked:
+                raise seat_taken(taken)
+            raise LinkInvalid(N_("This link is no longer valid."))
+        raise LinkInvalid(N_("This code is not valid, or its seat is already taken."), field="code")
+
+    def claim(self, token: str | None = None, code: str | None = None) -> Registered:
+        """The seat a ticket (a link's token, or its join code) opens, taken by whoever opens it
+        first: the seat gets a key of its own (a new version of its link), which only they are
+        handed, and the ticket then opens nothing (`SeatTaken`). The organizer's link, and a
+        taken seat's own key, open as they are."""
+        with self.store.db.write() as s:
+            person = self._ticket(s, token, code)
+            if not holds_a_seat(person) or person.claimed_at is not None:
+                return Registered(person, self.link_of(person))
+            self.store.lock(s, person.game_id)  # two phones opening one ticket: one seat
+            s.refresh(person)
+            if person.claimed_at is not None or person.revoked:
+                raise seat_taken(person)
+            person.ticket_hash = person.token_hash
+            person.claimed_at = self.store.clock.now()
+            person.version += 1
+            person.nonce = new_nonce()
+            link = self.set_link(person)
+            s.add(person)
+        return Registered(person, link)
+
     def reissue(self, game_id: str, actor: Viewer, person_id: int, *, idem_key: str) -> Registered:
         return self._change_link(game_id, actor, person_id, idem_key, revoke=False)
 
@@ -360,8 +437,12 @@ class People:
                 person.version += 1
                 person.nonce = new_nonce()
                 person.revoked = revoke
+                # A new ticket: the phone that held the seat lets go, and the seat is free to be
+                # taken again (the kind's secrets of the seat come with it: a lost phone).
+                person.claimed_at = person.ticket_hash = None
                 self.set_link(person)
-                summary = link_changed(person.name, revoke=revoke)
+                by: Msg | str = Msg(N_("the organizer")) if actor.is_organizer else actor.name
+                summary = link_changed(person.name, revoke=revoke, by=by)
                 self.store.append(
                     s,
                     game,
@@ -391,7 +472,9 @@ class People:
             person.token_hash = person.code_hash = None
         else:
             person.token_hash = token_hash(link.token)
-            person.code_hash = code_hash(link.code)
+            # A join code claims a seat: a taken seat's own key has none.
+            taken = holds_a_seat(person) and person.claimed_at is not None
+            person.code_hash = None if taken else code_hash(link.code)
         return link
 
     def link_of(self, person: Person) -> Link:

@@ -14,6 +14,7 @@ from sqlmodel import Session, SQLModel, col, select
 from server.errors import (
     LinkInvalid,
     NotFound,
+    NotSignedIn,
 )
 from server.i18n import N_, Msg
 from server.models import Event, Game, Person
@@ -39,9 +40,9 @@ LINKS_HELD = select_core(_people.id, _people.version).where(
     _people.game_id == bindparam("game_id"), _people.revoked.is_(False)
 )
 SEQ_OF = select_core(_games.seq).where(_games.id == bindparam("game_id"))
-TOKEN_HOLDER = select_core(_people.game_id, _people.role, _people.id, _people.name).where(
-    _people.token_hash == bindparam("token_hash"), _people.revoked.is_(False)
-)
+TOKEN_HOLDER = select_core(
+    _people.game_id, _people.role, _people.id, _people.name, _people.claimed_at
+).where(_people.token_hash == bindparam("token_hash"), _people.revoked.is_(False))
 
 
 class Recent(NamedTuple):
@@ -105,7 +106,13 @@ class Reads:
             found = rows.execute(TOKEN_HOLDER, {"token_hash": token_hash(token)}).first()
         if found is None:
             raise LinkInvalid(N_("This link is no longer valid."))
-        game_id, role, person_id, name = found
+        game_id, role, person_id, name, claimed_at = found
+        if role != "organizer" and claimed_at is None:
+            # A seat's ticket reads nothing by itself: it is claimed first (`POST /api/v1/claim`),
+            # which hands the seat's own key to whoever claims it, once.
+            raise NotSignedIn(
+                N_("This link is a seat's ticket: claim the seat first (POST /api/v1/claim).")
+            )
         return game_id, Viewer(role, person_id, name)
 
     def person_by_code(self, code: str) -> Person:
@@ -123,6 +130,8 @@ class Reads:
             return None
         if person.version != version:
             return None
+        if person.role != "organizer" and person.claimed_at is None:
+            return None  # a seat no phone took: no session holds it (one from before seats)
         return Viewer(person.role, person.id, person.name)
 
     def links_held(self, game_id: str, person_ids: set[int]) -> dict[int, int]:
