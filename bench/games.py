@@ -56,6 +56,12 @@ def organizer_of(registered: Any) -> Viewer:
     return Viewer("organizer", registered.person.id, registered.person.name)
 
 
+def seated(service: GameService, token: str) -> str:
+    """A person's seat taken, as their phone takes it on opening their link (issue 51): its
+    own key, which opens it again for its phone (and reads as its API bearer)."""
+    return service.claim(token=token).link.token
+
+
 def setup_serial_battle(service: GameService, number: int) -> BenchGame:
     game, org = service.create_game("serial_battle", f"Bench SB {number}", "Org", idem_key=key())
     gm = organizer_of(org)
@@ -71,8 +77,8 @@ def setup_serial_battle(service: GameService, number: int) -> BenchGame:
         game.id,
         "serial_battle",
         org.link.token,
-        [r.link.token for r in referees],
-        [p.link.token for p in players],
+        [seated(service, r.link.token) for r in referees],
+        [seated(service, p.link.token) for p in players],
         players=[p.person.id for p in players],
     )
 
@@ -92,7 +98,7 @@ def setup_rcb(service: GameService, number: int) -> BenchGame:
         )
         fighters.append(fighter)
     service.perform(game.id, gm, {"type": "deal"}, idem_key=key())
-    phones: list[str | None] = [f.link.token for f in fighters]
+    phones: list[str | None] = [seated(service, f.link.token) for f in fighters]
     return BenchGame(
         game.id, "rcb", org.link.token, [org.link.token], phones + [None] * (PHONES - len(phones))
     )
@@ -117,7 +123,7 @@ def setup_killpower_match(service: GameService, number: int) -> BenchGame:
         coach = Viewer("coach", person_id, "coach")
         lineup = {"type": "lineup", "gladiators": [g.id for g in team.gladiators][:6], "bluff": 1}
         service.perform(match_id, coach, lineup, idem_key=key())
-        tokens.append(service.link_of(service.person(match_id, person_id)).token)
+        tokens.append(seated(service, service.link_of(service.person(match_id, person_id)).token))
     organizer = service.person(match_id, live.organizer)
     return BenchGame(
         match_id, "killpower_match", service.link_of(organizer).token, tokens, [None] * PHONES

@@ -65,7 +65,14 @@ def pages(db_url: str, kinds: set[str] | None = None) -> list[tuple[str, str, st
                 .order_by(col(Person.id))
             ).first()
         if player is not None:
-            found.append((kind, "player", f"/t/{service.link_of(player).token}"))
+            # Its seat taken first (issue 51): its own key opens it on each of the audit's loads.
+            found.append(
+                (
+                    kind,
+                    "player",
+                    f"/t/{service.claim(token=service.link_of(player).token).link.token}",
+                )
+            )
         found.append((kind, "board", f"/g/{game.id}/board"))
         if kind == "killpower_league":
             found += match_pages(service, db, game.id, organizer)
@@ -97,7 +104,11 @@ def match_pages(
         service.perform(match_id, viewer, lineup, idem_key=f"bench-{coach.id}")
     return [
         ("killpower_match", "staff", f"/t/{service.link_of(host).token}"),
-        ("killpower_match", "player", f"/t/{service.link_of(coaches[0]).token}"),
+        (
+            "killpower_match",
+            "player",
+            f"/t/{service.claim(token=service.link_of(coaches[0]).token).link.token}",
+        ),
         ("killpower_match", "board", f"/g/{match_id}/board"),
     ]
 

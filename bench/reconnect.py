@@ -83,7 +83,8 @@ def set_up(url: str, rounds: int) -> list[list[Referee]]:
                 service.perform(game.id, gm, {"type": "start"}, idem_key=key())
                 for i, referee in enumerate(staff):
                     mine = [p for p in people[8 * i : 8 * i + 8] if p is not None]
-                    referees.append(Referee(game.id, referee.link.token, mine))
+                    held = service.claim(token=referee.link.token).link.token  # the seat taken
+                    referees.append(Referee(game.id, held, mine))
             out.append(referees)
         return out
     finally:
