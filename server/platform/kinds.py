@@ -254,7 +254,12 @@ class GameKind(ABC, Generic[S]):
         work = self.copy(state)
         self.check(work, command)
         applied = self.handlers[type(command)](work, command, ctx)
+        self.after(state, work, command, ctx)
         return Outcome(work, applied.summary, applied.logged_result())
+
+    def after(self, before: S, after: S, command: Any, ctx: Context) -> None:
+        """What follows every command, once its handler applied it (`after` may be changed;
+        `before` is the state it was applied to, never changed)."""
 
     def copy(self, state: S) -> S:
         """The copy a handler may change."""
@@ -366,6 +371,9 @@ class GameKind(ABC, Generic[S]):
     # refresh asks its part with them, and a fresh load of that address shows the same; every
     # other key of an address is ignored, so the fingerprint covers all a part shows.
     page_query: ClassVar[tuple[str, ...]] = ()
+    # The commands that end that half-made action (an assault rolled): their answer lets go of
+    # the address; any other action's answer keeps it (a correction made meanwhile).
+    page_query_ends: ClassVar[frozenset[str]] = frozenset()
 
     # The choices a form may start on, declared by the kind's spec, by command type and field:
     # the value it starts on, or "*" for one the state names (a player's usable card). Every

@@ -445,8 +445,9 @@ def act_now(
             dice_prompt=dice_prompt(error, form),
         )
     request.state.committed = True
+    ends = payload.get("type") in loaded.kind.page_query_ends
     return after_action(
-        request, templates, service, clock, game_id, viewer, page, performed.summary
+        request, templates, service, clock, game_id, viewer, page, performed.summary, ends=ends
     )
 
 
@@ -564,35 +565,36 @@ def after_action(
     viewer: Viewer,
     page: str,
     summary: Msg,
+    *,
+    ends: bool = False,
 ) -> Response:
     if not is_htmx(request):
         request.session["flash"] = summary.to_json()
         return RedirectResponse(f"/g/{game_id}", status_code=303)
     # The sender's live part is the one the fan-out then pushes to the phones of the same
-    # projection: made once (`LiveParts.answer`), filled with this phone's token.
+    # projection: made once (`LiveParts.answer`), filled with this phone's token. A half-made
+    # action the sender's page keeps in its address (an assault's players) stays, unless this
+    # action `ends` it (the assault rolled): then the address lets go of it too.
     parts: LiveParts = request.app.state.parts
     language = i18n.current_language.get()
-    part, context = parts.answer(service.load(game_id), viewer, page, language, flash=summary)
+    loaded = service.load(game_id)
+    query = address_query(request, loaded.kind, game_id)
+    kept = query if query and not ends else None
+    part, context = parts.answer(loaded, viewer, page, language, kept, flash=summary)
     csrf = (request.scope.get("session") or {}).get("csrf", "")
+    headers = {"HX-Replace-Url": f"/g/{game_id}"} if query and ends else {}
     return templates.response(
-        request,
-        context["kind"].template(page),
-        context,
-        live=part.filled(csrf),
-        headers=address_after(request, context["kind"], game_id),
+        request, context["kind"].template(page), context, live=part.filled(csrf), headers=headers
     )
 
 
-def address_after(request: Request, kind: GameKind[Any], game_id: str) -> dict[str, str]:
-    """An action done: a half-made action the page kept in its address (the players of an
-    assault, now rolled) is done with, and the address says so, as the part answered does
-    (rendered without it): a reload shows the same."""
+def address_query(request: Request, kind: GameKind[Any], game_id: str) -> QueryParams | None:
+    """The keys of the sender's page's address its live part reads (`GameKind.page_query`)."""
     current = urlsplit(request.headers.get("hx-current-url", ""))
-    if current.path == f"/g/{game_id}" and any(
-        key in kind.page_query for key, _ in parse_qsl(current.query)
-    ):
-        return {"HX-Replace-Url": f"/g/{game_id}"}
-    return {}
+    if current.path != f"/g/{game_id}":
+        return None
+    kept = [(k, v) for k, v in parse_qsl(current.query) if k in kind.page_query]
+    return QueryParams(kept) if kept else None
 
 
 # ---------------------------------------------------------------------- people and links

@@ -165,14 +165,24 @@ class LiveParts:
         return self._made(loaded, viewer, page, language, held, one, extra)[0]
 
     def answer(
-        self, loaded: Loaded, viewer: Viewer, page: str, language: str, **extra: Any
+        self,
+        loaded: Loaded,
+        viewer: Viewer,
+        page: str,
+        language: str,
+        query: QueryParams | None = None,
+        **extra: Any,
     ) -> tuple[Part, dict[str, Any]]:
         """An action's answer: its sender's part, kept for the fan-out that follows it (the
         phones of the same projection get this render, not another one of the same bytes: a
         Serial Battle console is 100 KiB of HTML), and the page's context with `extra` (the
-        action's sentence), for what the answer adds out of band (issue 38)."""
+        action's sentence), for what the answer adds out of band (issue 38). `query`: the
+        sender's page's address, its half-made action kept (then the part is theirs alone)."""
+        if query:
+            extra = {**extra, "query": query}
         part, context = self._made(loaded, viewer, page, language, None, None, extra)
-        self.answered.keep(loaded.game.id, language, part)
+        if not query:
+            self.answered.keep(loaded.game.id, language, part)
         return part, context
 
     def _made(

@@ -73,7 +73,8 @@ def apply_all(
                 game_id, viewer, command, idem_key=key, seen_seq=seen, rolls=rolls
             )
             if done is not None:  # its first sending reached the server: applied, once
-                results.append({"status": "applied", "message": done.summary.render()})
+                said = done.summary.render()
+                results.append({"status": "applied", "message": said, "seq": done.seq})
                 continue
             subjects = service.subjects_of(game_id, viewer, command)
             if held is None or (held and (subjects is None or held & set(subjects))):
@@ -86,7 +87,7 @@ def apply_all(
             done = service.perform(
                 game_id, viewer, command, idem_key=key, seen_seq=seen, rolls=rolls
             )
-            results.append({"status": "applied", "message": done.summary.render()})
+            results.append({"status": "applied", "message": done.summary.render(), "seq": done.seq})
         except ArbitreError as error:
             # A conflict, or a refusal (a die out of range): either comes back to its referee,
             # and the later taps naming the same people wait behind it, in their order.

@@ -220,6 +220,12 @@ class Templates:
             and full.get("hx_block") in self.env.get_template(name).blocks
         ):
             block = full["hx_block"]
+        # A tap refused: its reason is said where the next push cannot take it away (a change
+        # by another referee a moment later), until this phone's next tap (issue 50).
+        refusal = None
+        if block is not None and request.method == "POST" and not full.get("dice_prompt"):
+            refusal = (full.get("errors") or {}).get("_")
+            full["refusal_in_flash"] = refusal is not None
         body = (
             live.decode()
             if live is not None and block == "live"
@@ -231,7 +237,7 @@ class Templates:
             # The sentence of an action lives outside the live block, so the refreshes that
             # follow do not wipe it: it travels out of band; a refusal clears the last one, so
             # that an old success never shows above the new error.
-            body += self.render("_flash.html", {**full, "oob": True})
+            body += self.render("_flash.html", {**full, "oob": True, "refusal": refusal})
         response = html_response(body, full.get("seq"), status_code=status_code, headers=headers)
         game = full.get("game")
         if game is not None and getattr(game, "status", None):

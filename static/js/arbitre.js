@@ -16,16 +16,20 @@
   function fold(text) {
     return (text || "").normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
   }
-  document.addEventListener("input", function (evt) {
-    var field = evt.target;
-    if (!field.matches || !field.matches("[data-filter]")) return;
+  function filter(field) {
     var list = document.querySelector(field.dataset.filter);
     if (!list) return;
     var wanted = fold(field.value.trim());
     list.querySelectorAll("[data-filter-item]").forEach(function (item) {
       item.hidden = wanted !== "" && fold(item.dataset.filterItem).indexOf(wanted) < 0;
     });
+  }
+  document.addEventListener("input", function (evt) {
+    if (evt.target.matches && evt.target.matches("[data-filter]")) filter(evt.target);
   });
+  // A list renewed by a push is filtered again as its field says.
+  function filterAll() { document.querySelectorAll("[data-filter]").forEach(filter); }
+  document.addEventListener("htmx:after:settle", filterAll);
 
   function csrf() {
     var meta = document.querySelector('meta[name="csrf-token"]');
@@ -51,7 +55,7 @@
   // a button tapped last is no typing (its choice survives the morph: issue 50).
   function typing(el) {
     return el.contains(document.activeElement) &&
-      document.activeElement.matches("input:not([type=hidden]):not([type=radio]):not([type=checkbox]):not([type=submit]):not([type=button]), textarea, select");
+      document.activeElement.matches("input:not([type=hidden]):not([type=radio]):not([type=checkbox]):not([type=submit]):not([type=button]):not([data-filter]), textarea, select");
   }
   function refreshLive() {
     liveRegions().forEach(function (el) {
@@ -127,14 +131,18 @@
       ctx.asked = own;
     }
   });
-  // A tap sent from the live part ends the half-made action its address held (the assault is
-  // rolled): the address lets go of it at once, so that no refresh made meanwhile asks for it
-  // again. Its answer says the address to hold (a refusal: the same players again).
+  // A tap whose form is the half-made action its address held (the assault rolled, its
+  // players in its fields) ends it: the address lets go of it at once, so that no refresh made
+  // meanwhile asks for it again. Its answer says the address to hold (a refusal: the same
+  // players again); any other tap keeps it (a correction made meanwhile).
   document.addEventListener("htmx:before:request", function (evt) {
-    var ctx = evt.detail.ctx, live = heldPart();
-    if (ctx.request.method === "POST" && live && ownQuery(live) && ctx.sourceElement && live.contains(ctx.sourceElement)) {
-      history.replaceState(history.state, "", location.pathname);
-    }
+    var ctx = evt.detail.ctx, live = heldPart(), form = ctx.sourceElement;
+    if (ctx.request.method !== "POST" || !live || !ownQuery(live) || !form || !form.elements) return;
+    var keys = live.dataset.pageQuery.split(" ");
+    var holds = Array.prototype.some.call(form.elements, function (field) {
+      return keys.indexOf((field.name || "").replace(/\[\]$/, "")) >= 0;
+    });
+    if (holds) history.replaceState(history.state, "", location.pathname);
   });
   // The outbox: a game's tap is kept on the phone from the moment it leaves, so a page closed
   // while it travels loses none (sent again with its key: applied once); listed if its answer
@@ -211,8 +219,9 @@
   // page is then what a fresh load shows, and its controls stay where they were (issue 50).
   // The journal and the latest actions keep it.
   function letGoOfSaid(seq) {
-    var said = document.querySelector("#flash .flash[data-seq]");
-    if (said && seq > parseInt(said.dataset.seq, 10)) said.remove();
+    document.querySelectorAll("#flash .flash[data-seq]").forEach(function (said) {
+      if (seq > parseInt(said.dataset.seq, 10)) said.remove();
+    });
   }
 
   // After an action, its sentence (to read aloud) is brought into view and focused, with the
@@ -232,7 +241,7 @@
     var conn = document.querySelector("#conn [data-conn-text]");
     if (!flash || !conn) return;
     var answer = new DOMParser().parseFromString(text || "", "text/html");
-    var why = answer.querySelector(".form-error, .field-error, .dice-prompt label");
+    var why = answer.querySelector("#flash .refused, .form-error, .field-error, .dice-prompt label");
     var note = document.createElement("p");
     note.className = "flash refused";
     note.setAttribute("role", "alert");
@@ -246,8 +255,8 @@
     if (ctx && ctx.late) { ctx.late = false; liveRegions().forEach(function (el) { delete el.dataset.liveTag; }); refreshLive(); }
     if (!ctx || !ctx.request || ctx.request.method !== "POST" || !ctx.response) return;
     if (ctx.replay && ctx.response.status >= 400) { refusedLater(ctx.text); return; }
-    var problem = document.querySelector(".form-error, .dice-prompt, .field-error");
-    if (problem) { reveal(problem); return; }
+    var problem = document.querySelector("#flash .refused, .form-error, .dice-prompt, .field-error");
+    if (problem) { reveal(problem, problem.closest("#flash")); return; }
     if (ctx.response.status >= 300) return;
     var said = document.querySelector("#flash .flash");
     if (!said) return;
@@ -330,6 +339,7 @@
     }).then(function () {
       live.dataset.liveTag = data.tag;
       letGoOfSaid(data.seq);
+      filterAll();
     });
   });
   document.addEventListener("revoked", function (evt) {
@@ -594,7 +604,7 @@
     function back(results) {  // what became of each: said, or returned to its referee
       var applied = [];
       results.forEach(function (result, i) {
-        if (result.status === "applied") applied.push(result.message);
+        if (result.status === "applied") applied.push(result);
         else returned.push({job: jobs[i], result: result});
       });
       jobs.forEach(sent);
@@ -632,14 +642,17 @@
     });
   }
   // What the queue applied, said where this phone's last sentence goes.
-  function saidApplied(messages) {
+  function saidApplied(results) {
     var flash = document.getElementById("flash");
-    if (!flash || !messages.length) return;
-    flash.replaceChildren.apply(flash, messages.map(function (text) {
+    if (!flash || !results.length) return;
+    // Said together, they go together, once the game moves past the last of them.
+    var last = Math.max.apply(null, results.map(function (result) { return result.seq || 0; }));
+    flash.replaceChildren.apply(flash, results.map(function (result) {
       var line = document.createElement("p");
       line.className = "flash";
       line.setAttribute("role", "status");
-      line.textContent = text;
+      if (last) line.dataset.seq = last;
+      line.textContent = result.message;
       return line;
     }));
   }

@@ -18,6 +18,9 @@
   document.addEventListener("DOMContentLoaded", noteChips);
   document.addEventListener("htmx:after:settle", noteChips);
   function backToChips(panel) {
+    // The assault kept or let go: its players are no longer the page's (back online, the
+    // panel shows the chips, never the same pair to tap again).
+    history.replaceState(history.state, "", location.pathname);
     var chips = (freshChips || panel).cloneNode(true);
     chips.querySelectorAll(".chosen").forEach(function (c) { c.classList.remove("chosen"); });
     panel.replaceWith(chips);
@@ -35,12 +38,15 @@
       chip.classList.remove("chosen");
       chip.removeAttribute("aria-pressed");
       if (title && title.dataset.was) title.textContent = title.dataset.was;
+      history.replaceState(history.state, "", location.pathname);
       return;
     }
     if (!attacker) {
       chip.classList.add("chosen");
       chip.setAttribute("aria-pressed", "true");
       if (title) { title.dataset.was = title.dataset.was || title.textContent; title.textContent = chip.dataset.name + " → …"; }
+      // Kept in the page's address as online: the network back, the panel renewed says so.
+      history.replaceState(history.state, "", location.pathname + "?attacker=" + encodeURIComponent(chip.dataset.player));
       return;
     }
     var skeleton = document.getElementById("assault-offline");
@@ -55,8 +61,7 @@
     // declared defaults, as online: three taps either way).
     [[attacker, "attacker"], [chip, "defender"]].forEach(function (pair) {
       var who = pair[0], group = form.querySelector('[data-cards-of="' + pair[1] + '"]');
-      var title = form.querySelector('[data-card-title="' + pair[1] + '"]');
-      title.textContent = title.dataset.title.replace("{name}", who.dataset.name);
+      form.querySelector('[data-card-title="' + pair[1] + '"]').textContent = who.dataset.cardTitle;
       JSON.parse(who.dataset.cards || "[]").concat([["bare", group.dataset.bare]]).forEach(function (card) {
         var label = document.createElement("label"), input = document.createElement("input");
         var name = document.createElement("span");
@@ -74,9 +79,18 @@
     panel.replaceChildren(form);
     delete panel.dataset.player;
     // Built on this phone: a refresh of the live part when the network comes back leaves it
-    // as it is, until it is kept (sent to the queue) or let go.
+    // as it is, until it is kept (sent to the queue) or let go. Its players are the address's.
     panel.setAttribute("hx-morph-skip", "");
+    history.replaceState(history.state, "", location.pathname + "?attacker=" +
+      encodeURIComponent(attacker.dataset.player) + "&defenders=" + encodeURIComponent(chip.dataset.player));
     htmx.process(form);
+  });
+  // Its tap leaves: the panel is the live part's again, renewed by the answer (sent once the
+  // network is back, the form must not stay to be tapped a second time).
+  document.addEventListener("htmx:before:request", function (evt) {
+    var form = evt.detail.ctx.sourceElement;
+    var panel = form && form.classList && form.classList.contains("offline-assault") && form.closest(".assault");
+    if (panel) panel.removeAttribute("hx-morph-skip");
   });
   document.addEventListener("click", function (evt) {
     var back = evt.target.closest && evt.target.closest("[data-offline-back]");
@@ -102,6 +116,8 @@
       var q = new URLSearchParams({attacker: was.get("attacker")});
       was.getAll("defenders[]").forEach(function (d) { q.append("defenders", d); });
       return htmx.ajax("GET", "/g/" + game[1] + "/serial_battle/assault?" + q, {target: "#assault"}).then(function () {
+        // The assault being edited is the page's again: a push keeps it, as any online.
+        history.replaceState(history.state, "", location.pathname + "?" + q);
         var form = document.querySelector("#assault form:not(.offline-assault)");
         var panel = document.querySelector("#assault .assault");
         if (form && form.querySelector('[name="attacker"]')) { Arbitre.fill(form, was); return true; }

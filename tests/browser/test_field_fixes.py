@@ -255,7 +255,7 @@ def test_a_refused_assault_is_said_in_view(browser: Browser, live_server: Any) -
         idem_key=key(),
     )
     console.get_by_role("button", name="Lancer les dés").tap()
-    refusal = console.locator(".form-error")
+    refusal = console.locator("#flash .refused")  # where no push takes it away (issue 50)
     expect(refusal).to_contain_text("La partie a changé")
     expect(refusal).to_be_focused()  # brought to the referee, like a sentence to read aloud
     expect(refusal).to_be_in_viewport()

@@ -391,6 +391,7 @@ def test_two_referees_one_truth_every_panel_follows_the_other_referee(
     page.get_by_role("button", name="English").tap()  # a language switch keeps the assault
     expect(page.get_by_role("heading", name="Léa → Zoé")).to_be_visible()
     expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    service.dice.values[:] = [1, 2, 3, 4]  # type: ignore[attr-defined]  # 3 PV: Zoé fights on
     page.get_by_role("button", name="Roll the dice").tap()
     expect(page.locator("#flash .flash")).to_contain_text("Léa")
     expect(page.get_by_role("heading", name="Assault: who attacks?")).to_be_visible()
@@ -414,3 +415,34 @@ def test_a_long_name_never_pushes_the_assault_sideways_at_320_px(
     expect(page.get_by_role("heading", name=f"{long} → Hugo")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     shot(page, "sb-assault-320")
+
+
+@pytest.mark.console(OFFLINE)
+def test_an_assault_begun_offline_carries_on_online_and_is_sent_once(
+    browser: Browser, live_server: Any
+) -> None:
+    """Issue 50, from an outside review: an attacker picked offline was forgotten when the
+    network came back; a form built offline stayed on screen once back online, and a second tap
+    sent a second assault."""
+    woods = forest(live_server.app.state.service, ("Léa", "Hugo", "Zoé"))
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(woods.console(live_server.url))
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    chips = page.locator("#assault-chips")
+    context.set_offline(True)
+    chips.get_by_role("link", name=re.compile("Léa")).tap()
+    expect(page.locator("#assault-title")).to_contain_text("Léa")
+    context.set_offline(False)
+    expect(page.get_by_role("heading", name="Léa attaque. Qui défend ?")).to_be_visible()
+    context.set_offline(True)
+    chips.get_by_role("link", name=re.compile("Hugo")).tap()
+    form = page.locator("form.offline-assault")
+    expect(form).to_be_visible()
+    context.set_offline(False)
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    form.get_by_role("button", name="Garder cet assaut").tap()
+    expect(page.get_by_role("heading", name="Assaut : qui attaque ?")).to_be_visible()
+    expect(page.locator("form.offline-assault")).to_have_count(0)
+    wait_until(page, lambda: len(woods.assaults()) == 1, "the assault")
+    assert woods.assaults() == [woods.pair("Léa", "Hugo")]

@@ -391,3 +391,64 @@ def test_the_loot_starts_with_nothing_ticked_and_taking_nothing_is_a_tap_of_its_
         f"/g/{game}/act", data={**fields, "idem": key(), "choice": "nothing"}, headers=HX
     )
     assert done.status_code == 200 and "Léa ne prend rien." in done.text
+
+
+def test_a_half_made_assault_outlives_the_referee_s_other_taps_and_a_refusal_stays_said(
+    sb: dict[str, Any],
+) -> None:
+    """Issue 50, from an outside review: a correction made while an assault was half-made wiped
+    it; a refusal was wiped by the next push; sector mates started ticked under "Also hit", so
+    a one-target card was refused, and could not be unticked after the refusal."""
+    service: GameService = sb["service"]
+    org = sb["people"]["org"]
+    zoe = viewer_of(service.register(sb["game"], org, "player", "Zoé", idem_key=key()))
+    start(sb, {"lea": "katana", "hugo": "arc"})
+    game, ref = sb["game"], sb["phones"]["ref"]
+    lea, hugo = sb["people"]["lea"].person_id, sb["people"]["hugo"].person_id
+    for player in (lea, hugo, zoe.person_id):
+        service.perform(
+            game, org, {"type": "place", "players": [player], "sector": "Nord"}, idem_key=key()
+        )
+    address = f"/g/{game}?attacker={lea}&defenders={hugo}"
+    here = {**HX, "HX-Current-URL": f"http://testserver{address}"}
+    page = ref.get(address).text
+    also = page[page.index("Also hit") if "Also hit" in page else page.index("Touche aussi") :]
+    assert f'value="{zoe.person_id}"' in also and "checked" not in also.split("</fieldset>")[0]
+    fields = form_fields(page[page.index('id="assault"') :], f"/g/{game}/act")
+    csrf = fields["csrf_token"]
+    # Another of the referee's taps keeps the assault, its address too.
+    kept = ref.post(
+        f"/g/{game}/act",
+        data={
+            "type": "correct",
+            "player": zoe.person_id,
+            "pv": 30,
+            "reason": "r",
+            "idem": key(),
+            "csrf_token": csrf,
+        },
+        headers=here,
+    )
+    assert kept.status_code == 200 and "Léa → Hugo" in kept.text
+    assert "HX-Replace-Url" not in kept.headers
+    # A one-target card with a second defender ticked: refused, said where no push takes it
+    # away, and the second defender can be unticked.
+    refused = ref.post(
+        f"/g/{game}/act",
+        data={
+            **fields,
+            "idem": key(),
+            "defenders[]": [str(hugo), str(zoe.person_id)],
+            "card": "katana",
+            "defender_card": "arc",
+            "touch": "attacker",
+            "answer": "false",
+        },
+        headers=here,
+    )
+    assert refused.status_code == 422
+    flash = refused.text[refused.text.index('<div id="flash"') :]
+    assert '<p class="flash refused" role="alert">' in flash and "un seul défenseur" in flash
+    again = refused.text[refused.text.index('id="assault"') :]
+    assert again.count(f'name="defenders[]" value="{zoe.person_id}"') == 1
+    assert f'type="checkbox" name="defenders[]" value="{zoe.person_id}" checked' in again

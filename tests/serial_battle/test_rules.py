@@ -16,7 +16,7 @@ from server.games.serial_battle.ending import outcome
 from server.games.serial_battle.kind import SERIAL_BATTLE
 from server.games.serial_battle.state import SBState
 from server.games.serial_battle.views import own
-from server.platform.kinds import PersonInfo
+from server.platform.kinds import PersonInfo, Viewer
 from server.platform.timers import Timer
 from tests.serial_battle.conftest import DECK, Table, game
 
@@ -663,3 +663,35 @@ def test_a_players_cards_show_the_deck_as_it_is_once_a_new_deck_replaces_it() ->
     state.deck = renamed
     assert own(state, state.players["1"])["cards"][0]["card"]["name"] == "Dague"
     assert before["name"] == "Blade"
+
+
+def test_who_put_a_player_out_is_the_referee_whose_action_did() -> None:
+    """Issue 50: another referee holding an assault on a player put out meanwhile is told by
+    whom; a later action on that player (the loot) does not change who."""
+    t = Table(game("Léa", "Hugo", "Zoé", cards={"Léa": ["rope"], "Zoé": ["knife"]}, pv={"Zoé": 2}))
+    south, north = Viewer("referee", 101, "Arbitre Sud"), Viewer("referee", 102, "Arbitre Nord")
+    t.play({"type": "assault", "attacker": 1, "defenders": [2], "card": "rope"}, 1, 1, actor=south)
+    assert t.p(2).knocked_out and t.p(2).put_out_by == "Arbitre Sud"
+    assert t.said.endswith(
+        "Léa choisit : partir (Hugo n’a aucune carte à prendre), ou un second assaut."
+    )
+    t.play({"type": "knockout_take", "pending": t.state.pending[0].id}, actor=south)
+    t.play({"type": "assault", "attacker": 1, "defenders": [3], "card": "rope"}, 1, 1, actor=north)
+    assert t.p(3).eliminated and t.p(3).put_out_by == "Arbitre Nord"
+    t.play({"type": "loot", "pending": t.state.pending[-1].id, "take": ["knife"]}, actor=south)
+    assert t.p(3).put_out_by == "Arbitre Nord" and t.p(1).put_out_by == ""
+
+
+def test_a_correction_says_what_changed_only() -> None:
+    t = Table(game("Léa", "Hugo", cards={"Léa": ["gun"]}))
+    t.play(
+        {
+            "type": "correct",
+            "player": 1,
+            "pv": 30,
+            "card": "gun",
+            "ammo": t.p(1).cards[0].ammo,
+            "reason": "r",
+        }
+    )
+    assert t.said == "Correction pour Léa : PV 36 → 30 (r)."

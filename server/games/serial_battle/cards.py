@@ -252,7 +252,8 @@ def on_correct(state: SBState, c: Correct, ctx: Context) -> Applied:
             player=player.name,
         )
     changes = []
-    if c.pv is not None:
+    # What changes is said, not what the form sent as it was (issue 50: "munitions 4 → 4").
+    if c.pv is not None and c.pv != player.pv:
         changes.append(Msg(N_("PV {old} → {new}"), {"old": player.pv, "new": c.pv}))
         player.pv = c.pv
     if (c.card is None) != (c.ammo is None):
@@ -277,10 +278,13 @@ def on_correct(state: SBState, c: Correct, ctx: Context) -> Applied:
                 card=state.card(c.card).name,
                 count=capacity,
             )
-        changes.append(Msg(N_("ammunition {old} → {new}"), {"old": held.ammo, "new": c.ammo}))
-        held.ammo = c.ammo
+        if c.ammo != held.ammo:
+            changes.append(Msg(N_("ammunition {old} → {new}"), {"old": held.ammo, "new": c.ammo}))
+            held.ammo = c.ammo
     if not changes:
-        raise RuleError(N_("Say what to correct: PV, or a card's ammunition."), field="pv")
+        raise RuleError(
+            N_("Nothing to correct: say the PV, or a card's ammunition, to change."), field="pv"
+        )
     if player.pv <= 0:
         eliminate(state, player, "referee", ctx.now, c.reason)
     return Applied(

@@ -4,7 +4,7 @@ partie ?): eliminations by the referee, the cards a player out leaves, the winne
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from server.errors import RuleError
 from server.games.serial_battle.commands import Eliminate
@@ -47,6 +47,19 @@ def eliminate(
             return_cards(state, other)
     return_cards(state, player)
     finish_if_over(state, now)
+
+
+def note_who_put_out(before: SBState, after: SBState, command: Any, ctx: Context) -> None:
+    """After every action: the players it put out (eliminated, or knocked out), by the referee
+    who sent it; another referee holding an assault on them is told by whom (issue 50)."""
+    for key, player in after.players.items():
+        was = before.players.get(key)
+        if was is None:
+            continue
+        if (player.eliminated and not was.eliminated) or (
+            player.knocked_out and not was.knocked_out
+        ):
+            player.put_out_by = ctx.actor.name
 
 
 def finish_if_over(state: SBState, now: datetime) -> None:

@@ -81,6 +81,7 @@ class SerialBattle(GameKind[SBState]):
     internal = (ZoneDue,)
     parts = views.PARTS
     page_query = ("attacker", "defenders")  # an assault being entered, its players picked
+    page_query_ends = frozenset({"assault"})
     # Spec, "Assault defaults and knockouts": the assault's three taps rest on them.
     declared_defaults: ClassVar[Mapping[str, Mapping[str, str]]] = {
         "assault": {"touch": "attacker", "answer": "true", "card": "*", "defender_card": "*"}
@@ -115,6 +116,8 @@ class SerialBattle(GameKind[SBState]):
         return state
 
     from_form = staticmethod(cards.loot_from_form)
+
+    after = staticmethod(ending.note_who_put_out)
 
     def copy(self, state: SBState) -> SBState:
         return copy_but_deck(state)

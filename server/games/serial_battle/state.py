@@ -47,6 +47,9 @@ class Player(BaseModel):
     damage_dealt: int = 0
     kills: int = 0
     last_fight: int = 0  # the number of the last assault this player was in (recent first)
+    # The referee whose action last put this player out (eliminated or knocked out): what a
+    # referee holding an assault on them is told (issue 50).
+    put_out_by: str = ""
 
     @property
     def alive(self) -> bool:

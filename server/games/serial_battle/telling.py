@@ -11,10 +11,13 @@ def pending_notes(state: SBState, *players: int) -> list[Msg]:
     for pending in state.pending:
         if pending.winner in players or pending.loser in players:
             winner, loser = state.player(pending.winner), state.player(pending.loser)
-            text = (
-                N_("{winner} chooses: take a card from {loser}, or a second assault.")
-                if pending.kind == "knockout"
-                else N_("{winner} may take {loser}’s cards.")
-            )
+            if pending.kind != "knockout":
+                text = N_("{winner} may take {loser}’s cards.")
+            elif loser.cards:
+                text = N_("{winner} chooses: take a card from {loser}, or a second assault.")
+            else:  # Assommé, nothing to take: leaving is still a choice
+                text = N_(
+                    "{winner} chooses: leave ({loser} has no card to take), or a second assault."
+                )
             notes.append(Msg(text, {"winner": winner.name, "loser": loser.name}))
     return notes

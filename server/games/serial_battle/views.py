@@ -209,6 +209,7 @@ def staff_player(state: SBState, p: Player) -> dict[str, Any]:
         "kills": p.kills,
         "last_fight": p.last_fight,
         "default_card": default_weapon(state, p),
+        "put_out_by": p.put_out_by,
     }
 
 

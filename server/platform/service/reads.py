@@ -47,13 +47,11 @@ TOKEN_HOLDER = select_core(
 
 class Recent(NamedTuple):
     """One of the latest actions, as staff screens list it: its number, its sentence, whether
-    it was undone, who did it and whom it touched (None: the whole game)."""
+    it was undone."""
 
     seq: int
     summary: Msg
     undone: bool
-    actor: str
-    subjects: tuple[int, ...] | None
 
 
 @dataclass(frozen=True)
@@ -190,13 +188,4 @@ class Reads:
                 .order_by(col(Event.seq).desc())
                 .limit(limit)
             ).all()
-        return [
-            Recent(
-                e.seq,
-                Msg.from_json(e.summary),
-                e.undone_by is not None,
-                e.actor_name,
-                tuple(e.subjects) if e.subjects is not None else None,
-            )
-            for e in events
-        ]
+        return [Recent(e.seq, Msg.from_json(e.summary), e.undone_by is not None) for e in events]

@@ -86,6 +86,7 @@ class KillpowerLeague(GameKind[LeagueState]):
     internal = (OpenMatch,)
     parts = views.PARTS
     page_query = ("a", "b", "team")  # a match recorded from paper: its two teams picked
+    page_query_ends = frozenset({"match"})
 
     def new_state(self, settings: BaseModel) -> LeagueState:
         assert isinstance(settings, LeagueSettings)
