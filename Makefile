@@ -19,10 +19,10 @@ run: $(STAMP)
 	$(BIN)/python -m server serve --host $(HOST) --port $(PORT)
 
 # The whole suite on WORKERS processes (pytest-xdist; each its own databases, server and browser),
-# then how long it took. One folder or one test, serially: .venv/bin/pytest tests/rcb -k duel
+# then its 25 slowest tests and how long it took. One folder or one test, serially: .venv/bin/pytest tests/rcb -k duel
 test: $(STAMP)
 	@start=$$(date +%s); \
-	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal $(PYTEST_ARGS); status=$$?; \
+	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal --durations=25 $(PYTEST_ARGS); status=$$?; \
 	case "$${DATABASE_URL:-sqlite}" in postgres*) db=PostgreSQL;; *) db=SQLite;; esac; \
 	took=$$(( $$(date +%s) - start )); \
 	echo "make test: $$((took / 60)) min $$((took % 60)) s on $$db ($(WORKERS) workers, $$(nproc) processors)"; \
