@@ -118,7 +118,10 @@ async def a_game(client: httpx.AsyncClient) -> tuple[str, str, dict[str, Any]]:
         json={"role": "player", "name": "Léa"},
     )
     player.raise_for_status()
-    return game_id, admin, player.json()
+    # Léa's phone takes her seat: her ticket becomes her seat's own key.
+    claimed = await client.post("/api/v1/claim", json={"token": player.json()["token"]})
+    claimed.raise_for_status()
+    return game_id, admin, {**player.json(), "token": claimed.json()["token"]}
 
 
 async def stream_events(
