@@ -201,3 +201,44 @@ def test_a_league_s_match_hands_its_coaches_seats_through_the_league_alone(
         entry = next(p for p in listed if p["person_id"] == coach.person_id)
         assert entry["token"] is None and entry["url"] is None
         assert org.get(f"/g/{game}/people/{coach.person_id}/qr.svg").status_code == 403
+
+
+def test_a_league_s_match_seat_re_issued_goes_back_through_the_league_alone(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """Re-issuing a coach's seat of a league's match (a lost phone) answers the match's
+    organizer with no ticket, by the API or the People page: the coach takes the new seat from
+    the league, as before, and nobody else can."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    scene = SCENES["killpower_match:running"](service, rolls)
+    game = scene.game
+    settings = service.load(game).game.settings
+    org_key = seat_key(service, game, scene.people["organizer"].person_id)
+    org = opened(client, org_key)
+    coach_a, coach_b = scene.people["coach_a"].person_id, scene.people["coach_b"].person_id
+    for coach in (coach_a, coach_b):  # each coach's phone took the seat from the league
+        seat_key(service, game, coach)  # type: ignore[arg-type]
+    api = org.post(
+        f"/api/v1/games/{game}/people/{coach_a}/link",
+        headers={**bearer(org_key), "Idempotency-Key": key()},
+    )
+    assert api.status_code == 200, api.text
+    assert api.json()["token"] is None and api.json()["join_code"] is None
+    assert api.json()["seat"] == "free"
+    page = org.post(
+        f"/g/{game}/people/{coach_b}/reissue",
+        data={"csrf": csrf_of(org.get(f"/g/{game}/people").text), "idem": key()},
+    ).text
+    for coach in (coach_a, coach_b):
+        ticket = service.link_of(service.person(game, coach)).token  # type: ignore[arg-type]
+        assert ticket not in page and ticket not in org.get(f"/g/{game}/people").text
+        assert org.get(f"/g/{game}/people/{coach}/qr.svg").status_code == 403
+    # Coach A comes back from the league, on a new phone: the league hands the new seat.
+    league = settings["parent"]
+    league_coach = settings["delegates"][str(coach_a)]
+    phone = opened(client, seat_key(service, league, league_coach))
+    went = phone.get(f"/g/{league}/killpower/matches/{game}")
+    assert went.status_code == 303, went.text
+    assert phone.get(went.headers["location"]).status_code == 200
+    mine = service.person(game, coach_a)  # type: ignore[arg-type]
+    assert mine.claimed_at is not None

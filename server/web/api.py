@@ -6,6 +6,7 @@ and changes nothing more. Errors are `{"code": ..., "message": ...}` in the call
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Annotated, Any, Literal, Union, cast, get_args
 
@@ -179,13 +180,16 @@ def link_out(
     registered: Registered,
     *,
     holder: bool = False,
-    handed: bool = False,
+    settings: Mapping[str, Any] | None = None,
 ) -> LinkOut:
     """A person's link as the organizer may be shown it (`shown_link`: never a taken seat's
-    key, nor a seat another game hands to its person), or as its `holder` is handed it."""
+    key, nor a seat another game hands to its person), or as its `holder` is handed it.
+    `settings` are the person's game's (read when not given)."""
     person = registered.person
     assert person.id is not None
-    shown = (holder and not person.revoked) or (shown_link(person) and not handed)
+    if settings is None:
+        settings = service.load(person.game_id).game.settings
+    shown = (holder and not person.revoked) or shown_link(person, settings)
     base = public_base(request)
     seat: Literal["organizer", "free", "taken", "revoked"] = (
         "revoked"
@@ -293,15 +297,9 @@ def list_people(
     viewer = caller.viewer(service)
     if not signed_in(viewer).is_organizer:
         raise NotAllowed(N_("Only the organizer manages links."))
-    # A game another one opened (a league's match): its seats go to their people through it.
-    delegates = service.load(game_id).game.settings.get("delegates") or {}
+    settings = service.load(game_id).game.settings
     return [
-        link_out(
-            request,
-            service,
-            Registered(p, service.link_of(p)),
-            handed=delegates.get(str(p.id)) not in (None, "staff"),
-        )
+        link_out(request, service, Registered(p, service.link_of(p)), settings=settings)
         for p in service.people(game_id)
     ]
 

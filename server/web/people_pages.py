@@ -17,7 +17,7 @@ from server.errors import ArbitreError, InvalidInput, LinkInvalid, NotAllowed
 from server.i18n import N_, Msg
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
-from server.platform.service.people import shown_link
+from server.platform.service.people import handed, shown_link
 from server.web.deps import (
     PageViewerDep,
     PersonId,
@@ -44,20 +44,20 @@ def people_context(
 ) -> dict[str, Any]:
     loaded = service.load(game_id)
     base = public_base(request)
-    # A game another one opened (a league's match): its seats go to their people through it
-    # (`handoff`), never through its organizer.
-    delegates = loaded.game.settings.get("delegates") or {}
+    settings = loaded.game.settings
     people = []
     for person in service.people(game_id):
-        handed = delegates.get(str(person.id)) not in (None, "staff")
         # A taken seat's key is its holder's alone (issue 51): the organizer is told it is
-        # taken, and when; a seat not yet taken shows its ticket, to print or to show.
+        # taken, and when; a seat not yet taken shows its ticket, to print or to show. A game
+        # another one opened (a league's match) hands its seats through it, never its organizer.
         url: str | None = None
         code: str | None = None
-        if shown_link(person) and not handed:
+        if shown_link(person, settings):
             link = service.link_of(person)
             url, code = f"{base}/t/{link.token}", link.code
-        people.append({"person": person, "url": url, "code": code, "handed": handed})
+        people.append(
+            {"person": person, "url": url, "code": code, "handed": handed(person, settings)}
+        )
     roles = loaded.kind.registrable_roles()
     # The role the form offers first: the one last used on this phone, else the kind's common
     # case (a fighter, a player, a coach), never the rarest.
@@ -106,7 +106,9 @@ def welcome(
     person = service.person(game_id, viewer.person_id)
     link = service.link_of(person)  # their own: the organizer's link, or their seat's key
     base = public_base(request)
-    code = link.code if shown_link(person) else None  # a seat's key has no join code
+    code = (
+        link.code if shown_link(person, loaded.game.settings) else None
+    )  # a seat's key has no join code
     me = {"person": person, "url": f"{base}/t/{link.token}", "code": code}
     context = {"game": loaded.game, "kind": loaded.kind, "viewer": viewer, "me": me}
     return templates.response(request, "platform/welcome.html", context)
@@ -258,8 +260,9 @@ def qr_code(
     person = service.person(game_id, person_id)
     if person.revoked:
         raise LinkInvalid(N_("This link is no longer valid."))
-    handed = (service.load(game_id).game.settings.get("delegates") or {}).get(str(person.id))
-    if viewer.person_id != person_id and (not shown_link(person) or handed not in (None, "staff")):
+    if viewer.person_id != person_id and not shown_link(
+        person, service.load(game_id).game.settings
+    ):
         raise NotAllowed(N_("This seat is taken: its link is its holder's alone."))
     link = service.link_of(person)
     return svg_qr(f"{public_base(request)}/t/{link.token}")

@@ -66,10 +66,19 @@ def holds_a_seat(person: Person) -> bool:
     return person.role != "organizer"
 
 
-def shown_link(person: Person) -> bool:
+def handed(person: Person, settings: Mapping[str, Any]) -> bool:
+    """Whether another game hands this seat to its person (a league's match: each coach's seat
+    goes to them through the league, `handoff`), so that its ticket is never the organizer's."""
+    return (settings.get("delegates") or {}).get(str(person.id)) not in (None, "staff")
+
+
+def shown_link(person: Person, settings: Mapping[str, Any]) -> bool:
     """Whether the organizer may be shown this person's link (a page, a slip, a QR code, the
-    API's list): the organizer's own, and a seat not yet taken; never a taken seat's key."""
-    return not person.revoked and (not holds_a_seat(person) or person.claimed_at is None)
+    API's list, the answer to a re-issue), `settings` being their game's: the organizer's own,
+    and a seat not yet taken that no other game hands; never a taken seat's key."""
+    if person.revoked or handed(person, settings):
+        return False
+    return not holds_a_seat(person) or person.claimed_at is None
 
 
 def joined(kind: GameKind[Any], role: str, name: str) -> Msg:
