@@ -3,7 +3,7 @@ with their spread (lowest to highest), and the steady state's targets, met or no
 
 A figure that a reader cannot reproduce is not yet a figure: each line is the median of at least
 three runs of the same command, each run measured after its own idle floor and its own storm
-(every phone opening its page and stream at once), so that a run that disagrees with README by
+(every phone opening its page and stream at once), so that a run that disagrees with docs/performance.md by
 more than its spread says something is wrong, not that the machine was busy.
 """
 

@@ -4,10 +4,12 @@ new game that misses one of these fails here, before anyone meets the gap.
 - its pages and their live parts render for each of its people, from its demo and fresh;
 - its commands and settings are typed in the OpenAPI schema, one per handler;
 - its words are in the French catalogue;
-- README's "Games" section presents it.
+- README's "Games" section and docs/games.md present it.
 """
 
 from __future__ import annotations
+
+import re
 
 from collections.abc import Callable
 from pathlib import Path
@@ -144,10 +146,21 @@ def test_every_kind_s_words_are_in_french(kind: str) -> None:
 
 
 @pytest.mark.parametrize("kind", GAME_KINDS)
-def test_readme_presents_every_kind(kind: str) -> None:
+def test_readme_and_the_games_page_present_every_kind(kind: str) -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     games = readme.split("\n## Games\n", 1)[1].split("\n## ", 1)[0]
     assert f"`{kind}`" in games, f"README's Games section names `{kind}`"
+    assert f"(`{kind}`" in (ROOT / "docs" / "games.md").read_text(encoding="utf-8")
+
+
+def test_readme_is_a_front_door_whose_links_lead_somewhere() -> None:
+    """README stays short (what it is, the two commands, configuration in brief, links); the
+    rest is in docs/, and every file it links to is there."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 200
+    targets = re.findall(r"\]\(([^)#]+)\)", readme)
+    assert "docs/architecture.md" in targets and "docs/performance.md" in targets
+    assert [t for t in targets if not (ROOT / t).exists()] == []
 
 
 @pytest.mark.parametrize("kind", GAME_KINDS)

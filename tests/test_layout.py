@@ -2,7 +2,7 @@
 platform without FastAPI, pure rules, one handler signature, small `kind.py` files and modules,
 a service composed of jobs.
 
-README's "Layout" section is the map these tests keep true."""
+docs/architecture.md's "Layout" section is the map these tests keep true."""
 
 from __future__ import annotations
 
