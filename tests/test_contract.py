@@ -10,7 +10,6 @@ new game that misses one of these fails here, before anyone meets the gap.
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any

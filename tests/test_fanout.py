@@ -36,7 +36,8 @@ from server.web.fanout import REVOKED, Fanout, Shown, Watcher
 from server.web.parts import LiveParts, OneState
 from server.web.templating import Templates
 from tests.conftest import Phone, key, run_async, viewer_of
-from tests.security.conftest import SCENES, sb_game
+from tests.security.conftest import SCENES
+from tests.serial_battle.scenes import sb_game
 
 HX = {"HX-Request": "true"}
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
 from tests.conftest import Phone, key
-from tests.security.conftest import sb_game
+from tests.serial_battle.scenes import sb_game
 
 PLAYERS = ("Léa", "Hugo", "Ines", "Zoé")
 

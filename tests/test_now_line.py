@@ -1,12 +1,12 @@
 """Issue 35, class B: every page says at its top where the game stands and whose turn it is,
 then what this viewer can do now.
 
-Walked over every scene of every kind (each phase and end, `tests/security/conftest.py`), as
+Walked over every scene of every kind (each phase and end, `tests/scene.py`), as
 every person of the scene and the public, in both languages: the live part opens on the line
 (`templates/_now.html`, said by `GameKind.now`), before any form; the public's line says where
 the game stands and nothing it could do; everyone else's says what they can do. The people the
 game waits for, and only they, have the line marked as theirs: `WAITS_ON` lists them for every
-scene, so a line that says "your turn" to the wrong phone fails here. A line that points to the
+scene (declared beside the scenes, `tests/<game>/scenes.py`), so a line that says "your turn" to the wrong phone fails here. A line that points to the
 viewer's controls points to something on their page.
 """
 
@@ -19,47 +19,12 @@ from fastapi.testclient import TestClient
 
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.security.conftest import SCENES, phones
+from tests.security.conftest import SCENES, WAITS_ON, phones
 
 LIVE = re.compile(r'<div id="live"[^>]*>\s*(<[^>]+>)(.*?)</p>', re.S)
 WHERE = re.compile(r'<strong class="now-where">([^<]+)</strong>')
 YOU = re.compile(r'<span class="now-you">([^<]+)</span>')
 TO = re.compile(r'<a href="#([\w-]+)" class="now-to')
-
-# Whom each scene waits for: the personas whose line is marked as theirs.
-WAITS_ON: dict[str, set[str]] = {
-    "battlefight:setup": {"organizer", "player", "player_b"},
-    "battlefight:playing": {"player_b"},
-    "battlefight:table": {"organizer", "player"},
-    "battlefight:won": {"organizer"},
-    "killpower_league:setup": {"coach"},
-    "killpower_league:played": set(),
-    "killpower_league:bracket": set(),
-    "killpower_league:live_match": {"coach"},
-    "killpower_match:lineup": {"coach_a", "coach_b"},
-    "killpower_match:running": {"organizer", "coach_a"},
-    "killpower_match:phase3": {"organizer", "coach_b"},
-    "killpower_match:surrendered": set(),
-    "killpower_match:forfeit": set(),
-    "rcb:setup": {"organizer"},
-    "rcb:dealt": {"organizer"},
-    "rcb:designation": {"organizer", "fighter", "team"},
-    "rcb:stakes": {"organizer", "fighter", "team"},
-    "rcb:won": {"organizer"},
-    "rcb:perfect_tie": {"organizer"},
-    "rcb:revealed": set(),
-    "serial_battle:setup": {"organizer"},
-    "serial_battle:running": {"organizer", "referee"},
-    "serial_battle:paused": {"organizer", "referee"},
-    "serial_battle:won": set(),
-    "serial_battle:no_survivor": set(),
-    "serial_battle:ended": set(),
-    "trust_me:setup": {"organizer"},
-    "trust_me:preparing": {"player", "player_b"},
-    "trust_me:fight": {"player_b"},
-    "trust_me:zombies": {"organizer", "player", "player_b"},
-    "trust_me:won": set(),
-}
 
 
 def test_every_scene_says_whom_it_waits_for() -> None:

@@ -17,7 +17,8 @@ from fastapi.testclient import TestClient
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
 from tests.conftest import Phone, csrf_of, key
-from tests.security.conftest import registered, sb_game
+from tests.scene import registered
+from tests.serial_battle.scenes import sb_game
 
 
 def referee_phone(client: TestClient, service: GameService, game: str, person: int) -> Any:

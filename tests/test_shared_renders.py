@@ -105,7 +105,8 @@ def test_an_actions_answer_is_the_part_its_projection_is_then_given(
     import re
 
     from tests.conftest import csrf_of, fingerprint
-    from tests.security.conftest import registered, sb_game
+    from tests.scene import registered
+    from tests.serial_battle.scenes import sb_game
 
     game, people, ids = sb_game(service, ("Léa", "Hugo"))
     second = registered(service, game, people["organizer"], "referee", "Arbitre Sud")

@@ -12,8 +12,8 @@ from server.errors import NotAllowed, RuleError, StaleScreen
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import PUBLIC
 from server.platform.service import GameService
+from tests.battlefight.scenes import LETHAL
 from tests.conftest import key, table
-from tests.security.conftest import LETHAL
 
 
 def seated(service: GameService, rolls: ScriptedRolls, mode: str = "random") -> Any:

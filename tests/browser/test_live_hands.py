@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Route, expect
 from server.platform.service import GameService
 from tests.browser.conftest import PHONE, wait_until
 from tests.conftest import key, viewer_of
-from tests.security.conftest import sb_game
+from tests.serial_battle.scenes import sb_game
 
 
 def test_a_row_opened_and_a_field_being_typed_survive_other_referees_actions(

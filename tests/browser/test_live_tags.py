@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, expect
 from server.platform.service import GameService
 from tests.browser.conftest import PHONE, wait_until
 from tests.conftest import key
-from tests.security.conftest import sb_game
+from tests.serial_battle.scenes import sb_game
 
 
 def test_an_untouched_phone_fetches_nothing_and_a_change_arrives_on_its_stream(

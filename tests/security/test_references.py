@@ -21,17 +21,13 @@ from server.games.killpower.powers import sample_deck
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
+from tests.battlefight.scenes import bf_game
 from tests.conftest import key, seat_key
 from tests.killpower.conftest import League, team_command
-from tests.security.conftest import (
-    bf_game,
-    commands_of,
-    lined_up,
-    match_phase3,
-    rcb_game,
-    rcb_pair,
-    sb_game,
-)
+from tests.killpower.scenes import lined_up, match_phase3
+from tests.rcb.scenes import rcb_game, rcb_pair
+from tests.security.conftest import commands_of
+from tests.serial_battle.scenes import sb_game
 from tests.trust_me.conftest import NAMES, dealt
 
 

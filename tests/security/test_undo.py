@@ -16,8 +16,9 @@ from server.models import Event
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
+from tests.battlefight.scenes import bf_game
 from tests.conftest import key
-from tests.security.conftest import SCENES, bf_game
+from tests.security.conftest import SCENES
 
 # Scenes in which the server rolled no die yet (a setup, a game ended by hand): nothing to fish.
 DICE_FREE = {

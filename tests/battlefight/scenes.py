@@ -1,0 +1,113 @@
+"""BattleFight driven to each of its phases and ends, with a person for every role (the scenes
+every shared walk goes through: `tests/scene.py`)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from server.platform.dice import ScriptedRolls
+from server.platform.kinds import Viewer
+from server.platform.service import GameService
+from tests.conftest import key, viewer_of
+from tests.scene import Builder, Scene, registered
+
+
+def bf_game(
+    service: GameService, rolls: ScriptedRolls, *, start: bool, collection: str = ""
+) -> Scene:
+    rolls.endless = True
+    game, owner = service.create_game("battlefight", "Duel", "Orga", idem_key=key())
+    org = viewer_of(owner)
+    if collection:
+        service.perform(game.id, org, {"type": "collection", "text": collection}, idem_key=key())
+    people: dict[str, Viewer] = {"organizer": org}
+    for persona, name in (("player", "Léa"), ("player_b", "Hugo")):
+        people[persona] = registered(service, game.id, org, "player", name)
+        if start:
+            service.perform(game.id, people[persona], {"type": "boosters"}, idem_key=key())
+    if start:
+        service.perform(game.id, org, {"type": "start"}, idem_key=key())
+    return Scene("battlefight", "playing" if start else "setup", game.id, people)
+
+
+def bf_setup(service: GameService, rolls: ScriptedRolls) -> Scene:
+    return bf_game(service, rolls, start=False)
+
+
+def bf_turn(service: GameService, scene: Scene, technique: str | None = None) -> None:
+    """The player asked plays `technique` (or the first card of their hand)."""
+    state: Any = service.load(scene.game).state
+    pending = state.table.pending
+    if technique is None:
+        technique = next(s for s in state.table.seats if s.id == pending.player).hand[0]
+    player = next(v for v in scene.people.values() if v.person_id == pending.player)
+    service.perform(scene.game, player, {"type": "choose", "values": [technique]}, idem_key=key())
+
+
+def bf_playing(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Begun; the first player draws a card (the base concentration technique)."""
+    scene = bf_game(service, rolls, start=True)
+    bf_turn(service, scene, "base-concentration")
+    return scene
+
+
+# Every card of this collection deals 20 damage: the first card played ends the game.
+LETHAL = json.dumps(
+    [
+        {"title": f"Coup fatal {kind}", "type": kind, "steps": ["Blesser 20"]}
+        for kind in ("attaque", "défense", "déplacement", "concentration", "rhétorique")
+    ]
+)
+
+
+def bf_won(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Both draw a card; the first plays theirs and wins."""
+    scene = bf_game(service, rolls, start=True, collection=LETHAL)
+    bf_turn(service, scene, "base-concentration")
+    bf_turn(service, scene, "base-concentration")
+    bf_turn(service, scene)
+    assert service.load(scene.game).state.result == "won"  # type: ignore[attr-defined]
+    return Scene("battlefight", "won", scene.game, scene.people)
+
+
+def bf_table(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Physical cards at one table: the organizer entered the decks and the first turn; a card
+    drawn is asked of the organizer."""
+    rolls.endless = True
+    game, owner = service.create_game(
+        "battlefight", "Table", "Orga", idem_key=key(), settings={"cards": "table"}
+    )
+    org = viewer_of(owner)
+    people: dict[str, Viewer] = {"organizer": org}
+    state: Any = service.load(game.id).state
+    deck = [
+        c.key
+        for kind in ("attack", "defence", "movement", "concentration", "rhetoric")
+        for c in [t for t in state.collection if t.type == kind][:2]
+        for _ in range(2)
+    ]
+    for persona, name in (("player", "Léa"), ("player_b", "Hugo")):
+        people[persona] = registered(service, game.id, org, "player", name)
+        command = {"type": "deck", "player": people[persona].person_id, "cards": deck}
+        service.perform(game.id, org, command, idem_key=key())
+    service.perform(game.id, org, {"type": "start"}, idem_key=key())
+    command = {"type": "choose", "values": ["base-concentration"]}
+    service.perform(game.id, org, command, idem_key=key())
+    return Scene("battlefight", "table", game.id, people)
+
+
+SCENES: dict[str, Builder] = {
+    "battlefight:setup": bf_setup,
+    "battlefight:playing": bf_playing,
+    "battlefight:won": bf_won,
+    "battlefight:table": bf_table,
+}
+
+# Whom each scene waits for: the personas whose now-line is marked as theirs.
+WAITS_ON: dict[str, set[str]] = {
+    "battlefight:setup": {"organizer", "player", "player_b"},
+    "battlefight:playing": {"player_b"},
+    "battlefight:won": {"organizer"},
+    "battlefight:table": {"organizer", "player"},
+}
