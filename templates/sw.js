@@ -1,9 +1,9 @@
 // Arbitre's service worker: static files from the cache, pages from the network (an offline
 // page when there is none). Game state is never cached: it is personal and changes every second.
-const CACHE = "arbitre-static-v2";
+const CACHE = "arbitre-static-v3";
 self.addEventListener("install", (event) => {
-  // The offline page and its script (a game's pages load their own game's script, not this one).
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(["/offline", "{{ bundle_url() }}"])).then(() => self.skipWaiting()));
+  // The offline page, its script and its styles (a game's pages load their own game's bundles).
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(["/offline", "{{ bundle_url() }}", "{{ bundle_url(None, 'css') }}"])).then(() => self.skipWaiting()));
 });
 self.addEventListener("activate", (event) => {
   event.waitUntil(

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from server.config import ROOT
 from server.platform.dice import ScriptedRolls
+from server.platform.kinds import KINDS
 from server.platform.service import GameService, Registered
 from tests.conftest import Phone, csrf_of, form_fields, key, seat_key, serve, tally_game, viewer_of
 
@@ -315,21 +316,34 @@ def test_pages_are_compressed(client: TestClient) -> None:
     assert gzip.decompress(gzip.compress(b"x")) == b"x"
 
 
-def test_a_game_s_pages_load_its_own_script_and_no_other_game_s(client: TestClient) -> None:
-    """A page ships one script: htmx, Arbitre's own, and its game's where it has one
-    (`static/<kind>/<kind>.js`); no page carries another game's code."""
-    shared = client.get("/assets/app.js").text
-    serial_battle = client.get("/assets/serial_battle.js").text
-    assert "assault-offline" in serial_battle and "assault-offline" not in shared
-    assert (
-        "kp-board" not in serial_battle
-        and "kp-board" in client.get("/assets/killpower_match.js").text
-    )
-    for name in ("rcb", "nothing", "..%2Fjs%2Farbitre"):
-        assert client.get(f"/assets/{name}.js").status_code == 404
+@pytest.mark.parametrize("ext", ["js", "css"])
+def test_a_game_s_pages_load_its_own_bundle_and_no_other_game_s(
+    client: TestClient, ext: str
+) -> None:
+    """A page ships one script and one style sheet: Arbitre's own, and its game's where it has
+    them (`static/<kind>/<kind>.js`, `.css`); no page carries another game's code or styles."""
+    from server.web.templating import own_part, shipped
+
+    shared = client.get(f"/assets/app.{ext}")
+    assert shared.status_code == 200
+    owners = {k: own_part(k, ext) for k in KINDS if own_part(k, ext)}
+    assert owners, "some game has its own"
+    for kind, part in owners.items():
+        body = client.get(f"/assets/{kind}.{ext}").text
+        assert body.startswith(shared.text)
+        for other, theirs in owners.items():
+            assert (shipped(theirs).decode() in body) == (other == kind), (kind, other)
+        assert shipped(part).decode() not in shared.text
+    for name in ("nothing", "..%2Fjs%2Farbitre", "app.min"):
+        assert client.get(f"/assets/{name}.{ext}").status_code == 404
+    assert client.get("/assets/app.py").status_code == 404
     game_id = create_via_form(client)
-    page = client.get(f"/g/{game_id}").text
-    assert re.search(r'<script src="/assets/app\.js\?v=[0-9a-f]+" defer>', page)
+    page = client.get(f"/g/{game_id}").text  # the platform's test kind has none of its own
+    tag = {
+        "js": r'<script src="/assets/app\.js\?v=[0-9a-f]+" defer>',
+        "css": r'href="/assets/app\.css\?v=[0-9a-f]+"',
+    }
+    assert re.search(tag[ext], page)
 
 
 def test_the_log_exports_as_json_and_csv(client: TestClient, rolls: ScriptedRolls) -> None:
@@ -496,7 +510,7 @@ ERROR_SELECTORS = {
 def test_the_error_colour_is_for_errors_only() -> None:
     """No winner, heading, badge or countdown in the colour of an error: every rule of the
     style sheet that uses it is one of an error's own selectors."""
-    css = (ROOT / "static/css/arbitre.css").read_text(encoding="utf-8")
+    css = "\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "static").rglob("*.css")))
     css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
     found = {}
     for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):

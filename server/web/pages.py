@@ -63,7 +63,7 @@ from server.web.parts import LiveParts
 from server.web.people_pages import organizer_only, people_context
 from server.web.seats import held_here, navigated, take_seat
 from server.web.security import language_cookie
-from server.web.templating import APP, Templates, bundle, html_response, is_htmx, own_script
+from server.web.templating import Templates, bundle, has_bundle, html_response, is_htmx
 
 router = APIRouter(include_in_schema=False)
 
@@ -600,15 +600,16 @@ def address_query(request: Request, kind: GameKind[Any], game_id: str) -> QueryP
 # ---------------------------------------------------------------------- people and links
 
 
-@router.get("/assets/{name}.js")
-def app_script(name: str) -> Response:
-    """The script of a game's pages (its kind's key), or of the pages of no game (`app`)."""
-    if name != APP and own_script(name) is None:
+@router.get("/assets/{name}.{ext}")
+def asset(name: str, ext: str) -> Response:
+    """The script (`.js`) or styles (`.css`) of a game's pages (its kind's key), or of the
+    pages of no game (`app`)."""
+    if not has_bundle(name, ext):
         raise NotFound(N_("This page does not exist."))
-    body, _version = bundle(name)
+    body, _version = bundle(name, ext)
     return Response(
         body,
-        media_type="text/javascript",
+        media_type="text/javascript" if ext == "js" else "text/css",
         headers={"Cache-Control": "public, max-age=31536000, immutable"},
     )
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import re
 import secrets
+import urllib.parse
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -37,42 +39,68 @@ def static_url(path: str) -> str:
     return f"/static/{path}?v={static_version(path)}"
 
 
-# One script a page, so a first visit costs one request for it: htmx and its SSE extension
-# (vendored, pinned), Arbitre's own few lines, and on a game's pages that game's own script
-# (`static/<kind>/<kind>.js`, where the game has one): no page ships another game's code.
-BUNDLE_PARTS = ("vendor/htmx-4.0.1.min.js", "vendor/hx-sse-4.0.1.min.js", "js/arbitre.js")
+# One script and one style sheet a page, so a first visit costs one request for each: htmx and
+# its SSE extension (vendored, pinned), Arbitre's own few lines and styles, and on a game's pages
+# that game's own (`static/<kind>/<kind>.js` and `.css`, where the game has them): no page ships
+# another game's code or styles.
+SHARED_PARTS = {
+    "js": (
+        "vendor/htmx-4.0.1.min.js",
+        "vendor/hx-sse-4.0.1.min.js",
+        "js/arbitre.js",
+        "js/field.js",
+    ),
+    "css": ("css/arbitre.css",),
+}
 APP = "app"  # the bundle of the pages of no game
 
 
-def own_script(name: str) -> str | None:
-    """A game's own script, where it has one (its kind's key names its folder)."""
-    part = f"{name}/{name}.js"
+def own_part(name: str, ext: str = "js") -> str | None:
+    """A game's own script or styles, where it has them (its kind's key names its folder)."""
+    part = f"{name}/{name}.{ext}"
     return part if name != APP and (STATIC_DIR / part).is_file() else None
 
 
+def has_bundle(name: str, ext: str) -> bool:
+    """Whether `/assets/<name>.<ext>` is a bundle: the pages of no game's, or a game's own."""
+    return ext in SHARED_PARTS and (name == APP or own_part(name, ext) is not None)
+
+
 @cache
-def bundle(name: str = APP) -> tuple[bytes, str]:
-    """The script of the pages of the game kind `name` (or of no game's): what it holds, and
-    its version."""
-    own = own_script(name)
-    parts = BUNDLE_PARTS + ((own,) if own else ())
-    body = b";\n".join(shipped(part) for part in parts)
+def bundle(name: str = APP, ext: str = "js") -> tuple[bytes, str]:
+    """The script (`js`) or styles (`css`) of the pages of the game kind `name` (or of no
+    game's): what it holds, and its version."""
+    own = own_part(name, ext)
+    parts = SHARED_PARTS[ext] + ((own,) if own else ())
+    body = (b";\n" if ext == "js" else b"\n").join(shipped(part) for part in parts)
     return body, hashlib.sha256(body).hexdigest()[:10]
 
 
 def shipped(part: str) -> bytes:
-    """A part of the bundle as phones get it: Arbitre's own script minified (written to be read
-    here, not downloaded on a field's hotspot); the vendored parts as they come."""
+    """A part of a bundle as phones get it: Arbitre's own script minified (written to be read
+    here, not downloaded on a field's hotspot); styles with their comments and indentation
+    left out; the vendored parts as they come."""
     text = (STATIC_DIR / part).read_bytes()
     if part.endswith(".min.js"):
         return text
-    # Local names shortened too (a kilobyte compressed): the first load's budget is 40 KB.
+    if part.endswith(".css"):
+        css = re.sub(r"/\*.*?\*/", "", text.decode(), flags=re.S)
+        return "\n".join(line.strip() for line in css.splitlines() if line.strip()).encode()
+    # Local names shortened too (a kilobyte compressed): the first load's budget is 30 KB.
     return minify_print(es5(text.decode()), obfuscate=True, obfuscate_globals=False).encode()
 
 
-def bundle_url(kind: str | None = None) -> str:
-    name = kind if kind and own_script(kind) else APP
-    return f"/assets/{name}.js?v={bundle(name)[1]}"
+@cache
+def icon_url() -> str:
+    """The page's icon in the page itself (a few hundred bytes): a first visit asks for no
+    file of it, and the manifest still names `static/icon.svg`."""
+    svg = (STATIC_DIR / "icon.svg").read_text(encoding="utf-8").strip()
+    return "data:image/svg+xml," + urllib.parse.quote(svg, safe=" =:/\"'<>#")
+
+
+def bundle_url(kind: str | None = None, ext: str = "js") -> str:
+    name = kind if kind and own_part(kind, ext) else APP
+    return f"/assets/{name}.{ext}?v={bundle(name, ext)[1]}"
 
 
 def make_environment(extra_dirs: Iterable[Path] = ()) -> jinja2.Environment:
@@ -96,6 +124,7 @@ def make_environment(extra_dirs: Iterable[Path] = ()) -> jinja2.Environment:
     env.globals.update(
         static=static_url,
         bundle_url=bundle_url,
+        icon_url=icon_url,
         languages=i18n.LANGUAGE_NAMES,
         colon=i18n.colon,
         quoted=i18n.quoted,

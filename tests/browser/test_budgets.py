@@ -14,8 +14,10 @@ from server.platform.service import GameService
 from tests.browser.conftest import PHONE, Requests, wait_until
 from tests.conftest import key
 
-FIRST_LOAD_BYTES = 40 * 1024  # compressed, htmx included
-FIRST_LOAD_REQUESTS = 4
+# Compressed, htmx included: 40 KB before issue 52, 36 now (each game its own styles, the icon
+# in the page); issue 52 aims at 30.
+FIRST_LOAD_BYTES = 36 * 1024
+FIRST_LOAD_REQUESTS = 3  # the page, its script, its styles
 # The answer carries the assault panel again: its player chips in their new recent-first order.
 ACTION_BYTES = 5 * 1024
 LONG_LIVED = ("/events",)  # the live stream stays open: not part of a load
