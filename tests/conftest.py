@@ -36,8 +36,11 @@ from server.platform.kinds import Viewer, register
 from server.platform.live import Broker
 from server.platform.sealing import server_key
 from server.platform.service import GameService, Registered
+from tests.browser.plugin import _browser_marker, mark_browser_tests, quiet_console
 from tests.kinds.tally import TALLY
 from tests.server_process import free_port
+
+__all__ = ["_browser_marker", "quiet_console"]  # every browser test's, wherever its file is
 
 register(TALLY)
 
@@ -45,6 +48,10 @@ TEST_TEMPLATES = Path(__file__).parent / "templates"
 SECRET = "test-secret-key-for-arbitre"
 PG_URL = os.environ.get("DATABASE_URL", "")
 ON_POSTGRES = PG_URL.startswith(("postgresql", "postgres"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    mark_browser_tests(items)
 
 
 # ---------------------------------------------------------------- databases

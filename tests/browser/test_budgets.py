@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Request, expect
 
 from server.games.demo import DEMOS
 from server.platform.service import GameService
-from tests.browser.conftest import PHONE, Requests, wait_until
+from tests.browser.kit import PHONE, Requests, wait_until
 from tests.conftest import key
 
 # Compressed, htmx included: 40 KB before issue 52, 36 now (each game its own styles, the icon

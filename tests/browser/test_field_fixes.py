@@ -11,8 +11,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from server.games.killpower.demo import wizard
 from server.platform.service import GameService
-from tests.browser.conftest import PHONE, assert_accessible, pick, shot
+from tests.browser.kit import PHONE, assert_accessible, shot
 from tests.conftest import key, viewer_of
+from tests.serial_battle.browser_kit import pick
 
 # Records each try to buzz, and whether the phone had been touched (a browser refuses before).
 BUZZES = """window.buzzes = [];

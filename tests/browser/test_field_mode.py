@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserType, expect
 
 from server.platform.service import GameService
-from tests.browser.conftest import PHONE, Requests, wait_until
+from tests.browser.kit import PHONE, Requests, wait_until
 from tests.conftest import chromium_path, key, tally_game
 
 FIELD = "arbitre.field"

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser.conftest import PHONE, Requests, assert_accessible, shot, wait_until
+from tests.browser.kit import PHONE, Requests, assert_accessible, shot, wait_until
 
 
 def link_of(page: Page, name: str) -> str:

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from server.platform.service import GameService
-from tests.browser.conftest import PHONE, assert_accessible, shot
+from tests.browser.kit import PHONE, assert_accessible, shot
 from tests.killpower.conftest import Match
 from tests.security.conftest import SCENES
 

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from server.platform.service import GameService
-from tests.browser.conftest import PHONE, assert_accessible, shot
+from tests.browser.kit import PHONE, assert_accessible, shot
 from tests.trust_me.conftest import dealt
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from playwright.sync_api import Browser, expect
 
 from server.platform.service import GameService
-from tests.browser.conftest import PHONE, wait_until
+from tests.browser.kit import PHONE, wait_until
 from tests.conftest import key
 from tests.serial_battle.scenes import sb_game
 

@@ -16,8 +16,9 @@ from playwright.sync_api import Browser, BrowserType, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from server.platform.clock import FakeClock
-from tests.browser.conftest import PHONE, Requests, assault_offline, forest, pick, wait_until
+from tests.browser.kit import PHONE, Requests, wait_until
 from tests.conftest import LiveServer, chromium_path, key, live_app, live_database
+from tests.serial_battle.browser_kit import assault_offline, forest, pick
 from tests.server_process import Cable, free_port
 
 FIELD = "arbitre.field"

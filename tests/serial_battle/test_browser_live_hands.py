@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Route, expect
 
 from server.platform.service import GameService
-from tests.browser.conftest import PHONE, wait_until
+from tests.browser.kit import PHONE, wait_until
 from tests.conftest import key, viewer_of
 from tests.serial_battle.scenes import sb_game
 

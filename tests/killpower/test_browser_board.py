@@ -9,7 +9,8 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from server.platform.service import GameService
-from tests.browser.conftest import PHONE, assert_accessible, shot, two_coach_match
+from tests.browser.kit import PHONE, assert_accessible, shot
+from tests.killpower.browser_kit import two_coach_match
 
 
 def test_two_coaches_move_by_tapping_and_the_board_page_follows(

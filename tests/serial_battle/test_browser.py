@@ -10,16 +10,9 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from server.platform.service import GameService
-from tests.browser.conftest import (
-    PHONE,
-    assault_offline,
-    assert_accessible,
-    forest,
-    pick,
-    shot,
-    wait_until,
-)
+from tests.browser.kit import PHONE, assert_accessible, shot, wait_until
 from tests.conftest import key, viewer_of
+from tests.serial_battle.browser_kit import assault_offline, forest, pick
 
 
 class Taps:

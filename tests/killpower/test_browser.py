@@ -9,8 +9,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from server.games.killpower.demo import wizard
 from server.platform.service import GameService
-from tests.browser.conftest import PHONE, assert_accessible, shot, two_coach_match
+from tests.browser.kit import PHONE, assert_accessible, shot
 from tests.conftest import key, viewer_of
+from tests.killpower.browser_kit import two_coach_match
 
 SPECIALIZATIONS = [
     "Archer (+1 HAB)",
