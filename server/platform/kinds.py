@@ -162,7 +162,7 @@ class LoggedEvent:
 
 def copied(state: S) -> S:
     """A deep copy of a game's state, made by its model from its dump: pydantic's core does in
-    0.2 ms what `copy.deepcopy` does in 1.3 (a 32-player Serial Battle without its deck, the
+    0.2 ms what `copy.deepcopy` does in 1.3 (a 32-player game's state without its deck, the
     largest part of an action's own work). A state already goes through this round trip each
     time it is stored and read back, so it comes out equal."""
     return type(state).model_validate(state.model_dump())
@@ -209,7 +209,7 @@ class GameKind(ABC, Generic[S]):
     # join or a game file past it is refused (`people_limit`).
     max_people: ClassVar[Mapping[str, int]] = {}
     # Texts of this kind's commands and state that hold a person's number, as regular
-    # expressions with a group `id` (a BattleFight card copy "12:3"): renamed when a game moves
+    # expressions with a group `id` (a card copy "12:3" held by person 12): renamed when a game moves
     # to another server. A die's "player:12" and "person:12" are the platform's.
     person_texts: ClassVar[tuple[str, ...]] = ()
     state_model: type[S]
@@ -367,7 +367,7 @@ class GameKind(ABC, Generic[S]):
     personal_block: ClassVar[str | None] = None
 
     # The keys of a page's address that its live part reads: a half-made action the phone keeps
-    # in its address (Serial Battle's attacker chosen, a league's two teams picked). A phone's
+    # in its address (an attacker chosen, two teams picked). A phone's
     # refresh asks its part with them, and a fresh load of that address shows the same; every
     # other key of an address is ignored, so the fingerprint covers all a part shows.
     page_query: ClassVar[tuple[str, ...]] = ()

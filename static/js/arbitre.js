@@ -38,7 +38,7 @@
   function stream() { return document.getElementById("stream"); }
   function liveRegions() { return document.querySelectorAll("[data-live]"); }
   function seqOf(el) { return parseInt(el && el.dataset.seq || "0", 10); }
-  // A half-made action kept in the page's address (a Serial Battle assault's players): the
+  // A half-made action kept in the page's address (an assault's players picked): the
   // keys its live part reads (`data-page-query`), as the address holds them now. The page's
   // refresh asks its part with them, so that it shows what a fresh load of the address shows.
   function ownQuery(el) {
@@ -260,7 +260,7 @@
     if (ctx.response.status >= 300) return;
     var said = document.querySelector("#flash .flash");
     if (!said) return;
-    // A page played far from its top (a Killpower Ball coach's controls) keeps its place: the
+    // A page played far from its top (a coach's controls under the board) keeps its place: the
     // sentence floats at the bottom of the screen until the next tap, instead of a jump up.
     if (document.body.dataset.said === "float") floatSaid(said, document.getElementById("flash"));
     else reveal(said, document.getElementById("flash"));
