@@ -307,3 +307,45 @@ def test_opening_a_match_starts_on_no_choice(killpower: dict[str, Any]) -> None:
     assert "Nabos" not in against.group(0) and "Titanos" in against.group(0)
     modes = re.findall(r'<input type="radio" name="mode"[^>]*>', page)
     assert len(modes) == 2 and not any("checked" in m for m in modes)
+
+
+def test_a_paper_team_s_blank_armour_is_rolled_from_its_coach_s_page(
+    killpower: dict[str, Any], rolls: ScriptedRolls
+) -> None:
+    """A team entered from paper with its magic armour left blank, in a championship: its
+    coach's page says it cannot play yet and why, and offers the roll, which the server takes;
+    the owner's page offers it on top. Once rolled, the offer goes."""
+    game, phones, alix = killpower["game"], killpower["phones"], killpower["people"]["alix"]
+    service: GameService = killpower["service"]
+    row = {
+        "specialization": "archer",
+        "equipment": "gloves",
+        "characteristics": {"DEP": 5, "PHY": 3, "HAB": 4, "POU": 4, "BAL": 4, "VIE": 4},
+    }
+    gladiators = [{**row, "name": f"Ancien {i}", "number": i + 10} for i in range(1, 8)]
+    gladiators[0] = {**gladiators[0], "equipment": "armour"}  # its value left blank
+    command = {
+        "type": "paper_team",
+        "name": "Les Anciens",
+        "coach": alix.person_id,
+        "gladiators": gladiators,
+    }
+    service.perform(game, killpower["people"]["org"], command, idem_key=key())
+    mine = phones["alix"].get(f"/g/{game}").text
+    assert "Pas encore tirée" in mine and "Ancien 1" in mine
+    assert re.search(r"À vous[^<]*armure magique des Anciens", mine)  # « de Les » said right
+    assert "Armure magique à tirer" in phones["org"].get(f"/g/{game}").text
+    assert "Armure magique à tirer" not in phones["basile"].get(f"/g/{game}").text
+    form = next(
+        f
+        for f in re.findall(r"<form[^>]*>.*?</form>", mine, flags=re.S)
+        if 'value="roll_armour"' in f
+    )
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form))
+    rolls.push(4)
+    answer = phones["alix"].post(f"/g/{game}/act", data=fields, headers=HTMX)
+    assert answer.status_code == 200, answer.text
+    team = next(t for t in service.load(game).state.teams.values() if t.name == "Les Anciens")
+    assert team.gladiators[0].armour == 6 + 2
+    assert 'value="roll_armour"' not in phones["alix"].get(f"/g/{game}").text
+    assert "Armure magique à tirer" not in phones["org"].get(f"/g/{game}").text

@@ -179,3 +179,58 @@ def test_no_match_opens_before_the_magic_armour_is_rolled(
         service.open_linked(league.id, league.owner, teams, idem_key=key())
     league.act(league.owner, {"type": "roll_armour", "team": teams["team_a"]}, 4)
     assert service.open_linked(league.id, league.owner, teams, idem_key=key())
+
+
+def test_a_paper_team_has_seven_gladiators(service: GameService, rolls: ScriptedRolls) -> None:
+    """3.4: « Une équipe doit comporter 7 gladiateurs obligatoirement »: a sheet of 6 (or of
+    1) is refused, and nothing is entered."""
+    league = League(service, rolls)
+    for size in (6, 1):
+        command = paper_team()
+        command["gladiators"] = command["gladiators"][:size]
+        with pytest.raises(
+            RuleError, match=f"A team has 7 gladiators, always \\(3.4\\): this sheet has {size}"
+        ):
+            league.act(league.owner, command)
+    assert league.state.teams == {}
+
+
+def test_a_championship_team_has_no_negative_ranking(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """13.1: « une équipe a au minimum 0 point de classement » in a championship; a
+    tournament counts them as they come (`rules.new_ranking`)."""
+    league = League(service, rolls)
+    with pytest.raises(RuleError, match="never below 0 \\(13.1\\), not -2"):
+        league.act(league.owner, paper_team(ranking=-2))
+    assert league.state.teams == {}
+    league.act(league.owner, paper_team(ranking=0))
+    assert league.team("Les Brutes").ranking == 0
+
+
+def test_a_championship_paper_team_with_its_armour_blank_rolls_it_and_plays(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """An armour left blank, as the form invites, is rolled before the first match, in a
+    championship as in a tournament: by the team's coach from their sheet, or the staff."""
+    league = League(service, rolls)
+    nadia = league.coach("Nadia")
+    command = paper_team(coach=nadia.person_id)
+    command["gladiators"][0]["armour"] = None
+    league.act(league.owner, command)
+    league.act(league.owner, paper_team(name="Les Autres"))
+    brutes = league.team("Les Brutes")
+    mine = sheet(league.state, brutes)
+    assert mine["unrolled"] == ["Brute 1"]
+    teams = {"team_a": brutes.id, "team_b": league.team("Les Autres").id}
+    with pytest.raises(RuleError, match="Roll the magic armour of Les Brutes first"):
+        service.open_linked(league.id, league.owner, teams, idem_key=key())
+    other = league.coach("Tomas")
+    with pytest.raises(NotAllowed, match="another coach"):
+        league.act(other, {"type": "roll_armour", "team": brutes.id})
+    league.act(nadia, {"type": "roll_armour", "team": brutes.id}, 4)
+    assert league.team("Les Brutes").gladiators[0].armour == 6 + 2
+    assert sheet(league.state, league.team("Les Brutes"))["unrolled"] == []
+    with pytest.raises(RuleError, match="Every magic armour of Les Brutes is rolled"):
+        league.act(nadia, {"type": "roll_armour", "team": brutes.id})
+    assert service.open_linked(league.id, league.owner, teams, idem_key=key())

@@ -119,7 +119,8 @@ class Reequip(Strict):
 
 
 class RollArmour(Strict):
-    """Tournament (13.2): magic armour is rolled with the referee at the first match."""
+    """A magic armour not rolled yet (13.2 in a tournament; a paper team's left blank): rolled
+    by Arbitre, its die logged, before the team's first match, by its coach or the staff."""
 
     type: Literal["roll_armour"]
     team: TeamRef
@@ -202,4 +203,4 @@ Command = Annotated[
 ]
 
 
-COACH_COMMANDS = (CreateTeam, Replace, Improve, Reequip)
+COACH_COMMANDS = (CreateTeam, Replace, Improve, Reequip, RollArmour)

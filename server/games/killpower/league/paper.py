@@ -107,6 +107,22 @@ def check_powers(state: LeagueState, gladiators: list[PaperGladiator]) -> None:
 def on_paper_team(state: LeagueState, c: EnterTeam, ctx: Context) -> Applied:
     coach = check_coach(state, c.coach)
     name = team_name(state, c.name)
+    # 3.4: « Une équipe doit comporter 7 gladiateurs obligatoirement », a paper one too.
+    if len(c.gladiators) != rules.TEAM_SIZE:
+        raise RuleError(
+            N_("A team has {size} gladiators, always (3.4): this sheet has {count}."),
+            field="gladiators",
+            size=rules.TEAM_SIZE,
+            count=len(c.gladiators),
+        )
+    # 13.1 and 3.4: « une équipe a au minimum 0 point de classement » in a championship (as
+    # `rules.new_ranking` counts them on).
+    if c.ranking < 0 and state.mode == "championship":
+        raise RuleError(
+            N_("In a championship, ranking points are never below 0 (13.1), not {ranking}."),
+            field="ranking",
+            ranking=c.ranking,
+        )
     check_numbers([g.number for g in c.gladiators])
     if c.won + c.lost + c.drawn + c.abandoned > c.played:
         raise RuleError.counted(

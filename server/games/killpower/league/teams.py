@@ -246,7 +246,7 @@ def on_reequip(state: LeagueState, c: Reequip, ctx: Context) -> Applied:
 
 
 def on_roll_armour(state: LeagueState, c: RollArmour, ctx: Context) -> Applied:
-    team = state.team(c.team)
+    team = own_team(state, c.team, ctx.actor)
     rolled = []
     for g in team.gladiators:
         if g.equipment == "armour" and g.armour is None:

@@ -215,6 +215,11 @@ def sheet(state: LeagueState, team: Team) -> dict[str, Any]:
         "power_explained": power.explain().render(),
         "complete": len(team.gladiators) == rules.TEAM_SIZE,
         "paper": team.paper,
+        # A magic armour not rolled yet (a paper sheet's left blank, a tournament's): rolled
+        # before the team's first match can open.
+        "unrolled": [
+            g.name for g in team.gladiators if g.equipment == "armour" and g.armour is None
+        ],
         "gladiators": [
             {
                 **g.model_dump(mode="json"),
@@ -289,6 +294,13 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
             ],
             " · ",
         )
+    unrolled = [t["name"] for t in view.get("teams") or () if t["unrolled"]]
+    if unrolled:  # no match opens for these teams before their armour is rolled
+        said = Msg(
+            N_("Your turn: roll the magic armour of {teams} before its first match."),
+            {"teams": ", ".join(unrolled)},
+        )
+        return Now(where, said, yours=True)
     if viewer.is_staff:
         if len(view["table"]) < 2:
             return Now(where, Msg(N_("Invite the coaches: each creates their team.")))
