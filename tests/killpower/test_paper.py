@@ -201,7 +201,7 @@ def test_a_championship_team_has_no_negative_ranking(
     """13.1: « une équipe a au minimum 0 point de classement » in a championship; a
     tournament counts them as they come (`rules.new_ranking`)."""
     league = League(service, rolls)
-    with pytest.raises(RuleError, match="never below 0 \\(13.1\\), not -2"):
+    with pytest.raises(RuleError, match=r"never below 0 \(13\.1\), not -2"):
         league.act(league.owner, paper_team(ranking=-2))
     assert league.state.teams == {}
     league.act(league.owner, paper_team(ranking=0))
