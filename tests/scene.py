@@ -51,15 +51,29 @@ def stranger(service: GameService) -> Registered:
     return service.register(game.id, viewer_of(owner), "referee", "Intrus", idem_key=key())
 
 
+def scene_modules() -> list[Any]:
+    """Each game's `tests/<folder>/scenes.py`."""
+    found = []
+    for folder in pkgutil.iter_modules(tests.__path__):
+        if folder.ispkg and importlib.util.find_spec(f"tests.{folder.name}.scenes") is not None:
+            found.append(importlib.import_module(f"tests.{folder.name}.scenes"))
+    return found
+
+
+def declared(name: str) -> dict[str, Any]:
+    """What each game's scenes module declares under `name` (a dict by kind), merged."""
+    merged: dict[str, Any] = {}
+    for module in scene_modules():
+        merged.update(getattr(module, name, {}))
+    return merged
+
+
 def all_scenes() -> tuple[dict[str, Builder], dict[str, set[str]]]:
     """Every game's scenes and whom each waits for, from each `tests/<folder>/scenes.py`; every
     registered kind with a demo (every game, not the platform's test kind) has at least one."""
     scenes: dict[str, Builder] = {}
     waits: dict[str, set[str]] = {}
-    for folder in pkgutil.iter_modules(tests.__path__):
-        if not folder.ispkg or importlib.util.find_spec(f"tests.{folder.name}.scenes") is None:
-            continue
-        module = importlib.import_module(f"tests.{folder.name}.scenes")
+    for module in scene_modules():
         scenes.update(module.SCENES)
         waits.update(getattr(module, "WAITS_ON", {}))
     found = {label.split(":", 1)[0] for label in scenes}

@@ -62,7 +62,7 @@ def test_a_fight_and_a_move_from_the_phones(browser: Browser, live_server: Any) 
 
     # Hugo attacks Léa with his machete, on his phone.
     expect(hugo.get_by_role("heading", name="À vous : posez un pion et agissez")).to_be_visible()
-    hugo.locator("summary", has_text="Frapper").tap()
+    hugo.locator("summary", has_text="Frapper un survivant").tap()
     hugo.locator("#tm-att-target").select_option(str(t.id("Léa")))
     hugo.locator("#tm-att-slot").select_option("c9")
     service.dice.push(5, 3)  # type: ignore[attr-defined]  # 5 + 3 + 1 = 9

@@ -35,7 +35,7 @@ from server.games.trust_me.sheet import (
     wound_places,
 )
 from server.games.trust_me.state import HANDS, Die, Fight, Placement, Survivor, TMState
-from server.games.trust_me.table import at_the_table, playing
+from server.games.trust_me.table import at_the_table, check_fight_over, playing
 from server.i18n import N_, P_, Msg, joined
 from server.platform.dice import Dice
 from server.platform.kinds import Applied, Context
@@ -530,8 +530,7 @@ def on_usage(state: TMState, c: Usage, ctx: Context) -> Applied:
 def on_zombies(state: TMState, c: Zombies, ctx: Context) -> Applied:
     """9.4, 12: "Si les socles d'un ou plusieurs zombies touchent le socle d'un survivant, alors
     ce survivant est attaqué": at 8, +2 for each one more; no die for the zombies."""
-    if state.fight is not None or state.placements:
-        raise RuleError(N_("Finish the fight in progress first."))
+    check_fight_over(state)
     if state.phase not in ("players", "zombies"):
         raise RuleError(N_("Zombies attack during the rounds."))
     at_the_table(state, ctx)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from server.errors import NotAllowed, RuleError
 from server.games.trust_me.state import Survivor, TMState, ZombiePhase
 from server.i18n import N_
-from server.platform.kinds import Context
+from server.platform.kinds import Context, Viewer
 
 
 def playing(state: TMState, person: int | None, field: str) -> Survivor:
@@ -21,9 +21,19 @@ def playing(state: TMState, person: int | None, field: str) -> Survivor:
     return s
 
 
-def check_free(state: TMState) -> None:
-    if state.fight is not None or state.placements:
+def fight_over(state: TMState) -> bool:
+    """No fight in progress and no wound waiting for its place: what the table's moves (a
+    zombie attack, the zombie phase's dice) wait for, said to the pages as to the rules."""
+    return state.fight is None and not state.placements
+
+
+def check_fight_over(state: TMState) -> None:
+    if not fight_over(state):
         raise RuleError(N_("Finish the fight in progress first."))
+
+
+def check_free(state: TMState) -> None:
+    check_fight_over(state)
     if state.declared is not None:
         raise RuleError(N_("An action waits: the survivor aiming decides first."))
 
@@ -35,13 +45,17 @@ def own(state: TMState, ctx: Context) -> Survivor:
     return playing(state, person, "player")
 
 
-def at_the_table(state: TMState, ctx: Context) -> None:
+def at_table(state: TMState, viewer: Viewer) -> bool:
     """The table's own moves (zombies, spawns, dice) come from the staff or a survivor still in
     play: a player whose survivor died or left watches."""
-    if ctx.actor.is_staff:
-        return
-    person = ctx.actor.person_id
-    if person is None or str(person) not in state.survivors or not state.survivor(person).playing:
+    if viewer.is_staff:
+        return True
+    person = viewer.person_id
+    return person is not None and str(person) in state.survivors and state.survivor(person).playing
+
+
+def at_the_table(state: TMState, ctx: Context) -> None:
+    if not at_table(state, ctx.actor):
         raise NotAllowed(N_("A survivor still in play, or the organizer, does this."))
 
 

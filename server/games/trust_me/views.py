@@ -25,6 +25,7 @@ from server.games.trust_me.sheet import (
     wound_places,
 )
 from server.games.trust_me.state import CELLS, HANDS, Survivor, TMState
+from server.games.trust_me.table import at_table, fight_over
 from server.games.trust_me.zombies import PRIORITIES
 from server.i18n import N_, Msg, listed
 from server.platform.kinds import LoggedEvent, Part, Viewer, sentences_only
@@ -297,6 +298,8 @@ def board_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any]:
         "waiting": waiting_view(state),
         "waiting_wounds": bool(state.placements),
         "fight": fight_view(state),
+        # The table's moves wait for the fight to end (`table.fight_over`, as the rules judge).
+        "fight_over": fight_over(state),
         "declared": Msg(turn.ACTION_WORDS[state.declared.action]).render()
         if state.declared
         else None,
@@ -346,6 +349,7 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
     ]
     mine: dict[str, Any] = {
         "id": s.id,
+        "at_table": at_table(state, viewer),  # still in play: the table's moves are theirs too
         "sheet": sheet_view(state, s, True),
         "points": points(state, s) if state.phase != "setup" else None,
         "objectives": [
@@ -429,6 +433,7 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
         "may_recover": bool(
             state.zombies
             and state.zombies.spawned
+            and fight_over(state)  # `zombies.phase`: a zombie attack is fought first
             and s.playing
             and s.id not in state.zombies.recovered
         ),
@@ -579,7 +584,7 @@ YOUR_MOVES = (
 def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
     """The round and what the game waits for, and what this survivor or the organizer does."""
     phase, me, staff = view["phase"], view.get("me"), viewer.is_staff
-    at_table = staff or me is not None
+    at_table = staff or bool(me and me["at_table"])
     if phase == "setup":
         where = Msg(N_("Before the deal"))
         if staff:
@@ -619,7 +624,7 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
             if winners
             else Msg(N_("The game is over: nobody saved their community."))
         )
-        return Now(where, Msg(NOTHING_LEFT) if at_table else None)
+        return Now(where, Msg(NOTHING_LEFT) if staff or me is not None else None)
     waiting = view.get("waiting")
     if phase == "zombies" and not (waiting and waiting["person"] is not None):
         # What the table does now, said as the zombie panel says it (anyone at it may roll).
@@ -628,7 +633,7 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
         if me is not None and me["may_recover"]:
             return Now(where, Msg(N_("Your turn: take your tokens back.")), yours=True)
         spawned = (view.get("zombie_phase") or {}).get("spawned")
-        if at_table and not spawned and not view.get("waiting_wounds"):
+        if at_table and not spawned and view.get("fight_over"):
             said = Msg(N_("Yours, or anyone's at the table. {what}"), {"what": said})
             return Now(where, said, yours=True, to="tm-zombies-title")
         if not at_table:

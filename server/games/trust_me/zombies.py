@@ -10,7 +10,7 @@ from server.games.trust_me import combat
 from server.games.trust_me.commands import Infections, Recover, Spawn
 from server.games.trust_me.ending import finish
 from server.games.trust_me.state import Placement, TMState, ZombiePhase
-from server.games.trust_me.table import advance, at_the_table
+from server.games.trust_me.table import advance, at_the_table, check_fight_over
 from server.i18n import N_, P_, Msg, joined
 from server.platform.kinds import Applied, Context
 
@@ -30,8 +30,7 @@ PRIORITIES = (  # 12: where each zombie moves, 10 cm
 def phase(state: TMState) -> ZombiePhase:
     if state.phase != "zombies" or state.zombies is None:
         raise RuleError(N_("This is done in the zombie phase."))
-    if state.fight is not None or state.placements:
-        raise RuleError(N_("Finish the fight in progress first."))
+    check_fight_over(state)
     return state.zombies
 
 

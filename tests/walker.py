@@ -1,0 +1,265 @@
+"""A seeded random walk of a game through its own pages (issue 53): at each step every person's
+page is opened fresh, one of the forms it offers is filled as a person would (a choice at random
+among what each menu, radio group, box and button offers; a number typed within its bounds) and
+posted as htmx posts it. What a page offers, the server must take: a refusal of an offered form
+is the walk's finding, as is any answer 500, and a game in which nobody is offered anything while
+it has not ended.
+
+A link that keeps a half-made action in the page's address (an attacker picked, two teams
+chosen: `?attacker=...`) is followed as a tap too; the forms of the page it leads to are then
+that person's offers.
+
+Names no game: the walk starts from any scene (`tests/scene.py`).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from urllib.parse import urlencode, urlsplit
+
+from fastapi.testclient import TestClient
+
+from server.platform.service import GameService
+from tests.conftest import Phone
+from tests.scene import Scene
+
+FORM = {"HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"}
+
+
+@dataclass
+class Offer:
+    """A command form as its page offers it."""
+
+    action: str
+    hidden: list[tuple[str, str]] = field(default_factory=list)
+    menus: list[tuple[str, list[str], bool]] = field(default_factory=list)  # name, values, multiple
+    radios: dict[str, list[str]] = field(default_factory=dict)
+    boxes: list[tuple[str, str, bool]] = field(default_factory=list)  # name, value, ticked
+    typed: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)  # name, kind, attrs
+    buttons: list[tuple[str, str]] = field(default_factory=list)
+    closed: bool = False
+    label: str = ""
+    pasted: bool = False  # a text to paste (a deck, a box's contents): its import's own tests
+
+    @property
+    def type(self) -> str:
+        return next((v for k, v in self.hidden if k == "type"), "")
+
+    def fill(self, pick: random.Random) -> list[tuple[str, str]]:
+        """The fields a person's taps would send: a value for every choice."""
+        fields = list(self.hidden)
+        for name, values, multiple in self.menus:
+            if multiple:
+                fields += [(name, v) for v in values if v and pick.random() < 0.5]
+            elif values:
+                fields.append((name, pick.choice(values)))
+        for name, values in self.radios.items():
+            fields.append((name, pick.choice(values)))
+        for name, value, _ticked in self.boxes:
+            if pick.random() < 0.5:
+                fields.append((name, value or "on"))
+        for name, kind, attrs in self.typed:
+            value = typed(kind, attrs, pick)
+            if value is not None:
+                fields.append((name, value))
+        if self.buttons:
+            name, value = pick.choice(self.buttons)
+            if name:
+                fields.append((name, value))
+        return fields
+
+
+NAMES = iter(range(1, 10**9))
+
+
+def typed(kind: str, attrs: dict[str, str], pick: random.Random) -> str | None:
+    """What a person types in a field: a number within its bounds (or the one shown, kept), a
+    text kept as shown, a new name where one is asked; None to leave it empty."""
+    value = attrs.get("value", "")
+    if kind == "number":
+        low = int(float(attrs.get("min") or 0))
+        high = int(float(attrs.get("max") or low + 20))
+        if value and pick.random() < 0.6:
+            return value
+        return str(pick.randint(low, max(low, high)))
+    if value:  # a text that says what is (a plan, a name): kept
+        return value
+    if "required" not in attrs and pick.random() < 0.5:
+        return None
+    return f"Marche {next(NAMES)}"
+
+
+class Offers(HTMLParser):
+    """The command forms a page offers, and its links that keep a choice in the address."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.offers: list[Offer] = []
+        self.links: list[str] = []
+        self.form: Offer | None = None
+        self.menu: tuple[str, list[str], bool] | None = None
+        self.option: str | None = None
+        self.text = ""
+        self.area: dict[str, str] | None = None
+        self.templates = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "template":
+            self.templates += 1
+        if self.templates:
+            return
+        if tag == "a" and a.get("href", "").startswith("?"):
+            self.links.append(a["href"])
+        if tag == "form" and a.get("action", "").endswith("/act"):
+            self.form = Offer(a["action"])
+            self.offers.append(self.form)
+            return
+        form = self.form
+        if form is None:
+            return
+        name = a.get("name", "")
+        if tag == "input" and "disabled" not in a:
+            kind = a.get("type", "text")
+            if kind == "hidden" and name:
+                form.hidden.append((name, a.get("value", "")))
+            elif kind == "radio" and name:
+                form.radios.setdefault(name, []).append(a.get("value", ""))
+            elif kind == "checkbox" and name:
+                form.boxes.append((name, a.get("value", ""), "checked" in a))
+            elif kind == "submit":
+                form.buttons.append((name, a.get("value", "")))
+            elif name and kind in ("text", "number", "search", "tel"):
+                form.typed.append((name, kind, a))
+        elif tag == "button" and a.get("type", "submit") == "submit":
+            if "disabled" in a:
+                form.closed = not form.buttons
+            else:
+                form.buttons.append((name, a.get("value", "")))
+                form.closed = False
+        elif tag == "select" and "disabled" not in a and name:
+            self.menu = (name, [], "multiple" in a)
+        elif tag == "option" and self.menu is not None:
+            self.option = None if "disabled" in a else a.get("value", "\0")
+            self.text = ""
+        elif tag == "textarea" and name:
+            self.area, self.text = {"name": name, **a}, ""
+
+    def handle_data(self, data: str) -> None:
+        if self.option is not None or self.area is not None:
+            self.text += data
+        if self.form is not None and self.menu is None and data.strip():
+            self.form.label = self.form.label or data.strip()[:40]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "template":
+            self.templates -= 1
+        if self.templates:
+            return
+        if tag == "option" and self.menu is not None:
+            if self.option is not None:  # a placeholder ("Choose…") is disabled: no choice
+                value = self.text.strip() if self.option == "\0" else self.option
+                self.menu[1].append(value)
+            self.option = None
+        elif tag == "select" and self.menu is not None and self.form is not None:
+            self.form.menus.append(self.menu)
+            self.menu = None
+        elif tag == "textarea" and self.area is not None and self.form is not None:
+            value = self.text.strip()
+            if value:
+                self.form.hidden.append((self.area["name"], value))
+            elif "required" in self.area:
+                self.form.pasted = True
+            self.area = None
+        elif tag == "form":
+            self.form = None
+
+
+@dataclass
+class Walk:
+    """What a walk met: the refusals of offered forms, the steps taken, how it ended."""
+
+    label: str
+    seed: int
+    steps: int = 0
+    refused: list[tuple[str, str]] = field(default_factory=list)  # command type, what was said
+    errors: list[str] = field(default_factory=list)
+    stuck: str | None = None
+    ended: bool = False
+
+
+def offers_of(phone: TestClient, game: str, address: str = "") -> tuple[list[Offer], list[str]]:
+    answer = phone.get(f"/g/{game}{address}")
+    assert answer.status_code < 500, f"{address}: {answer.status_code}"
+    if answer.status_code != 200:
+        return [], []
+    parser = Offers()
+    parser.feed(answer.text)
+    return [o for o in parser.offers if not o.closed and not o.pasted], parser.links
+
+
+def everyone(client: TestClient, service: GameService, game: str) -> dict[str, TestClient]:
+    """A phone for every person of the game (the scene's personas and the rest of the table),
+    each with its seat taken, by name."""
+    out: dict[str, TestClient] = {}
+    for person in service.people(game):
+        if person.revoked:
+            continue
+        phone = Phone(client, follow_redirects=False)
+        token = service.link_of(person).token
+        assert phone.get(f"/t/{token}").status_code == 303
+        out[f"{person.role}:{person.name}"] = phone
+    return out
+
+
+def walk(
+    service: GameService,
+    scene: Scene,
+    phones: dict[str, TestClient],
+    *,
+    seed: int,
+    steps: int,
+) -> Walk:
+    """`steps` taps at random among what the scene's people are offered, from `scene`."""
+    pick = random.Random(f"{scene.label}:{seed}")
+    service.store.dice = lambda sides: pick.randint(1, sides)  # type: ignore[assignment]
+    done = Walk(scene.label, seed)
+    game = scene.game
+    held: dict[str, str] = {}  # a person's page address, with the choice it keeps
+    for _ in range(steps):
+        if service.load(game).kind.status(service.load(game).state) == "finished":
+            done.ended = True
+            break
+        offered: list[tuple[str, Offer | str]] = []
+        for persona, phone in phones.items():
+            forms, links = offers_of(phone, game, held.get(persona, ""))
+            offered += [(persona, o) for o in forms]
+            offered += [(persona, link) for link in links]
+        if not offered:
+            done.stuck = f"nobody is offered anything (step {done.steps})"
+            break
+        persona, chosen = pick.choice(offered)
+        done.steps += 1
+        if isinstance(chosen, str):  # a link that keeps a choice in the address
+            held[persona] = chosen
+            continue
+        fields = chosen.fill(pick)
+        answer = phones[persona].post(chosen.action, content=urlencode(fields), headers=FORM)
+        said = f"{persona} {chosen.type} {sorted(set(fields) - set(chosen.hidden))}"
+        if answer.status_code >= 500:
+            done.errors.append(f"{said}: {answer.status_code}")
+        elif answer.status_code >= 400:
+            reason = re.search(
+                r'class="[^"]*(?:form-error|refused)[^"]*"[^>]*>(.*?)</', answer.text, re.S
+            )
+            text = re.sub(r"<[^>]+>|\s+", " ", reason.group(1) if reason else answer.text[:200])
+            done.refused.append((chosen.type, f"{said}: {answer.status_code} {text.strip()}"))
+        if "HX-Replace-Url" in answer.headers:  # the address the page holds after the tap
+            query = urlsplit(answer.headers["HX-Replace-Url"]).query
+            held[persona] = f"?{query}" if query else ""
+    else:
+        done.ended = service.load(game).kind.status(service.load(game).state) == "finished"
+    return done
