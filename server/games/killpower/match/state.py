@@ -128,6 +128,12 @@ class Fighter(BaseModel):
     def inert(self) -> bool:
         return any(c in self.conditions for c in INERT)
 
+    @property
+    def may_enter(self) -> bool:
+        """In the side-line zone, free to enter the field: not fleeing, held off or inert (6.3:
+        an error that cannot be made is cancelled; the page offers no such entry)."""
+        return self.where == "zt" and not (self.has("afraid") or self.has("held") or self.inert)
+
     def standing(self, turn: int) -> mr.Standing:
         until = self.back if self.where == "expelled" else None
         # TABLE 7 (4), ZT involontaire: "s'ils fuient ou subissent un pouvoir dans leur ZT" (a

@@ -64,7 +64,7 @@ def on_enter(p: Play, c: Enter) -> None:
             raise Refused(
                 N_("{name} is not in the side-line zone."), field="gladiator", name=f.label
             )
-        if f.has("afraid") or f.has("held") or f.inert:
+        if not f.may_enter:
             # 6.3: an impossible error is cancelled (a fleeing gladiator cannot enter).
             raise Refused(N_("{name} cannot enter the field now."), field="gladiator", name=f.label)
         s.entries += 1

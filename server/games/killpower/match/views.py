@@ -133,6 +133,7 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
         "where": f.where,
         "acted": f.acted,
         "waiting": f.waiting,
+        "may_enter": f.may_enter,
         "ball": state.carrier is f,
         "conditions": [
             {"key": c, "left": u.left(state.turn) if u else None}
