@@ -243,7 +243,10 @@ def test_the_owner_chooses_the_mode_on_a_new_league(client: TestClient) -> None:
         headers=HTMX,
     )
     assert answer.status_code == 200 and "La ligue joue en tournoi" in answer.text
-    assert "Tirer le tableau" in phone.get(f"/g/{game.id}").text
+    # No team yet: the bracket is not offered (the rule would refuse it), and the page says why.
+    page = phone.get(f"/g/{game.id}").text
+    assert "Tirer le tableau" not in page
+    assert "Un tournoi demande au moins deux équipes de 7 gladiateurs." in page
 
 
 def test_a_team_from_paper_entered_on_the_owners_phone(killpower: dict[str, Any]) -> None:
