@@ -46,6 +46,8 @@ class Offer:
 
     @property
     def type(self) -> str:
+        if self.action.endswith("/undo"):
+            return "undo"
         return next((v for k, v in self.hidden if k == "type"), "")
 
     def fill(self, pick: random.Random) -> list[tuple[str, str]]:
@@ -114,7 +116,7 @@ class Offers(HTMLParser):
             return
         if tag == "a" and a.get("href", "").startswith("?"):
             self.links.append(a["href"])
-        if tag == "form" and a.get("action", "").endswith("/act"):
+        if tag == "form" and a.get("action", "").endswith(("/act", "/undo")):
             self.form = Offer(a["action"])
             self.offers.append(self.form)
             return

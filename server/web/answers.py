@@ -76,7 +76,7 @@ def page_context(
         said = Msg(N_("Your turn: {name} proposes something, answer it."), {"name": asked[0]["by"]})
         context["now_line"] = Now(context["now_line"].where, said, yours=True)
     if viewer.is_staff:
-        context["undoable"] = service.last_undoable(game.id)
+        context["undoable"] = service.last_undoable(game.id, viewer)
         context["recent"] = service.recent_summaries(game.id)
     elif loaded.kind.consent_commands and loaded.kind.side_of(loaded.state, viewer):
         # Sides playing without a referee undo too (their own last action alone, else with

@@ -452,3 +452,24 @@ def test_a_half_made_assault_outlives_the_referee_s_other_taps_and_a_refusal_sta
     again = refused.text[refused.text.index('id="assault"') :]
     assert again.count(f'name="defenders[]" value="{zoe.person_id}"') == 1
     assert f'type="checkbox" name="defenders[]" value="{zoe.person_id}" checked' in again
+
+
+def test_a_referee_is_offered_the_undo_of_their_own_action_alone(sb: dict[str, Any]) -> None:
+    """An undo button is offered where the undo would be taken (issue 53): a referee undoes
+    their own last action, the organizer anyone's; another referee's is offered to no other
+    referee, who would be refused it."""
+    service: GameService = sb["service"]
+    org, game = sb["people"]["org"], sb["game"]
+    start(sb, {"lea": "katana", "hugo": "arc"})
+    hugo = sb["people"]["hugo"].person_id
+    other = service.register(game, org, "referee", "Arbitre Sud", idem_key=key())
+    south = Phone(sb["phones"]["ref"], follow_redirects=False)
+    assert south.get(f"/t/{service.link_of(other.person).token}").status_code == 303
+    correction = {"type": "correct", "player": hugo, "pv": 21, "reason": "oubli"}
+    service.perform(game, viewer_of(other), correction, idem_key=key())
+    undo = 'action="/g/' + game + '/undo"'
+    assert undo in south.get(f"/g/{game}").text  # their own
+    assert undo not in sb["phones"]["ref"].get(f"/g/{game}").text  # Arbitre Sud's, not theirs
+    assert undo in sb["phones"]["org"].get(f"/g/{game}").text  # the organizer's: anyone's
+    fields = form_fields(south.get(f"/g/{game}").text, f"/g/{game}/undo")
+    assert south.post(f"/g/{game}/undo", data=fields, headers=HX).status_code == 200

@@ -159,10 +159,17 @@ class Reads:
             s.exec(select(Person).where(Person.game_id == game_id).order_by(col(Person.id)))
         )
 
-    def last_undoable(self, game_id: str) -> tuple[int, Msg] | None:
+    def last_undoable(self, game_id: str, viewer: Viewer | None = None) -> tuple[int, Msg] | None:
+        """The action an undo would take back now, as `viewer` may undo it: a referee their
+        own (or the clock's), the organizer anyone's (`Actions.undo` judges the same way)."""
         with self.store.db.read() as s:
             target = self.store.undo_target(s, game_id)
-        return (target.seq, Msg.from_json(target.label)) if target else None
+        if target is None:
+            return None
+        referee = viewer is not None and viewer.is_staff and not viewer.is_organizer
+        if referee and target.actor_id not in (None, viewer.person_id):  # type: ignore[union-attr]
+            return None
+        return (target.seq, Msg.from_json(target.label))
 
     def log(
         self, game_id: str, viewer: Viewer, after: int = 0, upto: int | None = None
