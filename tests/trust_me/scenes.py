@@ -109,11 +109,11 @@ WALK_KNOWN: dict[str, dict[str, str]] = {
         "search": "places offered that the item may not take, or that are taken",
         "wounds": "two wounds may be sent to one place",
         "use": "items offered that are not used by an action",
-        "drop": "posted with nothing ticked",
         "decor": "the décor's points are 2 to 4: the counters take any",
         "attack": "a weapon's shot from the Cible marker out of its moment",
         "act": "a field left to fill",
         "bandage": "offered with no free bandage",
         "passport": "a passport another survivor has",
+        "endure": "the fatigue token's place left to choose",
     },
 }
