@@ -10,15 +10,20 @@ from server.games.killpower import rules
 RECRUIT_FIELDS = ("name", "number", "specialization", "equipment", "powers")
 
 
+def chosen(powers: Any) -> list[str]:
+    """A gladiator's powers from its two menus (or one value): those chosen, "—" left out."""
+    values = [powers] if isinstance(powers, str) else list(powers or [])
+    return [p for p in values if p]
+
+
 def recruits(data: dict[str, Any], size: int) -> list[dict[str, Any]]:
     """Form fields name_1 ... name_n (number_i, specialization_i, equipment_i, powers_i) as a
     list of recruits, taken out of `data`; a row left empty is no recruit."""
     found = []
     for i in range(1, size + 1):
         fields = {k: data.pop(f"{k}_{i}", None) for k in RECRUIT_FIELDS}
+        fields["powers"] = chosen(fields["powers"])
         if any(v not in (None, "", []) for v in fields.values()):
-            powers = fields["powers"] or []
-            fields["powers"] = [powers] if isinstance(powers, str) else powers
             found.append({k: v for k, v in fields.items() if v is not None})
     return found
 
@@ -32,11 +37,10 @@ def paper_gladiators(data: dict[str, Any]) -> list[dict[str, Any]]:
     found = []
     for i in range(1, rules.TEAM_SIZE + 1):
         row = {k: data.pop(f"{k}_{i}", None) for k in PAPER_FIELDS}
+        row["powers"] = chosen(row["powers"])
         figures = {c: data.pop(f"{c}_{i}", None) for c in rules.CHARACTERISTICS}
         if all(v in (None, "", []) for v in [*row.values(), *figures.values()]):
             continue
-        powers = row["powers"] or []
-        row["powers"] = [powers] if isinstance(powers, str) else powers
         row["characteristics"] = {c: v for c, v in figures.items() if v not in (None, "")}
         found.append({k: v for k, v in row.items() if v not in (None, "")})
     return found

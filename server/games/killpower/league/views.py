@@ -276,6 +276,7 @@ def template_globals() -> dict[str, Any]:
         "killpower_locations": LOCATION_TITLES,
         "killpower_improvable": rules.IMPROVABLE,
         "killpower_characteristics": rules.CHARACTERISTICS,
+        "killpower_maxima": rules.RACE_MAXIMA,  # TABLE 11: what a paper sheet's figure may be
         "killpower_team_size": rules.TEAM_SIZE,
         "killpower_power_kinds": KIND_TITLES,
     }
