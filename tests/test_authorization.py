@@ -70,7 +70,7 @@ PAGE_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
     ("GET", "/offline", "/offline", None, ALL),
     ("GET", "/healthz", "/healthz", None, ALL),
     ("GET", "/sw.js", "/sw.js", None, ALL),
-    ("GET", "/assets/{name}.js", "/assets/app.js", None, ALL),
+    ("GET", "/assets/{name}.{ext}", "/assets/app.js", None, ALL),
     ("POST", "/lang", "/lang", {"lang": "fr", "next": "/"}, ALL),
     ("POST", "/games", "/games", {"kind": "tally", "name": "N", "organizer": "O"}, ALL),
     ("GET", "/g/{game_id}/board", "/g/{g}/board", None, ALL),

@@ -100,8 +100,9 @@ def test_an_actions_answer_is_the_part_its_projection_is_then_given(
     client: TestClient, service: GameService
 ) -> None:
     """Issue 38's lever: an action's answer renders its sender's live part once, and the phones
-    of the same projection (the other referee of a Serial Battle) are given that render, not
-    another one; another projection (a player) has its own."""
+    of the same projection (another tab of the same referee) are given that render, not
+    another one; another projection has its own: a player, and another referee (whose page
+    offers no undo of an action not theirs: issue 53)."""
     import re
 
     from tests.conftest import csrf_of, fingerprint
@@ -127,12 +128,16 @@ def test_an_actions_answer_is_the_part_its_projection_is_then_given(
     )
     assert answer.status_code == 200, answer.text[:300]
     assert stats["rendered"] == rendered + 1  # the answer's part
-    other = phones["two"].get(live, headers=HX)
+    tab = Phone(client, follow_redirects=False)  # the same referee's other tab
+    tab.cookies = phones["one"].cookies
+    other = tab.get(live, headers=HX)
     assert other.status_code == 200
     assert (stats["rendered"], stats["reused"]) == (rendered + 1, reused + 1)  # not again
     answered = answer.text.split('<div id="flash"')[0]
     assert fingerprint(other.text) == fingerprint(answered)  # the same bytes, tokens aside
-    assert csrf_of(page) in answered and csrf_of(page) not in other.text  # each its own token
+    assert '/undo"' in answered
+    south = phones["two"].get(live, headers=HX).text
+    assert stats["rendered"] == rendered + 2 and '/undo"' not in south  # not Arbitre Sud's
     hers = re.search(r'id="live" hx-get="([^"]+)"', phones["Léa"].get(f"/g/{game}").text)
     assert hers and hers.group(1) != live
     before = stats["rendered"]

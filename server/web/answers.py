@@ -21,6 +21,7 @@ from server.i18n import N_, Msg
 from server.platform.kinds import Built, GameKind, Projection, Viewer
 from server.platform.now import Now
 from server.platform.service import GameService, Loaded
+from server.platform.service.store import may_undo
 from server.web.templating import Templates
 
 
@@ -58,7 +59,13 @@ def page_context(
         "page": page,
         "view": shown.view,
         "shown": shown,
-        "projection": projection(loaded.kind, viewer, page, shown.copies),
+        "projection": projection(
+            loaded.kind,
+            viewer,
+            page,
+            shown.copies,
+            service.undo_actor(game.id) if viewer.is_staff else None,
+        ),
         "seq": game.seq,
         "now_ms": int(now.timestamp() * 1000),
         "live_url": f"/g/{game.id}/live/{page}",
@@ -102,15 +109,22 @@ def page_query(kind: GameKind[Any], query: QueryParams) -> QueryParams:
 
 
 def projection(
-    kind: GameKind[Any], viewer: Viewer, page: str, copies: tuple[tuple[str, str], ...]
+    kind: GameKind[Any],
+    viewer: Viewer,
+    page: str,
+    copies: tuple[tuple[str, str], ...],
+    undo_actor: int | None = None,
 ) -> Hashable:
     """Who a page's live part is for, as far as it shows: its page, the viewer's role (templates
     ask whether they are staff, the organizer), the copies of parts their view is made of (the
-    kind's declared scopes) and, on a personal page that shows the viewer's own journal, the
-    viewer themself. Viewers with the same projection see the same live part, rendered once for
-    them all (`tests/test_fanout.py` renders every scene's viewers to hold it)."""
+    kind's declared scopes), for the staff whether the last action is theirs to undo (made by
+    `undo_actor`: a referee's undo button is their own actions'), and, on a personal page that
+    shows the viewer's own journal, the viewer themself. Viewers with the same projection see
+    the same live part, rendered once for them all (`tests/test_fanout.py` renders every
+    scene's viewers to hold it)."""
     own_log = bool(kind.page_log) and not viewer.is_staff and viewer.role != "public"
-    return (page, viewer.role, copies, viewer.person_id if own_log else None)
+    undoes = viewer.is_staff and may_undo(viewer, undo_actor)
+    return (page, viewer.role, copies, viewer.person_id if own_log else None, undoes)
 
 
 BOOT = secrets.token_hex(4)  # a part rendered by another start of the server is rendered anew
@@ -153,7 +167,7 @@ def described(
     alone (not whose, nor what they hold)."""
     game = context["game"]
     shown: Projection = context["shown"]
-    page, role, copies, own = context["projection"]
+    page, role, copies, own, undoes = context["projection"]
     return {
         "parts": [
             name if name in personal else copy_digest((name, key), made, digests)
@@ -165,6 +179,7 @@ def described(
             role,
             [name if name in personal else (name, key) for name, key in copies],
             own,
+            undoes,
         ],
         "game": [game.name, game.status],
         "undoable": context.get("undoable"),

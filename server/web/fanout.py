@@ -196,9 +196,12 @@ class Fanout:
         one = OneState()
         groups: dict[Hashable, list[Watcher]] = defaultdict(list)
         now = self.parts.clock.now()
+        # Whose last action an undo would take back: a referee's undo button is their own.
+        undo_actor = self.service.undo_actor(loaded.game.id)
         for watcher in watchers:
             copies = loaded.kind.projection(loaded.state, watcher.viewer, now, one.built).copies
-            groups[projection(loaded.kind, watcher.viewer, watcher.page, copies)].append(watcher)
+            shown = projection(loaded.kind, watcher.viewer, watcher.page, copies, undo_actor)
+            groups[shown].append(watcher)
         made: Made = {}
         since = time.perf_counter()
         for members in groups.values():

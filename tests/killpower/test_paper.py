@@ -189,7 +189,7 @@ def test_a_paper_team_has_seven_gladiators(service: GameService, rolls: Scripted
         command = paper_team()
         command["gladiators"] = command["gladiators"][:size]
         with pytest.raises(
-            RuleError, match=f"A team has 7 gladiators, always \\(3.4\\): this sheet has {size}"
+            RuleError, match=f"A team has seven gladiators, always \\(3.4\\): this sheet has {size}"
         ):
             league.act(league.owner, command)
     assert league.state.teams == {}

@@ -240,6 +240,22 @@ def recruit() -> dict[str, Any]:
     return {"name": "Neuf", "number": 9, "specialization": "archer", "equipment": "gloves"}
 
 
+def paper_rows(powers: list[str]) -> list[dict[str, Any]]:
+    """A paper sheet's seven gladiators (3.4), the first with the power cards `powers`."""
+    rows = [
+        {
+            "name": f"Vieux {n}",
+            "number": n,
+            "specialization": "archer",
+            "equipment": "gloves",
+            "characteristics": {c: 4 for c in ("DEP", "PHY", "HAB", "POU", "BAL", "VIE")},
+        }
+        for n in range(1, 8)
+    ]
+    rows[0].update(equipment="powers", powers=powers)
+    return rows
+
+
 LEAGUE: dict[
     str, Callable[[World, GameService, ScriptedRolls], tuple[dict[str, Any], dict[str, Any]]]
 ] = {
@@ -252,29 +268,12 @@ LEAGUE: dict[
             "type": "paper_team",
             "name": "Papier",
             "coach": w.ids["nadia"],
-            "gladiators": [
-                {
-                    "name": "Vieux",
-                    "number": 1,
-                    "specialization": "archer",
-                    "equipment": "powers",
-                    "powers": ["sommeil", "peur"],
-                    "characteristics": {c: 4 for c in ("DEP", "PHY", "HAB", "POU", "BAL", "VIE")},
-                }
-            ],
+            "gladiators": paper_rows(["sommeil", "peur"]),
         },
         {
             "coach": w.foreign["person"],
-            "gladiators": [
-                {
-                    "name": "Vieux",
-                    "number": 1,
-                    "specialization": "archer",
-                    "equipment": "powers",
-                    "powers": ["sommeil", "carte-d-ailleurs"],  # no card of this league's deck
-                    "characteristics": {c: 4 for c in ("DEP", "PHY", "HAB", "POU", "BAL", "VIE")},
-                }
-            ],
+            # no card of this league's deck
+            "gladiators": paper_rows(["sommeil", "carte-d-ailleurs"]),
         },
     ),
     "replace": lambda w, s, r: (

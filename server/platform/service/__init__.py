@@ -60,6 +60,7 @@ class GameService:
         self.people, self.person, self.links_held = reads.people, reads.person, reads.links_held
         self.log, self.recent_summaries = reads.log, reads.recent_summaries
         self.last_undoable = reads.last_undoable
+        self.undo_actor = reads.undo_actor
         # The log replayed.
         self.rebuild, self.verify = replay.rebuild, replay.verify
         self.state_at, self.steps = replay.state_at, replay.steps

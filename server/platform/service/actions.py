@@ -71,6 +71,7 @@ from server.platform.service.store import (
     dumped,
     log,
     make_idem,
+    may_undo,
 )
 
 
@@ -599,7 +600,7 @@ class Actions:
             side = None
             if not actor.is_staff:
                 side = self._undo_consent(s, game, kind, state, actor, target)
-            elif not actor.is_organizer and target.actor_id not in (None, actor.person_id):
+            elif not may_undo(actor, target.actor_id):
                 # A referee undoes their own actions; the organizer may undo anyone's.
                 raise NotAllowed(
                     N_("Only {name} or the organizer can undo “{label}”."),

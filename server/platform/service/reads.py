@@ -30,6 +30,7 @@ from server.platform.kinds import (
 )
 from server.platform.service.store import (
     Store,
+    may_undo,
 )
 
 # Read at every change of a watched game, or at every stream's opening: Core statements built
@@ -159,15 +160,17 @@ class Reads:
             s.exec(select(Person).where(Person.game_id == game_id).order_by(col(Person.id)))
         )
 
-    def last_undoable(self, game_id: str, viewer: Viewer | None = None) -> tuple[int, Msg] | None:
-        """The action an undo would take back now, as `viewer` may undo it: a referee their
-        own (or the clock's), the organizer anyone's (`Actions.undo` judges the same way)."""
+    def undo_actor(self, game_id: str) -> int | None:
+        """Who made the action an undo would take back now (None: nobody, or the clock)."""
         with self.store.db.read() as s:
             target = self.store.undo_target(s, game_id)
-        if target is None:
-            return None
-        referee = viewer is not None and viewer.is_staff and not viewer.is_organizer
-        if referee and target.actor_id not in (None, viewer.person_id):  # type: ignore[union-attr]
+        return target.actor_id if target is not None else None
+
+    def last_undoable(self, game_id: str, viewer: Viewer | None = None) -> tuple[int, Msg] | None:
+        """The action an undo would take back now, as `viewer` may undo it (`may_undo`)."""
+        with self.store.db.read() as s:
+            target = self.store.undo_target(s, game_id)
+        if target is None or (viewer is not None and not may_undo(viewer, target.actor_id)):
             return None
         return (target.seq, Msg.from_json(target.label))
 

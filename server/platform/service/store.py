@@ -46,6 +46,12 @@ IDEM_USED = select_core(_events.id).where(
 )
 
 
+def may_undo(viewer: Viewer, actor_id: int | None) -> bool:
+    """Whether a member of the staff may undo an action made by `actor_id` (None: the clock):
+    a referee their own, the organizer anyone's (`Actions.undo` judges the same way)."""
+    return viewer.is_organizer or actor_id in (None, viewer.person_id)
+
+
 class Publish(Protocol):
     def __call__(self, game_id: str, seq: int, *, access_changed: bool = False) -> None: ...
 

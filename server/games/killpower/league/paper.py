@@ -110,9 +110,8 @@ def on_paper_team(state: LeagueState, c: EnterTeam, ctx: Context) -> Applied:
     # 3.4: « Une équipe doit comporter 7 gladiateurs obligatoirement », a paper one too.
     if len(c.gladiators) != rules.TEAM_SIZE:
         raise RuleError(
-            N_("A team has {size} gladiators, always (3.4): this sheet has {count}."),
+            N_("A team has seven gladiators, always (3.4): this sheet has {count}."),
             field="gladiators",
-            size=rules.TEAM_SIZE,
             count=len(c.gladiators),
         )
     # 13.1 and 3.4: « une équipe a au minimum 0 point de classement » in a championship (as
