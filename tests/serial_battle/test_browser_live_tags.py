@@ -86,9 +86,10 @@ def test_two_referees_and_a_board_get_the_change_on_their_streams_rendered_once_
         expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
     stats = live_server.app.state.live_stats
     rendered = stats["rendered"]
-    # Hugo is out of the area: the staff's console and the board both change.
+    # Hugo is out of the area, said by the organizer: the staff's console and the board both
+    # change (neither referee may undo the organizer's action: one projection for both).
     out = {"type": "eliminate", "player": ids["Hugo"], "cause": "out_of_bounds"}
-    service.perform(game, people["referee"], out, idem_key=key())
+    service.perform(game, people["organizer"], out, idem_key=key())
     seq = service.seq_of(game)
     for page in [*pages, board]:
         expect(page.locator("#stream")).to_have_attribute("data-seq", str(seq))
