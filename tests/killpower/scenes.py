@@ -153,7 +153,6 @@ WALK_KNOWN: dict[str, dict[str, str]] = {
     },
     "killpower_match": {
         "check": "offered for a gladiator off the field or whose action is spent",
-        "condition": "a condition cleared is offered for any gladiator, not those under it",
         "power": "a card offered that is not on the table, a bluff with none left, an inert user",
     },
 }

@@ -466,8 +466,9 @@ class Play:
 
     @staticmethod
     def may_receive(f: Fighter) -> bool:
-        """Who may be given the ball in the side-line zone: not fleeing, kept off or inert."""
-        return f.where == "zt" and not f.has("afraid") and not f.has("held") and not f.inert
+        """Who may be given the ball in the side-line zone: not fleeing, kept off or inert
+        (as who may enter the field: `Fighter.may_enter`, which the pages read)."""
+        return f.may_enter
 
     def tidy_board(self) -> None:
         """The board, when kept: a gladiator off the field has no square; a ball carried is where
