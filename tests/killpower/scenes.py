@@ -152,7 +152,7 @@ WALK_KNOWN: dict[str, dict[str, str]] = {
         "risk of death for one who was not in a coma",
     },
     "killpower_match": {
-        "check": "offered for a gladiator off the field or whose action is spent",
-        "power": "a card offered that is not on the table, a bluff with none left, an inert user",
+        "power": "a bearer and a card of another bearer may be chosen together",
+        "attack": "a ghost (Fantôme) offered as a blow's target",
     },
 }

@@ -46,6 +46,67 @@ def side_of(state: MatchState, viewer: Viewer) -> Side | None:
     return None
 
 
+def act_refusal(
+    s: MatchState, f: Fighter, *, phase3_order: bool = True, anywhere: bool = False
+) -> Refused | None:
+    """Why a gladiator may not spend its action now (3.3, TABLE 10, 5.1), or None: what the
+    rules refuse, and what the pages read to offer an action (`anywhere`: also from its
+    side-line zone, to be expelled for it, TABLE 6)."""
+    if anywhere and f.where == "zt":
+        pass
+    elif f.where != "field" and not (f.where == "zt" and s.carrier is f):
+        return Refused(N_("{name} is not on the field."), field="gladiator", name=f.label)
+    if f.acted:
+        return Refused(
+            N_("{name} has already used their action this turn."),
+            field="gladiator",
+            name=f.label,
+        )
+    if f.inert:
+        return Refused(N_("{name} is inert and cannot act."), field="gladiator", name=f.label)
+    if f.has("afraid"):
+        return Refused(N_("{name} flees and no longer acts."), field="gladiator", name=f.label)
+    if s.phase in (1, 2) and f.side != s.moving:
+        return Refused(
+            N_("Only the moving team plays the ball now; {name} may pick, intercept or resist."),
+            field="gladiator",
+            name=f.label,
+        )
+    if s.phase == 3 and phase3_order and both_teams_act(s):
+        due = next_actor(s)
+        if not f.waiting and (due is None or due.id != f.id):
+            return Refused(
+                N_("Not {name}'s turn: a faster gladiator acts first."),
+                field="gladiator",
+                name=f.label,
+            )
+    return None
+
+
+def both_teams_act(s: MatchState) -> bool:
+    """3.3: "Si une seule des deux équipes a des actions à faire, on néglige cette règle sur
+    la RAP": the order of phase 3 holds while both teams have someone to act."""
+    sides = {
+        f.side for f in s.fighters.values() if f.where == "field" and not f.acted and can_act(f)
+    }
+    return len(sides) == 2
+
+
+def next_actor(s: MatchState) -> Fighter | None:
+    """3.3: the fastest gladiator who has not acted nor chosen to wait; ties to the hand."""
+    actors = [
+        mr.Actor(str(f.id), f.side, f.rap)
+        for f in s.fighters.values()
+        if f.where == "field" and not f.acted and not f.waiting and can_act(f)
+    ]
+    order = mr.phase3_order(actors, s.hand)
+    return s.fighters[order[0].key] if order else None
+
+
+def can_act(f: Fighter) -> bool:
+    return not f.inert and not f.has("afraid")
+
+
 class Play:
     """One command applied to a copy of the state: the summary both sides read, what only one
     side reads, and the rolls' dice."""
@@ -99,67 +160,24 @@ class Play:
     def ready_to_act(
         self, f: Fighter, *, phase3_order: bool = True, anywhere: bool = False
     ) -> None:
-        """Whether a gladiator may spend its action now (3.3, TABLE 10, 5.1). `anywhere`: also
-        from its side-line zone (to be expelled for it, TABLE 6)."""
+        """Whether a gladiator may spend its action now (`act_refusal`); a sprint ends when
+        the next gladiator acts (5.2)."""
         s = self.s
         if s.stage != "running":
             raise RuleError(N_("The match is not being played."))
         if s.sprinting is not None and s.sprinting != f.id:
             s.sprinting = None  # 5.2: the sprint ends when the next gladiator acts
-        if anywhere and f.where == "zt":
-            pass
-        elif f.where != "field" and not (f.where == "zt" and s.carrier is f):
-            raise Refused(N_("{name} is not on the field."), field="gladiator", name=f.label)
-        if f.acted:
-            raise Refused(
-                N_("{name} has already used their action this turn."),
-                field="gladiator",
-                name=f.label,
-            )
-        if f.inert:
-            raise Refused(N_("{name} is inert and cannot act."), field="gladiator", name=f.label)
-        if f.has("afraid"):
-            raise Refused(N_("{name} flees and no longer acts."), field="gladiator", name=f.label)
-        if s.phase in (1, 2) and f.side != s.moving:
-            raise Refused(
-                N_(
-                    "Only the moving team plays the ball now; {name} may pick, intercept or resist."
-                ),
-                field="gladiator",
-                name=f.label,
-            )
-        if s.phase == 3 and phase3_order and self.both_teams_act():
-            due = self.next_actor()
-            if not f.waiting and (due is None or due.id != f.id):
-                raise Refused(
-                    N_("Not {name}'s turn: a faster gladiator acts first."),
-                    field="gladiator",
-                    name=f.label,
-                )
+        refusal = act_refusal(s, f, phase3_order=phase3_order, anywhere=anywhere)
+        if refusal is not None:
+            raise refusal
 
     def both_teams_act(self) -> bool:
-        """3.3: "Si une seule des deux équipes a des actions à faire, on néglige cette règle sur
-        la RAP": the order of phase 3 holds while both teams have someone to act."""
-        sides = {
-            f.side
-            for f in self.s.fighters.values()
-            if f.where == "field" and not f.acted and self.can_act(f)
-        }
-        return len(sides) == 2
+        return both_teams_act(self.s)
 
     def next_actor(self) -> Fighter | None:
-        """3.3: the fastest gladiator who has not acted nor chosen to wait; ties to the hand."""
-        actors = [
-            mr.Actor(str(f.id), f.side, f.rap)
-            for f in self.s.fighters.values()
-            if f.where == "field" and not f.acted and not f.waiting and self.can_act(f)
-        ]
-        order = mr.phase3_order(actors, self.s.hand)
-        return self.s.fighters[order[0].key] if order else None
+        return next_actor(self.s)
 
-    @staticmethod
-    def can_act(f: Fighter) -> bool:
-        return not f.inert and not f.has("afraid")
+    can_act = staticmethod(can_act)
 
     def spend(self, f: Fighter) -> None:
         f.acted = True

@@ -15,6 +15,7 @@ from server.games.killpower.match.ball import (
 )
 from server.games.killpower.match.play import (
     Play,
+    act_refusal,
     side_of,
 )
 from server.games.killpower.match.records import (
@@ -134,6 +135,9 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
         "acted": f.acted,
         "waiting": f.waiting,
         "may_enter": f.may_enter,
+        # 3.3, TABLE 10: whether its action may be spent now (what a roll "costing the action"
+        # is offered for, as the rules judge it: `play.act_refusal`).
+        "may_act": state.stage == "running" and act_refusal(state, f) is None,
         "ball": state.carrier is f,
         "conditions": [
             {"key": c, "left": u.left(state.turn) if u else None}
@@ -217,6 +221,9 @@ def team_view(state: MatchState, key: Side, secret: bool) -> dict[str, Any]:
     }
     if secret:
         entry["bluff"] = team.bluff
+        # 4.4: the bluff cards still in hand (those down are on the table): what may be played.
+        down = sum(f.active.count("bluff") for f in state.side_fighters(key))
+        entry["bluff_in_hand"] = max(0, team.bluff - down)
         entry["lineup"] = team.lineup
         entry["roster"] = team.roster.gladiators
         entry["armed"] = [
