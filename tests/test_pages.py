@@ -556,3 +556,20 @@ def test_a_long_journal_is_paged_newest_first(client: TestClient, service: GameS
         older = re.search(r'href="(/g/[^"]+/log\?before=\d+)"', page)
         url = older.group(1) if older else ""
     assert seen == list(range(last, 0, -1))
+
+
+def test_the_icon_in_the_page_is_the_icon_file(client: TestClient) -> None:
+    """The page carries its icon (no request for it): a data URL that says the file, every
+    "#" of its colours encoded (a raw one would cut the URL at a fragment)."""
+    from urllib.parse import unquote
+
+    from server.web.templating import icon_url
+
+    url = icon_url()
+    svg = (ROOT / "static" / "icon.svg").read_text(encoding="utf-8").strip()
+    assert url.startswith("data:image/svg+xml,") and "#" not in url and "<" not in url
+    assert unquote(url.split(",", 1)[1]) == svg
+    game_id = create_via_form(client)
+    assert f'<link rel="icon" href="{url}"' in client.get(f"/g/{game_id}").text.replace(
+        "&#39;", "'"
+    )

@@ -62,8 +62,11 @@ def own_part(name: str, ext: str = "js") -> str | None:
 
 
 def has_bundle(name: str, ext: str) -> bool:
-    """Whether `/assets/<name>.<ext>` is a bundle: the pages of no game's, or a game's own."""
-    return ext in SHARED_PARTS and (name == APP or own_part(name, ext) is not None)
+    """Whether `/assets/<name>.<ext>` is a bundle: the pages of no game's, or a game's own (a
+    kind's key: lower-case letters and underscores, never a path)."""
+    if ext not in SHARED_PARTS or not re.fullmatch(r"[a-z_]{1,40}", name):
+        return False
+    return name == APP or own_part(name, ext) is not None
 
 
 @cache
@@ -95,7 +98,8 @@ def icon_url() -> str:
     """The page's icon in the page itself (a few hundred bytes): a first visit asks for no
     file of it, and the manifest still names `static/icon.svg`."""
     svg = (STATIC_DIR / "icon.svg").read_text(encoding="utf-8").strip()
-    return "data:image/svg+xml," + urllib.parse.quote(svg, safe=" =:/\"'<>#")
+    # "#" starts a fragment and "<", ">" and quotes are not a URL's: encoded, the rest kept.
+    return "data:image/svg+xml," + urllib.parse.quote(svg, safe=" =:/',.-")
 
 
 def bundle_url(kind: str | None = None, ext: str = "js") -> str:
