@@ -135,9 +135,6 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
         "acted": f.acted,
         "waiting": f.waiting,
         "may_enter": f.may_enter,
-        # 3.3, TABLE 10: whether its action may be spent now (what a roll "costing the action"
-        # is offered for, as the rules judge it: `play.act_refusal`).
-        "may_act": state.stage == "running" and act_refusal(state, f) is None,
         "ball": state.carrier is f,
         "conditions": [
             {"key": c, "left": u.left(state.turn) if u else None}
@@ -155,6 +152,10 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
     }
     if secret:
         view.update(
+            # 3.3, TABLE 10: whether its action may be spent now (what a roll "costing the
+            # action" is offered for, as the rules judge it: `play.act_refusal`); its own
+            # coach's and the staff's, as the RAP it reads.
+            may_act=state.stage == "running" and act_refusal(state, f) is None,
             rap=f.rap,
             characteristics=f.characteristics,
             armour=effects.armour_of(state, f),  # with a card that adds to it (Peau de pierre)
