@@ -295,13 +295,15 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
             ],
             " · ",
         )
-    unrolled = [t["name"] for t in view.get("teams") or () if t["unrolled"]]
+    unrolled = [t for t in view.get("teams") or () if t["unrolled"]]
     if unrolled:  # no match opens for these teams before their armour is rolled
         said = Msg(
             N_("Your turn: roll the magic armour of {teams} before its first match."),
-            {"teams": ", ".join(unrolled)},
+            {"teams": ", ".join(t["name"] for t in unrolled)},
         )
-        return Now(where, said, yours=True)
+        # To the button: the staff's panel on top, a coach's on the team's sheet.
+        to = "armour-title" if viewer.is_staff else f"armour-{unrolled[0]['id']}"
+        return Now(where, said, yours=True, to=to)
     if viewer.is_staff:
         if len(view["table"]) < 2:
             return Now(where, Msg(N_("Invite the coaches: each creates their team.")))
