@@ -201,7 +201,7 @@ EXEMPT = {
         "/g/{game_id}/killpower/match",
     ): "opening a match, by role: tests/killpower/test_match_pages",
     ("GET", "/g/{game_id}/killpower/matches/{match_id}"): "a redirect by role: test_match_pages",
-    ("POST", "/g/{game_id}/killpower/resend"): "staff only, on a match: test_match_pages",
+    ("POST", "/g/{game_id}/killpower/resend"): "its staff or its coaches: test_match_pages",
     ("GET", "/g/{game_id}/killpower/sheet"): "each viewer's own sheet: test_match_pages",
     ("POST", "/games/import"): "anyone brings a game file in, as anyone creates a game: "
     "tests/test_moving.py",

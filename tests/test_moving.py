@@ -291,14 +291,25 @@ def test_through_the_pages_the_organizer_saves_the_file_and_anyone_brings_it_in(
     made = newcomer.post("/tickets", data={"csrf_token": csrf_of(newcomer.get("/").text)})
     ticket = re.search(r"arbitre-ticket:[\w=:-]+", made.text)
     assert made.status_code == 200 and ticket is not None
+    # A ticket of this very server seals nothing: the copy's seats would all be free for the
+    # organizer who brings it back, and every hand theirs to read (issue 51's outside attack).
     answer = organizer.get(f"/g/{scene.game}/game.json", params={"ticket": ticket.group(0)})
-    assert answer.status_code == 200 and "sealed" in answer.json(), answer.text[:300]
-    text = answer.text
+    assert answer.status_code == 422 and "arbitre-ticket" not in answer.text
+    assert "Ce ticket est celui de ce serveur" in answer.text, answer.text[:600]
     player = next(v for p, v in scene.people.items() if p not in ("organizer", "stranger"))
     someone = phone(
         client, service.link_of(service.person(scene.game, player.person_id or 0)).token
     )
     assert someone.get(f"/g/{scene.game}/game.json").status_code == 403
+    # A game its organizer reads whole travels in clear.
+    readable = SCENES["serial_battle:running"](service, rolls)
+    boss = service.person(readable.game, readable.people["organizer"].person_id or 0)
+    text = (
+        phone(TestClient(app, follow_redirects=False), service.link_of(boss).token)
+        .get(f"/g/{readable.game}/game.json")
+        .text
+    )
+    assert '"replay"' in text
 
     home = newcomer.get("/").text
     fields = form_fields(home, "/games/import")
@@ -320,7 +331,7 @@ def test_through_the_pages_the_organizer_saves_the_file_and_anyone_brings_it_in(
     )
     assert moved.status_code == 303, moved.text[:400]
     new_id = moved.headers["location"].split("/")[2]
-    assert new_id != scene.game
+    assert new_id not in (scene.game, readable.game)
     console = newcomer.get(f"/g/{new_id}", follow_redirects=True)
     assert console.status_code == 200 and service.load(new_id).game.name in console.text
     assert newcomer.get(f"/g/{new_id}/people").status_code == 200  # the organizer's page

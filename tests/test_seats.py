@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 
 from server.errors import SeatTaken
 from server.platform.dice import ScriptedRolls
+from server.platform.kinds import Viewer
 from server.platform.service import GameService
 from tests.conftest import Phone, csrf_of, key, seat_key
 from tests.security.conftest import SCENES, stranger
@@ -242,3 +243,123 @@ def test_a_league_s_match_seat_re_issued_goes_back_through_the_league_alone(
     assert phone.get(went.headers["location"]).status_code == 200
     mine = service.person(game, coach_a)  # type: ignore[arg-type]
     assert mine.claimed_at is not None
+
+
+def test_a_join_retried_after_its_seat_was_re_issued_takes_nothing(client: TestClient) -> None:
+    """Issue 51's outside attack: a phone that joined by the invitation posted its join again
+    (same key) after the organizer re-issued the seat, and was handed the new seat. A retry
+    answers the seat it made only while it is still that seat."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    from tests.conftest import viewer_of
+
+    league, owner = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
+    service.set_invitation(league.id, viewer_of(owner), open_it=True)
+    path = f"/g/{league.id}/join/{service.invitation(service.load(league.id).game)}"
+    phone = Phone(client, follow_redirects=False)
+    phone.headers["X-CSRF-Token"] = csrf_of(phone.get(path).text)
+    join = {"name": "Chloé", "idem": key()}
+    assert phone.post(path, data=join).status_code == 303
+    assert phone.post(path, data=join).status_code == 303  # its own retry: the same seat
+    chloe = next(p for p in service.people(league.id) if p.name == "Chloé")
+    service.reissue(league.id, viewer_of(owner), chloe.id or 0, idem_key=key())
+    assert phone.get(f"/g/{league.id}").status_code == 404  # let go
+    again = phone.post(path, data=join)
+    assert again.status_code == 404 and "Demandez-en un nouveau" in again.text
+    assert phone.get(f"/g/{league.id}").status_code == 404
+    ticket = service.link_of(service.person(league.id, chloe.id or 0)).token
+    assert ticket not in again.text
+
+
+def test_a_ticket_re_issued_while_it_is_being_opened_takes_nothing(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL a claim reads the ticket before it locks the game: a re-issue in between
+    makes it an old ticket, which then takes nothing (issue 51's outside attack)."""
+    from server.errors import LinkInvalid
+    from server.platform.service.people import People
+    from tests.conftest import viewer_of
+
+    game, owner = service.create_game("battlefight", "Duel", "Orga", idem_key=key())
+    ticket = service.register(game.id, viewer_of(owner), "player", "Inès", idem_key=key())
+    looked_up = People._ticket
+
+    def then_re_issued(self: People, s: Any, token: Any, code: Any) -> Any:
+        person = looked_up(self, s, token, code)
+        person.version += 1  # as the organizer's re-issue commits meanwhile
+        person.nonce = "re-issued"
+        self.set_link(person)
+        s.flush()
+        s.expire(person)
+        return person
+
+    monkeypatch.setattr(People, "_ticket", then_re_issued)
+    with pytest.raises(LinkInvalid):
+        service.claim(token=ticket.link.token)
+    monkeypatch.undo()
+    assert service.person(game.id, ticket.person.id or 0).claimed_at is None
+
+
+def test_a_league_seat_re_issued_takes_its_match_seats_with_it(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """Issue 51's outside attack: the owner re-issued a coach's league seat, took it, and from
+    the league was handed the coach's match seat, still held by the coach's phone. A league seat
+    re-issued re-issues the seats its matches hand that person: the old phone keeps none, every
+    person of the match is told, and the new holder takes the match seat from the league."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    scene = SCENES["killpower_match:running"](service, rolls)
+    game = scene.game
+    settings = service.load(game).game.settings
+    league = settings["parent"]
+    coach_a = scene.people["coach_a"].person_id
+    league_coach = settings["delegates"][str(coach_a)]
+    from_league = opened(client, seat_key(service, league, league_coach))
+    assert from_league.get(f"/g/{league}/killpower/matches/{game}").status_code == 303
+    in_match = opened(client, seat_key(service, game, coach_a))
+    assert in_match.get(f"/g/{game}").status_code == 200
+    owner = next(p for p in service.people(league) if p.role == "organizer")
+    owner_viewer = Viewer(owner.role, owner.id, owner.name)
+    before = service.person(game, coach_a).version  # type: ignore[arg-type]
+    service.reissue(league, owner_viewer, league_coach, idem_key=key())
+    seat = service.person(game, coach_a)  # type: ignore[arg-type]
+    assert seat.version == before + 1 and seat.claimed_at is None
+    assert in_match.get(f"/g/{game}").status_code == 404  # the coach's old phone let go
+    told = "Le siège de Nadia (Nabos) a été réattribué par l’organisateur."
+    coach_b = opened(client, seat_key(service, game, scene.people["coach_b"].person_id))
+    assert told in coach_b.get(f"/g/{game}/log").text
+    # Whoever holds the league seat now takes the match seat from the league, and reads it.
+    new_holder = opened(client, seat_key(service, league, league_coach))
+    went = new_holder.get(f"/g/{league}/killpower/matches/{game}")
+    assert went.status_code == 303 and new_holder.get(went.headers["location"]).status_code == 200
+    assert new_holder.get(f"/g/{game}").status_code == 200
+    assert service.verify(game) and service.verify(league)
+
+
+def test_a_self_refereed_match_has_no_staff_seat_for_the_league(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """Issue 51's outside attack: a league owner who coached a side registered a league referee
+    and came into the match as its staff, reading the other coach's RAP. Self-refereed, Arbitre
+    is the referee: the league's staff, owner and referees alike, watch the board; refereed, the
+    league's staff come in as its staff, who read both sides by the book."""
+    from tests.conftest import viewer_of
+    from tests.killpower.conftest import Match
+
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    for mode, lands in (("self", "/board"), ("referee", "")):
+        match = Match(service, rolls, mode=mode)
+        league = match.league
+        referee = service.register(league.id, league.owner, "referee", "Rémi", idem_key=key())
+        for token in (
+            seat_key(service, league.id, league.owner.person_id),
+            seat_key(service, league.id, viewer_of(referee).person_id),
+        ):
+            phone = opened(client, token)
+            hop = phone.get(f"/g/{league.id}/killpower/matches/{match.id}")
+            landed = hop.headers["location"]
+            if landed.startswith("/t/"):
+                landed = phone.get(landed).headers["location"]
+            assert landed == f"/g/{match.id}{lands}", (mode, landed)
+        organizer = service.person(match.id, match.organizer.person_id or 0)
+        shown = service.load(match.id).game.settings["delegates"][str(organizer.id)]
+        assert shown == ("nobody" if mode == "self" else "staff")

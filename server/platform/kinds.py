@@ -134,13 +134,18 @@ class LinkedGame:
     platform creates it with its organizer (named after the parent's, acting for the parent's
     staff) and `people`, each acting for a person of the parent (`delegate`: that person's id,
     "organizer" for the parent's organizer, or "staff" for the parent's staff), then performs
-    `record(game id, the new people's ids in order)` in the parent, a command no client may send."""
+    `record(game id, the new people's ids in order)` in the parent, a command no client may send.
+    `staffed`: whether the parent's staff come in as the game's staff (its organizer); not where
+    they would read a side's secrets that the game keeps from its own players (a self-refereed
+    match one of whose sides the parent's organizer plays: who registers the staff could be
+    any of them)."""
 
     kind: str
     name: str
     settings: dict[str, Any]
     people: Sequence[tuple[str, str, int | str]]  # role, name, delegate
     record: Callable[[str, list[int]], dict[str, Any]]
+    staffed: bool = True
 
 
 @dataclass(frozen=True)

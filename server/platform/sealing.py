@@ -119,9 +119,11 @@ def new_ticket(secret: str) -> NewTicket:
     return NewTicket(ticket_id, public, _b64(bytes(kept)), server_key(secret), signature)
 
 
-def read_ticket(text: str, trusted: frozenset[str]) -> tuple[str, str]:
-    """A ticket as pasted: its id and its public key, if a server this one trusts made it; a
-    clear refusal otherwise."""
+def read_ticket(text: str, trusted: frozenset[str], here: str) -> tuple[str, str]:
+    """A ticket as pasted: its id and its public key, if a server this one trusts made it, and
+    not this server itself (`here`, its key); a clear refusal otherwise. A game sealed to its
+    own server would come back as a copy whose seats nobody has taken yet: its organizer would
+    take them and read every hand (issue 51's outside attack)."""
     found = TICKET.match(text or "")
     if found is None:
         raise InvalidInput(
@@ -135,6 +137,14 @@ def read_ticket(text: str, trusted: frozenset[str]) -> tuple[str, str]:
         raise InvalidInput(N_("This import ticket is damaged."), field="ticket") from None
     if not _verified(server, f"{ticket_id}:{public}".encode(), signature):
         raise InvalidInput(N_("This import ticket is damaged."), field="ticket")
+    if server == here:
+        raise InvalidInput(
+            N_(
+                "This ticket is this server's own: the game is here already. A game in progress "
+                "moves sealed to another server only."
+            ),
+            field="ticket",
+        )
     if server not in trusted:
         raise InvalidInput(
             N_(

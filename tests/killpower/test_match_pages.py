@@ -57,7 +57,9 @@ def test_each_role_arrives_where_it_belongs(live: dict[str, Any]) -> None:
     expected = {
         "alix": f"/g/{m}",
         "basile": f"/g/{m}",
-        "org": f"/g/{m}",
+        # Self-refereed, each coach's RAP is theirs alone: the league's staff watch the board
+        # (issue 51's outside attack: an owner who coached a side read the other's as staff).
+        "org": f"/g/{m}/board",
         "stranger": f"/g/{m}/board",
     }
     for name, target in expected.items():
@@ -72,9 +74,9 @@ def test_each_role_arrives_where_it_belongs(live: dict[str, Any]) -> None:
         live["phones"]["stranger"].post(f"/g/{league}/killpower/match", data=data).status_code
         == 403
     )
-    # The resend and the sheet: staff only, and each viewer's own sheet.
-    assert live["phones"]["alix"].post(f"/g/{m}/killpower/resend", data={}).status_code == 403
-    assert live["phones"]["org"].post(f"/g/{m}/killpower/resend", data={}).status_code == 303
+    # The resend: by a person who played it (no staff of its own); the sheet: each viewer's own.
+    assert live["phones"]["org"].post(f"/g/{m}/killpower/resend", data={}).status_code == 403
+    assert live["phones"]["alix"].post(f"/g/{m}/killpower/resend", data={}).status_code == 303
     for name in ("alix", "basile", "org", "stranger"):
         assert live["phones"][name].get(f"/g/{m}/killpower/sheet").status_code == 200
 

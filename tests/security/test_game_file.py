@@ -22,6 +22,7 @@ from server.platform.kinds import KINDS, SYSTEM, Viewer, nobodys
 from server.platform.moving import ImportLimits
 from server.platform.sealing import new_ticket, server_key, witness
 from server.platform.service import GameService
+from server.platform.service import moves as moves_module
 from server.platform.service.moves import Moves
 from server.platform.service.replaying import Replayer
 from server.web.security import FORM_OVERHEAD
@@ -502,6 +503,27 @@ def test_a_ticket_of_the_organizer_s_own_making_seals_nothing(
     swapped = real.text.replace(real.public_key, mine.public_key)
     with pytest.raises(InvalidInput, match=r"damaged|abîmé"):
         file_of(service, scene, ticket=swapped)
+
+
+@pytest.mark.parametrize("label", ["battlefight:playing", "trust_me:fight", "rcb:dealt"])
+def test_a_game_sealed_to_its_own_server_comes_back_nowhere(
+    service: GameService, rolls: ScriptedRolls, monkeypatch: Any, label: str
+) -> None:
+    """Issue 51's outside attack: the organizer made an import ticket on the game's own server,
+    saved the game sealed to it and brought it back; the copy's seats were all free, and every
+    hand theirs to read. A ticket of this server seals nothing, and a file sealed here for here
+    (by a version without that check) comes in nowhere here."""
+    scene = SCENES[label](service, rolls)
+    own = service.new_ticket()
+    with pytest.raises(InvalidInput, match=r"this server's own|celui de ce serveur"):
+        file_of(service, scene, ticket=own.text)
+    monkeypatch.setattr(moves_module, "read_ticket", lambda *_: (own.id, own.public_key))
+    body = file_of(service, scene, ticket=own.text)
+    assert "sealed" in body
+    before = counts(service)
+    with pytest.raises(InvalidInput, match=r"sealed by this server for itself|scellé par ce"):
+        brought(service, body)
+    assert counts(service) == before
 
 
 @pytest.mark.parametrize("label", ["battlefight:playing", "trust_me:fight", "rcb:dealt"])

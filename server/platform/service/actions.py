@@ -547,8 +547,9 @@ class Actions:
 
     def resend_followups(self, game_id: str, actor: Viewer) -> int:
         """Sends again what the game's last change sent to its parent (a league that refused a
-        match result, then was corrected)."""
-        if not actor.is_staff:
+        match result, then was corrected): by its staff, or a person who played it (a
+        self-refereed match has no staff of its own, `LinkedGame.staffed`)."""
+        if actor.person_id is None:
             raise NotAllowed(N_("You may not do that in this game."))
         with self.store.db.read() as s:
             game = s.get(Game, game_id)

@@ -81,7 +81,9 @@ class Linked:
                     people,
                 )
                 persons = self.reads.people_in(s, child.id)
-                delegates: dict[str, int | str] = {str(persons[0].id): "staff"}  # the staff
+                # The organizer's seat: the parent's staff's, or nobody's (`LinkedGame.staffed`).
+                staff = "staff" if plan.staffed else "nobody"
+                delegates: dict[str, int | str] = {str(persons[0].id): staff}
                 for person, (_, _, delegate) in zip(persons[1:], plan.people, strict=True):
                     delegates[str(person.id)] = (
                         owner.id if delegate == "organizer" and owner.id else delegate

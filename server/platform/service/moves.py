@@ -87,7 +87,8 @@ class Moves:
         (`kinds.record_readable`), sealed to another server's import ticket when one is given,
         else not at all (the file is then a record to read). Only the organizer takes it (the
         server's runner, `SYSTEM`, on the command line); never a token."""
-        sealed_to = read_ticket(ticket, self.store.trusted) if ticket else None
+        here = server_key(self.store.secret)
+        sealed_to = read_ticket(ticket, self.store.trusted, here) if ticket else None
         now = self.store.clock.now()
         family = self._family(game_id, reader)
         moved = [self._moved(g, events) for g, events, _ in family]
@@ -280,6 +281,16 @@ class Moves:
             file.witness.model_dump() if file.witness else None,
         )
         from_file = signed_by != server_key(self.store.secret)
+        if file.sealed is not None and not from_file:
+            # Sealed here for here: a copy of a game that is on this server already, whose
+            # seats would all be free for the one who brings it in (`read_ticket`).
+            raise InvalidInput(
+                N_(
+                    "This file was sealed by this server for itself: the game is here already. "
+                    "A game in progress moves sealed to another server only."
+                ),
+                field="file",
+            )
         claimed_key = file.witness.by if file.witness else ""
         self._check_games(games)
         if signed_by not in self.store.trusted:  # before any work

@@ -53,6 +53,8 @@ from server.platform.service.store import (
     make_idem,
 )
 
+JOINED = 1  # the version of a seat as its person made it by the invitation (never re-issued)
+
 
 @dataclass(frozen=True)
 class Registered:
@@ -319,7 +321,14 @@ class People:
                     raise AlreadyCreated(
                         N_("You already joined with this key: your link was in the first answer.")
                     )
-                return self._registered(s, prior)
+                registered = self._registered(s, prior)
+                if registered.person.version != JOINED or registered.person.revoked:
+                    # Re-issued since (a lost phone) or revoked: the seat is no longer the one
+                    # this browser made, and its retry must not take it back.
+                    raise LinkInvalid(
+                        N_("Your seat was re-issued or revoked since: ask the organizer.")
+                    )
+                return registered
             kind = get_kind(game.kind)
             role = kind.open_role
             assert role is not None
@@ -403,6 +412,14 @@ class People:
             s.refresh(person)
             if person.claimed_at is not None or person.revoked:
                 raise seat_taken(person)
+            # Read before the lock: a re-issue in between made this ticket an old one.
+            current = (
+                person.token_hash == token_hash(token)
+                if token is not None
+                else person.code_hash == code_hash(code or "")
+            )
+            if not current:
+                raise LinkInvalid(N_("This link is no longer valid."))
             person.ticket_hash = person.token_hash
             person.claimed_at = self.store.clock.now()
             person.version += 1
@@ -424,6 +441,7 @@ class People:
             raise NotAllowed(N_("Only the organizer manages links."))
         operation = "revoke" if revoke else "reissue"
         idem = make_idem(caller_of(actor), idem_key, operation, {"person": person_id})
+        handed_on: list[Game] = []
         with self.store.db.write() as s:
             game = self.store.lock(s, game_id)
             person = s.get(Person, person_id)
@@ -433,46 +451,84 @@ class People:
             if prior is None:
                 if revoke and person.id == actor.person_id:
                     raise InvalidInput(N_("You cannot revoke your own organizer link."))
-                assert person.id is not None  # a stored person
-                kind = get_kind(game.kind)
-                state = kind.state_model.model_validate(game.state)
-                info = PersonInfo(person.id, person.role, person.name)
-                if revoke and not person.revoked:
-                    state = kind.remove_person(state, info)
-                elif not revoke and person.revoked:  # back in: the name must still be free
-                    self._check_name_free(s, game_id, person.name)
-                    state = kind.add_person(state, info)
-                was_revoked = person.revoked
-                person.version += 1
-                person.nonce = new_nonce()
-                person.revoked = revoke
-                # A new ticket: the phone that held the seat lets go, and the seat is free to be
-                # taken again (the kind's secrets of the seat come with it: a lost phone).
-                person.claimed_at = person.ticket_hash = None
-                self.set_link(person)
-                by: Msg | str = Msg(N_("the organizer")) if actor.is_organizer else actor.name
-                summary = link_changed(person.name, revoke=revoke, by=by)
-                self.store.append(
-                    s,
-                    game,
-                    "access",
-                    actor,
-                    {
-                        "type": f"link.{operation}",
-                        "id": person.id,
-                        "role": person.role,
-                        "name": person.name,
-                        "was_revoked": was_revoked,
-                    },
-                    summary=summary,
-                    label=summary,
-                    subjects=[],
-                    idem=idem,
-                )
-                self.store.save_state(s, game, kind, state)
+                self._change_seat(s, game, person, actor, idem, revoke=revoke)
+                # The seats other games hand this person (a league coach's seat in each of
+                # their matches) let go of their phones too: whoever holds this seat next
+                # takes those from it, and the phone that held it keeps none of them.
+                for child, seat in self._handed_to(s, game_id, person):
+                    organizer = self.organizer_of(s, child)
+                    assert organizer.id is not None
+                    by = Viewer(organizer.role, organizer.id, organizer.name)
+                    self._change_seat(s, child, seat, by, None, revoke=False)
+                    handed_on.append(child)
             s.add(person)
         self.store.committed(game_id, game.seq, access_changed=True)
+        for child in handed_on:
+            self.store.committed(child.id, child.seq, access_changed=True)
         return Registered(person, self.link_of(person))
+
+    def _handed_to(self, s: Session, game_id: str, person: Person) -> list[tuple[Game, Person]]:
+        """The games this game opened, each with the seat it hands this person (`handed`)."""
+        found = []
+        children = select(Game).where(Game.settings["parent"].as_string() == game_id)
+        for child in s.exec(children.order_by(col(Game.created_at))):
+            delegates = child.settings.get("delegates") or {}
+            for seat_id, delegate in delegates.items():
+                if delegate == person.id:
+                    self.store.lock(s, child.id)
+                    seat = s.get(Person, int(seat_id))
+                    if seat is not None and seat.game_id == child.id and not seat.revoked:
+                        found.append((child, seat))
+        return found
+
+    def _change_seat(
+        self,
+        s: Session,
+        game: Game,
+        person: Person,
+        actor: Viewer,
+        idem: IdemKey | None,
+        *,
+        revoke: bool,
+    ) -> None:
+        """A seat revoked or re-issued, told in its game's journal, in the caller's write."""
+        assert person.id is not None  # a stored person
+        kind = get_kind(game.kind)
+        state = kind.state_model.model_validate(game.state)
+        info = PersonInfo(person.id, person.role, person.name)
+        if revoke and not person.revoked:
+            state = kind.remove_person(state, info)
+        elif not revoke and person.revoked:  # back in: the name must still be free
+            self._check_name_free(s, game.id, person.name)
+            state = kind.add_person(state, info)
+        was_revoked = person.revoked
+        person.version += 1
+        person.nonce = new_nonce()
+        person.revoked = revoke
+        # A new ticket: the phone that held the seat lets go, and the seat is free to be taken
+        # again (the kind's secrets of the seat come with it: a lost phone).
+        person.claimed_at = person.ticket_hash = None
+        self.set_link(person)
+        summary = link_changed(person.name, revoke=revoke, by=Msg(N_("the organizer")))
+        self.store.append(
+            s,
+            game,
+            "access",
+            actor,
+            {
+                "type": f"link.{'revoke' if revoke else 'reissue'}",
+                "id": person.id,
+                "role": person.role,
+                "name": person.name,
+                "was_revoked": was_revoked,
+            },
+            summary=summary,
+            label=summary,
+            subjects=[],
+            idem=idem,
+        )
+        self.store.save_state(s, game, kind, state)
+        s.add(person)
 
     def set_link(self, person: Person) -> Link:
         assert person.id is not None

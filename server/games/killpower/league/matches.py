@@ -119,6 +119,11 @@ def linked_game(
         # who see both sides, whoever opens the match (`open_linked`: "organizer").
         people=[("coach", f"{t.coach_name} ({t.name})", t.coach or "organizer") for t in teams],
         record=record,
+        # Self-refereed, Arbitre is the neutral referee and each coach's RAP is theirs alone
+        # (spec, "Teams and leagues"): the league's staff get no seat that reads both sides (an
+        # owner who plays, or registered a coach or a referee of their own, would read the
+        # other side's); they watch the board. With a referee, the referee reads both, by the book.
+        staffed=mode == "referee",
     )
 
 
