@@ -294,7 +294,7 @@ def test_through_the_pages_the_organizer_saves_the_file_and_anyone_brings_it_in(
     # A ticket of this very server seals nothing: the copy's seats would all be free for the
     # organizer who brings it back, and every hand theirs to read (issue 51's outside attack).
     answer = organizer.get(f"/g/{scene.game}/game.json", params={"ticket": ticket.group(0)})
-    assert answer.status_code == 422 and "arbitre-ticket" not in answer.text
+    assert answer.status_code == 422 and '"sealed"' not in answer.text
     assert "Ce ticket est celui de ce serveur" in answer.text, answer.text[:600]
     player = next(v for p, v in scene.people.items() if p not in ("organizer", "stranger"))
     someone = phone(
