@@ -18,6 +18,7 @@ import random
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
+from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from fastapi.testclient import TestClient
@@ -27,6 +28,79 @@ from tests.conftest import Phone
 from tests.scene import Scene
 
 FORM = {"HX-Request": "true", "Content-Type": "application/x-www-form-urlencoded"}
+
+
+@dataclass
+class Group:
+    """A rule across a form's fields, as the page declares it and its script holds it before
+    the tap (`static/js/rules.js`): a person reads it, and fills the form so that it holds."""
+
+    pick: int | None = None  # exactly this many of its menus chosen
+    distinct: bool = False  # its menus never on one value, but `shared`
+    shared: set[str] = field(default_factory=set)
+    total: tuple[int, int] | None = None  # its numbers, by their points, within, or 0 if `none`
+    none: bool = False
+    menus: list[int] = field(default_factory=list)  # indices in `Offer.menus`
+    # What an option takes besides its own place (`data-covers`): by menu index and value.
+    covers: dict[int, dict[str, set[str]]] = field(default_factory=dict)
+    numbers: list[tuple[int, int]] = field(default_factory=list)  # index in `typed`, points
+
+    def apply(
+        self,
+        chosen: dict[int, str],
+        menus: list[Any],
+        pick: random.Random,
+        allowed: dict[int, set[str]],
+    ) -> None:
+        """Makes the menus' choices hold the rule (`chosen`: by menu index), each among what
+        another menu's choice leaves it (`allowed`, by menu index)."""
+        if self.pick is not None:
+            filled = set(pick.sample(self.menus, min(self.pick, len(self.menus))))
+            for index in self.menus:
+                if index not in filled:
+                    chosen[index] = ""
+                elif not chosen.get(index):
+                    options = [v for v in menus[index][1] if v]
+                    chosen[index] = pick.choice(options) if options else ""
+        if self.distinct:
+            used: set[str] = set()
+
+            def places(index: int, value: str) -> set[str]:
+                return ({value} | self.covers.get(index, {}).get(value, set())) - self.shared
+
+            # The menu with the fewest choices first, as a person would fill them.
+            for index in sorted(self.menus, key=lambda i: len(menus[i][1])):
+                value = chosen.get(index, "")
+                if not value:
+                    continue
+                if places(index, value) & used:
+                    free = [
+                        v
+                        for v in menus[index][1]
+                        if v
+                        and not places(index, v) & used
+                        and (index not in allowed or v in allowed[index])
+                    ]
+                    value = pick.choice(free) if free else value
+                    chosen[index] = value
+                used |= places(index, value)
+
+    def totals(self, typed: dict[int, str], pick: random.Random) -> None:
+        """Numbers that total within the rule's bounds (or none at all, where it allows)."""
+        if self.total is None or not self.numbers:
+            return
+        counts = {index: 0 for index, _ in self.numbers}
+        if not (self.none and pick.random() < 0.3):
+            goal = pick.randint(*self.total)
+            points = dict(self.numbers)
+            while sum(counts[i] * points[i] for i in counts) < goal:
+                room = goal - sum(counts[i] * points[i] for i in counts)
+                fitting = [i for i in counts if points[i] <= room]
+                if not fitting:
+                    break
+                counts[pick.choice(fitting)] += 1
+        for index, count in counts.items():
+            typed[index] = str(count)
 
 
 @dataclass
@@ -41,8 +115,17 @@ class Offer:
     typed: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)  # name, kind, attrs
     buttons: list[tuple[str, str]] = field(default_factory=list)
     closed: bool = False
+    blocked: bool = False  # a required menu with nothing to choose
     label: str = ""
     pasted: bool = False  # a text to paste (a deck, a box's contents): its import's own tests
+    groups: list[Group] = field(default_factory=list)  # rules across fields (static/js/rules.js)
+    # A menu whose choice limits another's (`data-limits`): by its index, the other's name and,
+    # by each of its values, the other's values it allows.
+    limits: dict[int, tuple[str, dict[str, set[str]]]] = field(default_factory=dict)
+    # An option that needs another menu on a value (`data-needs`): by menu index and value.
+    needs: dict[int, dict[str, str]] = field(default_factory=dict)
+    # A menu required while another field holds one of some values (`data-required-when`).
+    required_when: dict[int, tuple[str, set[str]]] = field(default_factory=dict)
 
     @property
     def type(self) -> str:
@@ -53,20 +136,52 @@ class Offer:
     def fill(self, pick: random.Random) -> list[tuple[str, str]]:
         """The fields a person's taps would send: a value for every choice."""
         fields = list(self.hidden)
-        for name, values, multiple in self.menus:
+        chosen = {
+            index: pick.choice(values)
+            for index, (_name, values, multiple) in enumerate(self.menus)
+            if values and not multiple
+        }
+        numbers = {
+            index: value
+            for index, (_name, kind, attrs) in enumerate(self.typed)
+            if (value := typed(kind, attrs, pick)) is not None
+        }
+        radios = {name: pick.choice(values) for name, values in self.radios.items()}
+        limited: dict[int, set[str]] = {}
+        for index, (other, allows) in self.limits.items():
+            allowed = allows.get(chosen.get(index, ""))
+            for at, (name, values, _multiple) in enumerate(self.menus):
+                if name == other and allowed is not None:
+                    limited[at] = allowed
+                    fitting = [v for v in values if v in allowed]
+                    chosen[at] = pick.choice(fitting) if fitting else ""
+        for index, (other, values) in self.required_when.items():
+            held = radios.get(other, next((v for k, v in self.hidden if k == other), ""))
+            options = [v for v in self.menus[index][1] if v]
+            if held in values and not chosen.get(index) and options:
+                chosen[index] = pick.choice(options)
+        for group in self.groups:
+            group.apply(chosen, self.menus, pick, limited)
+            group.totals(numbers, pick)
+        for index, wants in self.needs.items():
+            need = wants.get(chosen.get(index, ""))
+            if need is not None and need not in {v for i, v in chosen.items() if i != index}:
+                unmet = [v for v, n in wants.items() if n not in chosen.values()]
+                others = {v for i, v in chosen.items() if i != index}
+                fitting = [v for v in self.menus[index][1] if v not in unmet and v not in others]
+                chosen[index] = pick.choice(fitting) if fitting else chosen[index]
+        for index, (name, values, multiple) in enumerate(self.menus):
             if multiple:
                 fields += [(name, v) for v in values if v and pick.random() < 0.5]
-            elif values:
-                fields.append((name, pick.choice(values)))
-        for name, values in self.radios.items():
-            fields.append((name, pick.choice(values)))
+            elif index in chosen:
+                fields.append((name, chosen[index]))
+        fields += list(radios.items())
         for name, value, _ticked in self.boxes:
             if pick.random() < 0.5:
                 fields.append((name, value or "on"))
-        for name, kind, attrs in self.typed:
-            value = typed(kind, attrs, pick)
-            if value is not None:
-                fields.append((name, value))
+        for index, (name, _kind, _attrs) in enumerate(self.typed):
+            if index in numbers:
+                fields.append((name, numbers[index]))
         if self.buttons:
             name, value = pick.choice(self.buttons)
             if name:
@@ -106,7 +221,10 @@ class Offers(HTMLParser):
         self.option: str | None = None
         self.text = ""
         self.area: dict[str, str] | None = None
+        self.required = False
         self.templates = 0
+        self.open_groups: list[tuple[str, int, Group]] = []  # tag, depth of that tag, group
+        self.depth: dict[str, int] = {}
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
@@ -123,6 +241,18 @@ class Offers(HTMLParser):
         form = self.form
         if form is None:
             return
+        self.depth[tag] = self.depth.get(tag, 0) + 1
+        if {"data-pick", "data-distinct", "data-total"} & a.keys():
+            low, _, high = a.get("data-total", "").partition("-")
+            group = Group(
+                pick=int(a["data-pick"]) if a.get("data-pick") else None,
+                distinct="data-distinct" in a,
+                shared=set(a.get("data-shared", "").split()),
+                total=(int(low), int(high)) if high else None,
+                none="data-total-none" in a,
+            )
+            form.groups.append(group)
+            self.open_groups.append((tag, self.depth[tag], group))
         name = a.get("name", "")
         if tag == "input" and "disabled" not in a:
             kind = a.get("type", "text")
@@ -136,6 +266,8 @@ class Offers(HTMLParser):
                 form.buttons.append((name, a.get("value", "")))
             elif name and kind in ("text", "number", "search", "tel"):
                 form.typed.append((name, kind, a))
+                for _tag, _depth, group in self.open_groups:
+                    group.numbers.append((len(form.typed) - 1, int(a.get("data-points") or 1)))
         elif tag == "button" and a.get("type", "submit") == "submit":
             if "disabled" in a:
                 form.closed = not form.buttons
@@ -144,9 +276,24 @@ class Offers(HTMLParser):
                 form.closed = False
         elif tag == "select" and "disabled" not in a and name:
             self.menu = (name, [], "multiple" in a)
+            self.required = "required" in a
+            if a.get("data-limits"):
+                form.limits[len(form.menus)] = (a["data-limits"], {})
+            if ":" in a.get("data-required-when", ""):
+                other, _, values = a["data-required-when"].partition(":")
+                form.required_when[len(form.menus)] = (other, set(values.split()))
         elif tag == "option" and self.menu is not None:
             self.option = None if "disabled" in a else a.get("value", "\0")
             self.text = ""
+            if self.option is not None and a.get("data-covers"):
+                for _tag, _depth, group in self.open_groups:
+                    covered = group.covers.setdefault(len(form.menus), {})
+                    covered[self.option] = set(a["data-covers"].split())
+            if self.option is not None and a.get("data-needs"):
+                form.needs.setdefault(len(form.menus), {})[self.option] = a["data-needs"]
+            limiting = form.limits.get(len(form.menus))
+            if limiting is not None and self.option is not None and "data-allows" in a:
+                limiting[1][self.option] = set(a["data-allows"].split())
         elif tag == "textarea" and name:
             self.area, self.text = {"name": name, **a}, ""
 
@@ -167,7 +314,13 @@ class Offers(HTMLParser):
                 self.menu[1].append(value)
             self.option = None
         elif tag == "select" and self.menu is not None and self.form is not None:
+            if self.required:  # an empty choice is not sent: the browser asks for one
+                self.menu = (self.menu[0], [v for v in self.menu[1] if v], self.menu[2])
+                if not self.menu[1]:  # nothing to choose: the form cannot be sent
+                    self.form.blocked = True
             self.form.menus.append(self.menu)
+            for _tag, _depth, group in self.open_groups:
+                group.menus.append(len(self.form.menus) - 1)
             self.menu = None
         elif tag == "textarea" and self.area is not None and self.form is not None:
             value = self.text.strip()
@@ -178,6 +331,11 @@ class Offers(HTMLParser):
             self.area = None
         elif tag == "form":
             self.form = None
+            self.open_groups, self.depth = [], {}
+        if self.form is not None and self.depth.get(tag):
+            if self.open_groups and self.open_groups[-1][:2] == (tag, self.depth[tag]):
+                self.open_groups.pop()
+            self.depth[tag] -= 1
 
 
 @dataclass
@@ -200,7 +358,9 @@ def offers_of(phone: TestClient, game: str, address: str = "") -> tuple[list[Off
         return [], []
     parser = Offers()
     parser.feed(answer.text)
-    return [o for o in parser.offers if not o.closed and not o.pasted], parser.links
+    # A form with no button to tap (a weapon's attack with none in hand) offers nothing.
+    offered = [o for o in parser.offers if o.buttons and not (o.closed or o.blocked or o.pasted)]
+    return offered, parser.links
 
 
 def everyone(client: TestClient, service: GameService, game: str) -> dict[str, TestClient]:

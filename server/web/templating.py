@@ -49,6 +49,7 @@ SHARED_PARTS = {
         "vendor/hx-sse-4.0.1.min.js",
         "js/arbitre.js",
         "js/field.js",
+        "js/rules.js",
     ),
     "css": ("css/arbitre.css",),
 }

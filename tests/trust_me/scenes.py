@@ -102,18 +102,4 @@ WAITS_ON: dict[str, set[str]] = {
 
 # Offered forms the walk (tests/test_walker.py) still finds refused in some state, by command
 # type, with why: issue 53's list, to empty.
-WALK_KNOWN: dict[str, dict[str, str]] = {
-    "trust_me": {
-        "keep": "four menus, two to fill: any other count is refused",
-        "arrange": "places offered that the item may not take, or that are taken",
-        "search": "places offered that the item may not take, or that are taken",
-        "wounds": "two wounds may be sent to one place",
-        "use": "items offered that are not used by an action",
-        "decor": "the décor's points are 2 to 4: the counters take any",
-        "attack": "a weapon's shot from the Cible marker out of its moment",
-        "act": "a field left to fill",
-        "bandage": "offered with no free bandage",
-        "passport": "a passport another survivor has",
-        "endure": "the fatigue token's place left to choose",
-    },
-}
+WALK_KNOWN: dict[str, dict[str, str]] = {}

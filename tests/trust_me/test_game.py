@@ -540,6 +540,23 @@ def test_a_rearrangement_lays_tokens_out_again(service: GameService, rolls: Scri
     assert tokens == {"c5": "fatigue", "c2": "action"}
 
 
+def test_a_rearrangement_picks_everything_up_before_laying_it_out(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """11: every object and token picked up, then laid out: an object may go where a token lay
+    (the walker of issue 53 found it refused: the tokens were still down as the objects went)."""
+    t = dealt(service, rolls)
+    t.act("Léa", {"type": "act", "action": "run", "slot": "c1"})  # a Fatigue on c1
+    for name in ("Hugo", "Ana", "Tom"):
+        t.act(name, {"type": "act", "action": "nothing", "slot": "c1"})
+    item = next(int(i) for i, slot in t.sheet("Léa").items.items() if slot in ("left", "right"))
+    items = [{"item": int(i), "slot": slot} for i, slot in t.sheet("Léa").items.items()]
+    items = [p if p["item"] != item else {"item": item, "slot": "c1"} for p in items]
+    t.act("Léa", {"type": "arrange", "slot": "c2", "items": items, "tokens": ["c5"]})
+    assert t.sheet("Léa").items[str(item)] == "c1"
+    assert {tok.slot for tok in t.sheet("Léa").tokens if tok.slot} == {"c5", "c2"}
+
+
 def physical_game(service: GameService) -> tuple[str, dict[str, Any], int]:
     """A game of physical dice, Léa and Hugo dealt and kept, the table's dice entered by the
     organizer: the game, the players, and the weapon Léa keeps in her right hand."""

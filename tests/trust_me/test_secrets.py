@@ -42,7 +42,9 @@ def secret_box() -> str:
 
 # The box's list to search from, on the search form and in the API's view: the box's, public
 # (box.json), not a secret.
-PUBLIC_LIST = re.compile(r'<select id="tm-found".*?</select>|"searchables":\[[^\]]*\]', re.S)
+PUBLIC_LIST = re.compile(
+    r'<select id="tm-found".*?</select>|"searchables":\[(?:[^\[\]]|\[[^\]]*\])*\]', re.S
+)
 
 
 class Secrets:

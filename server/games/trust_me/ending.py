@@ -9,6 +9,7 @@ from typing import Any
 from server.errors import RuleError
 from server.games.trust_me.catalog import Objective
 from server.games.trust_me.commands import Claim, Leave
+from server.games.trust_me.setup import own as seated
 from server.games.trust_me.sheet import resources_held
 from server.games.trust_me.state import Survivor, TMState
 from server.games.trust_me.table import check_free, own
@@ -132,10 +133,18 @@ def on_leave(state: TMState, c: Leave, ctx: Context) -> Applied:
     )
 
 
+def may_claim(s: Survivor) -> bool:
+    return not s.dead
+
+
 def on_claim(state: TMState, c: Claim, ctx: Context) -> Applied:
     """3.3: an objective only the table can judge; its player says how many times it is met.
-    Nobody else reads which (the journal keeps this event for its player alone)."""
-    s = own(state, ctx)
+    Nobody else reads which (the journal keeps this event for its player alone). A survivor
+    who left the board still counts their points (14), and may still note what they met; a dead
+    one scores nothing."""
+    s = seated(state, ctx)
+    if not may_claim(s):
+        raise RuleError(N_("{name} is dead."), field="objective", name=s.name)
     objective = state.box.objective(c.objective)
     if objective is None or c.objective not in s.objectives or objective.condition != "manual":
         raise RuleError(

@@ -9,7 +9,8 @@ from typing import Any
 
 def from_form(payload: dict[str, Any]) -> dict[str, Any]:
     """The keep and rearrange forms send `slot_<item>` per object (empty: not kept); the décor
-    form `count_<piece>` per piece; the attack form names "a group of zombies" (no survivor)."""
+    form `count_<piece>` per piece; the attack form names "a group of zombies" (no survivor); the
+    Trousse de soin's form says whom and what it treats in one menu (`treat`)."""
     if payload.get("target") == "zombies":
         payload = {k: v for k, v in payload.items() if k != "target"}
     if payload.get("type") == "decor":
@@ -21,6 +22,12 @@ def from_form(payload: dict[str, Any]) -> dict[str, Any]:
             for _ in range(int(str(value).strip()))
         ]
         return data
+    if payload.get("type") == "use" and payload.get("treat"):
+        # The Trousse de soin's one menu: "whom|what|where" (where: empty for the last).
+        survivor, _, rest = str(payload["treat"]).partition("|")
+        remove, _, at = rest.partition("|")
+        data = {k: v for k, v in payload.items() if k != "treat"}
+        return data | {"survivor": survivor, "remove": remove} | ({"at": at} if at else {})
     if payload.get("type") not in ("keep", "arrange"):
         return payload
     data = {k: v for k, v in payload.items() if not k.startswith(("slot_", "token_"))}

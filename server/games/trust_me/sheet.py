@@ -84,11 +84,20 @@ def wearing(state: TMState, s: Survivor, effect: str) -> int | None:
 
 def place_problem(state: TMState, s: Survivor, item: int, slot: str) -> Msg | None:
     """Why this item may not go there, or None (1, 5)."""
-    thing, weapon = thing_of(state, item), weapon_of(state, item)
+    key = state.item(item).key
+    return kind_problem(state, s, key, slot, item) or taken_problem(s, slot, item)
+
+
+def kind_problem(
+    state: TMState, s: Survivor, key: str, slot: str, item: int | None = None
+) -> Msg | None:
+    """Why an object of this key may not go there, whatever lies there now (1, 5): a place of
+    its own kind, and hands free for a two-handed weapon (`item`: the one being moved)."""
+    thing, weapon = state.box.thing(key), state.box.weapon(key)
     if slot == "hands":
         if not (weapon and weapon.two_handed):
             return Msg(N_("Only a two-handed weapon is held in both hands."))
-        busy = [h for h in HANDS if occupant(s, h) and s.item_in(h) != item]
+        busy = [h for h in HANDS if occupant(s, h) and (item is None or s.item_in(h) != item)]
         return Msg(N_("Both hands must be free.")) if busy else None
     if slot == "outfit" and not (thing and thing.effect in OUTFITS):
         return Msg(N_("Only an outfit goes on the Outfit place."))
@@ -102,6 +111,14 @@ def place_problem(state: TMState, s: Survivor, item: int, slot: str) -> Msg | No
         return Msg(N_("There is no backpack to put it in."))
     if slot == "satchel" and wearing(state, s, "satchel") is None:
         return Msg(N_("There is no satchel to put it on."))
+    return None
+
+
+def taken_problem(s: Survivor, slot: str, item: int | None = None) -> Msg | None:
+    """A place held by another object, or covered by a wound, an infection or a token (the
+    passport holds several; both hands are judged by `kind_problem`)."""
+    if slot in ("passport", "hands"):
+        return None
     holder = s.item_in(slot)
     if (holder is not None and holder != item) or (
         slot in s.wounds or slot in s.infections or any(t.slot == slot for t in s.tokens)

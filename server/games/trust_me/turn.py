@@ -224,6 +224,48 @@ def search(state: TMState, s: Survivor, c: Search, ctx: Context) -> Msg:
     return Msg(N_("{name} searches and takes {item}."), {"name": s.name, "item": name})
 
 
+USED_BY_AN_ACTION = ("ammo", "flare", "medkit", "guide")  # 5
+
+
+def reloadable(state: TMState, s: Survivor) -> list[int]:
+    """The empty ranged weapons of a survivor's sheet: what Munitions reload (5)."""
+    return [
+        int(i)
+        for i in s.items
+        if (w := weapon_of(state, int(i))) and w.category == "ranged" and state.item(int(i)).empty
+    ]
+
+
+def treatable(state: TMState, s: Survivor) -> list[tuple[int, str, str | None]]:
+    """What a Trousse de soin may take off (5): on oneself, each wound or infection by its
+    place; on another survivor in play, their last wound or infection."""
+    found: list[tuple[int, str, str | None]] = [
+        (s.id, what, place)
+        for what, marks in (("wound", s.wounds), ("infection", s.infections))
+        for place in marks
+        if not place.startswith("bandage:")
+    ]
+    for other in state.playing():
+        if other.id != s.id:
+            found += [(other.id, "wound", None)] if other.wounds else []
+            found += [(other.id, "infection", None)] if other.infections else []
+    return found
+
+
+def usable(state: TMState, s: Survivor, item: int) -> bool:
+    """Whether an object of the sheet may be used by an action now (`use`)."""
+    thing = thing_of(state, item)
+    if thing is None or thing.effect not in USED_BY_AN_ACTION:
+        return False
+    if thing.effect == "ammo":
+        return bool(reloadable(state, s))
+    if thing.effect == "medkit":
+        return bool(treatable(state, s))
+    if thing.effect == "guide":
+        return bool(state.objective_deck)
+    return True
+
+
 def use(state: TMState, s: Survivor, c: Use, ctx: Context) -> Msg:
     """5: Munitions, Fusée, Trousse de Soin, Guide de Survie, each for an action; then the green
     die against the object's limit, or its single use (4)."""
@@ -301,13 +343,15 @@ def arrange(state: TMState, s: Survivor, c: Arrange) -> Msg:
             field="tokens",
             count=len(placed),
         )
+    # Everything picked up first, then laid out again: an object may go where a token lay.
+    if c.tokens:
+        for token in placed:
+            token.slot = None
     s.items.clear()
     order = sorted(c.items, key=lambda p: p.slot not in ("outfit", "backpack"))  # bags first
     for place in order:
         put(state, s, place.item, place.slot)
     if c.tokens:
-        for token in placed:
-            token.slot = None
         for token, where in zip(placed, c.tokens, strict=True):
             if where is None or where not in token_places(state, s):
                 raise RuleError(
@@ -341,7 +385,7 @@ def fire_from_aim(state: TMState, c: SurvivorAttack, ctx: Context) -> Applied:
     """6: "le joueur possédant le marqueur peut enlever ce dernier pour attaquer immédiatement la
     cible"."""
     declared = state.declared
-    if declared is None or declared.attacked or state.fight is not None or state.placements:
+    if declared is None or declared.attacked or not declared_waits(state):
         raise RuleError(
             N_("Attack from the aim marker when the survivor aimed at declares an action."),
             field="slot",
@@ -354,16 +398,35 @@ def fire_from_aim(state: TMState, c: SurvivorAttack, ctx: Context) -> Applied:
     return Applied(combat.start_attack(state, s, c, ctx, from_aim=True))
 
 
+def declared_waits(state: TMState) -> bool:
+    """A declared action waits for an answer (9.2, 6): once no fight and no wound is pending."""
+    return state.declared is not None and state.fight is None and not state.placements
+
+
+def aimer_decides(state: TMState, s: Survivor) -> bool:
+    """It is this survivor's turn, as the aimer, to fire from the marker or hold (9.2, 6): not
+    while the survivor aimed at, attacked, decides to go on."""
+    declared = state.declared
+    return (
+        declared is not None
+        and declared.aimer == s.id
+        and not declared.attacked
+        and declared_waits(state)
+    )
+
+
 def on_aimed(state: TMState, answer: str, ctx: Context) -> Applied:
     """9.2: the aimer holds; or, after the fight, the survivor attacked goes on or stops (6); or,
     every aimer having held, the survivor does the action that rolls their own dice (10.2)."""
     declared = state.declared
-    if declared is None or state.fight is not None or state.placements:
+    if declared is None or not declared_waits(state):
         raise RuleError(N_("No declared action waits."))
     target = state.survivor(declared.survivor)
     if answer == "hold":
         if declared.aimer is None or ctx.actor.person_id != declared.aimer:
             raise NotAllowed(N_("Only the survivor aiming holds their fire."))
+        if not aimer_decides(state, state.survivor(declared.aimer)):
+            raise RuleError(N_("No declared action waits."))
         aimer = state.survivor(declared.aimers.pop(0))
         said = Msg(N_("{aimer} holds their fire."), {"aimer": aimer.name})
     elif declared.ready:
@@ -481,17 +544,22 @@ def on_retarget(state: TMState, c: Retarget, ctx: Context) -> Applied:
     )
 
 
+def free_bandages(state: TMState, s: Survivor) -> list[int]:
+    """The bandages on a survivor's passport that hold no wound yet (5, Bandage)."""
+    return [
+        int(i) for i, slot in s.items.items()
+        if slot == "passport" and (t := thing_of(state, int(i))) and t.effect == "bandage"
+        and f"bandage:{i}" not in s.wounds
+    ]  # fmt: skip
+
+
 def on_bandage(state: TMState, c: Bandage, ctx: Context) -> Applied:
     """5, Bandage: "Gratuitement durant votre tour, placez l'un de vos pions Blessure sur votre
     pion Bandage. Vous ne pouvez avoir qu'un seul pion Blessure par pion Bandage"."""
     s = free_action(state, ctx)
     if c.wound not in s.wounds:
         raise RuleError(N_("Choose one of your wounds."), field="wound")
-    free = [
-        int(i) for i, slot in s.items.items()
-        if slot == "passport" and (t := thing_of(state, int(i))) and t.effect == "bandage"
-        and f"bandage:{i}" not in s.wounds
-    ]  # fmt: skip
+    free = free_bandages(state, s)
     if not free:
         raise RuleError(N_("No bandage on your passport is free."), field="wound")
     s.wounds[s.wounds.index(c.wound)] = f"bandage:{free[0]}"

@@ -12,10 +12,11 @@ from typing import Any
 
 from server.games.trust_me import combat, turn
 from server.games.trust_me.catalog import COLOUR_TITLES, FAMILY_TITLES, SIDES
-from server.games.trust_me.ending import may_leave_now, points
+from server.games.trust_me.ending import may_claim, may_leave_now, points
 from server.games.trust_me.setup import DECOR_POINTS, DECOR_TITLES, SPECIAL_TITLES
 from server.games.trust_me.sheet import (
     hidden_slots,
+    kind_problem,
     occupant,
     place_problem,
     thing_of,
@@ -24,7 +25,7 @@ from server.games.trust_me.sheet import (
     wearing,
     wound_places,
 )
-from server.games.trust_me.state import CELLS, HANDS, Survivor, TMState
+from server.games.trust_me.state import CELLS, HANDS, PACK, Survivor, TMState
 from server.games.trust_me.table import at_table, fight_over
 from server.games.trust_me.zombies import PRIORITIES
 from server.i18n import N_, Msg, listed
@@ -375,7 +376,31 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
         "weapons_in_hand": [
             i for i in own_items if i.get("weapon") and i["slot"] in ("left", "right", "hands")
         ],
+        "weapons_loaded": [
+            i
+            for i in own_items
+            if i.get("weapon") and i["slot"] in ("left", "right", "hands") and not i.get("empty")
+        ],
         "objects": [i for i in own_items if not i.get("weapon")],
+        # Where each object may be laid again (1, 5): a place of its kind (what lies where is
+        # the form's own to say, each on a place of its own).
+        "arrange_places": {
+            i["id"]: [
+                p
+                for p in free_item_slots(state, s)
+                if kind_problem(state, s, state.item(i["id"]).key, p, i["id"]) is None
+                and not (p in PACK and i.get("effect") == "backpack")  # not in itself
+                and p not in s.wounds  # wounds and infections stay where they are (11)
+                and p not in s.infections
+            ]
+            for i in own_items
+        },
+        # Each object an action may use now, with what it asks (`turn.usable`).
+        "uses": [
+            i | use_fields(state, s, i["id"])
+            for i in own_items
+            if not i.get("weapon") and turn.usable(state, s, i["id"])
+        ],
         "empty_weapons": [i for i in own_items if i.get("weapon") and i.get("empty")],
         "token_places": [{"slot": p, "title": slot_title(state, p)} for p in token_places(state, s)]
         if s.playing
@@ -395,9 +420,9 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
             for t in s.tokens
             if t.slot is not None
         ],
-        "token_cells": [
-            {"slot": p, "title": slot_title(state, p)} for p in (*CELLS, "sneakers", "aside")
-        ],
+        # Where a placed token may be laid again (9.1): a cell no wound or infection covers,
+        # the sneakers worn, beside the sheet only when no cell is left.
+        "token_cells": [{"slot": p, "title": slot_title(state, p)} for p in token_cells(state, s)],
         "marked_slots": [
             {"slot": w, "title": slot_title(state, w), "what": what}
             for what, marks in (("wound", s.wounds), ("infection", s.infections))
@@ -409,6 +434,7 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
             for w in s.wounds
             if not w.startswith("bandage:")
         ],
+        "free_bandage": bool(turn.free_bandages(state, s)),
         "my_turn": state.phase == "players"
         and state.turn == s.id
         and not state.fight
@@ -418,7 +444,7 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
         "in_exchange": s.id in state.exchange,
         "partner": next((state.survivor(p).name for p in state.exchange if p != s.id), None),
         "fight_stage": w[1] if (w := combat.waiting(state)) and w[0] == s.id else None,
-        "aim_decision": bool(state.declared and state.declared.aimer == s.id and not state.fight),
+        "aim_decision": turn.aimer_decides(state, s),
         "aimed_target": state.declared.survivor if state.declared else None,
         "aimed_name": state.survivor(state.declared.survivor).name if state.declared else None,
         "aimed_by": [o.name for o in state.playing() if o.aiming == s.id],
@@ -428,6 +454,7 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
             state.declared
             and (state.declared.attacked or state.declared.ready)
             and state.declared.survivor == s.id
+            and turn.declared_waits(state)
         ),
         "may_stop": bool(state.declared and state.declared.attacked),
         "may_recover": bool(
@@ -445,17 +472,80 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
             for o in state.playing()
             if s.aiming is not None and o.id not in (s.id, s.aiming)
         ],
+        # What a token found may go on (11, Fouille): a place of its kind, not covered by a
+        # wound or a token (an object there makes room), or back face down.
         "searchables": sorted(
-            [{"key": w.key, "name": w.name} for w in state.box.weapons]
-            + [{"key": t.key, "name": t.name} for t in state.box.things],
-            key=lambda e: e["name"].casefold(),
+            [
+                {"key": key, "name": name, "allows": ["back", *search_places(state, s, key)]}
+                for key, name in [(w.key, w.name) for w in state.box.weapons]
+                + [(t.key, t.name) for t in state.box.things]
+            ],
+            key=lambda e: str(e["name"]).casefold(),
         ),
+        # What each object may go on in the partner's sheet, during an exchange (`on_give`).
+        "give_allows": {
+            i["id"]: [p for p in GIVE_PLACES if place_problem(state, partner, i["id"], p) is None]
+            for i in own_items
+        }
+        if (partner := exchange_partner(state, s)) is not None
+        else {},
         "free_slots": [
             {"slot": p, "title": slot_title(state, p)} for p in free_item_slots(state, s)
         ],
         "can_leave": may_leave_now(state, s),
+        "may_claim": may_claim(s),
     }
     return {"me": mine}
+
+
+GIVE_PLACES = (
+    *HANDS, "hands", *CELLS, "outfit", "backpack", "b1", "b2", "satchel", "passport"
+)  # fmt: skip
+
+
+def search_places(state: TMState, s: Survivor, key: str) -> list[str]:
+    return [
+        p
+        for p in free_item_slots(state, s)
+        if kind_problem(state, s, key, p) is None
+        and p not in s.wounds
+        and p not in s.infections
+        and not any(t.slot == p for t in s.tokens)
+    ]
+
+
+def token_cells(state: TMState, s: Survivor) -> list[str]:
+    cells = [c for c in CELLS if c not in s.wounds and c not in s.infections]
+    sneakers = ["sneakers"] if wearing(state, s, "sneakers") is not None else []
+    return cells + sneakers or ["aside"]
+
+
+def use_fields(state: TMState, s: Survivor, item: int) -> dict[str, Any]:
+    """What using this object asks: the weapon Munitions reload, or whom and what a Trousse de
+    soin treats (one choice each, as `forms.from_form` reads it back)."""
+    thing = thing_of(state, item)
+    if thing is not None and thing.effect == "ammo":
+        weapons = [
+            {"id": w, "name": state.box.name_of(state.item(w).key)}
+            for w in turn.reloadable(state, s)
+        ]
+        return {"weapons": weapons}
+    if thing is not None and thing.effect == "medkit":
+        treats = []
+        for who, what, at in turn.treatable(state, s):
+            name = Msg(N_("myself")) if who == s.id else state.survivor(who).name
+            said = Msg(N_("a wound") if what == "wound" else N_("an infection"))
+            where = f" · {slot_title(state, at)}" if at else ""
+            title = Msg(N_("{whom}: {what}"), {"whom": name, "what": said}).render() + where
+            treats.append({"value": f"{who}|{what}|{at or ''}", "title": title})
+        return {"treats": treats}
+    return {}
+
+
+def exchange_partner(state: TMState, s: Survivor) -> Survivor | None:
+    if s.id not in state.exchange:
+        return None
+    return state.survivor(next(p for p in state.exchange if p != s.id))
 
 
 def placement_places(state: TMState) -> list[dict[str, str]]:
@@ -491,7 +581,9 @@ def setup_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] 
                 "decor": s.decor,
             }
             for s in state.survivors.values()
-        ]
+        ],
+        # A passport another survivor plays is not offered (`on_passport`).
+        "passports_given": [s.passport for s in state.survivors.values() if s.passport],
     }
 
 
@@ -551,7 +643,12 @@ def label(command: Any) -> Msg:
 
 
 def template_globals() -> dict[str, Any]:
-    return {"tm_colours": COLOUR_TITLES, "tm_slots": SLOT_TITLES, "tm_sides": SIDES}
+    return {
+        "tm_colours": COLOUR_TITLES,
+        "tm_slots": SLOT_TITLES,
+        "tm_sides": SIDES,
+        "tm_give_places": GIVE_PLACES,
+    }
 
 
 def final_lines(state: TMState, s: Survivor) -> dict[str, Any]:

@@ -1,0 +1,142 @@
+// A form's rules across its fields, said before the tap (issue 53): the server judges each
+// command, and a page never offers what it would refuse, a combination of fields included.
+// A group (a fieldset, a div) declares its rule; the page marks the group invalid with the
+// group's own words (`data-rule`, written in the page's language) until it holds, and the
+// browser then keeps the form from being sent, as it does a required field:
+//   data-pick="N"       exactly N of its menus chosen (keep two tokens of four);
+//   data-distinct       its menus never on one value (two wounds, two places), an option
+//                       chosen in one menu greyed out in the others; but the values its
+//                       `data-shared` lists (a passport holds several objects); an option
+//                       that takes others' places too says so (`data-covers="left right"`);
+//   data-total="A-B"    its numbers, each weighing its `data-points`, total A to B, or 0
+//                       where `data-total-none` allows nothing (left to chance).
+// And a menu whose choice decides what another offers (`data-limits`, the other's name): each
+// of its options lists the other's values it allows (`data-allows`); the rest are greyed out.
+// A field asked only for some choices of another (`data-required-when="action:aim exchange"`)
+// is required while that other holds one of them. An option that needs another menu of the
+// form on a value (`data-needs="backpack"`: a pocket needs the backpack worn) is greyed out
+// until one is.
+(function () {
+  "use strict";
+  var GROUPS = "[data-pick],[data-distinct],[data-total]";
+
+  // An option greyed out for one reason or more (a rule of its group, another menu's choice,
+  // a need unmet): each sets its own, and the option is back once none holds. One the page
+  // itself greyed out stays so.
+  function block(option, why, on) {
+    if (option.dataset.blocked === undefined) option.dataset.blocked = option.disabled ? "page" : "";
+    var reasons = option.dataset.blocked.split(" ").filter(function (r) { return r && r !== why; });
+    if (on) reasons.push(why);
+    option.dataset.blocked = reasons.join(" ");
+    option.disabled = reasons.length > 0;
+  }
+  // The places a menu's choice takes: its value, and those its option covers.
+  function taken(menu) {
+    var option = menu.selectedOptions[0];
+    if (!option || option.value === "") return [];
+    return [option.value].concat((option.dataset.covers || "").split(" ").filter(Boolean));
+  }
+  function holds(group) {
+    var menus = Array.prototype.slice.call(group.querySelectorAll("select"));
+    if (group.dataset.pick) {
+      var chosen = menus.filter(function (m) { return m.value !== ""; }).length;
+      if (chosen !== parseInt(group.dataset.pick, 10)) return false;
+    }
+    if (group.hasAttribute("data-distinct")) {
+      var seen = {}, shared = sharedOf(group);
+      for (var i = 0; i < menus.length; i++) {
+        var places = taken(menus[i]);
+        for (var j = 0; j < places.length; j++) {
+          if (shared[places[j]]) continue;
+          if (seen[places[j]]) return false;
+          seen[places[j]] = true;
+        }
+      }
+    }
+    if (group.dataset.total) {
+      var bounds = group.dataset.total.split("-").map(Number), total = 0;
+      group.querySelectorAll("input[type=number]").forEach(function (field) {
+        total += (parseInt(field.value, 10) || 0) * Number(field.dataset.points || 1);
+      });
+      var none = total === 0 && group.hasAttribute("data-total-none");
+      if (!none && (total < bounds[0] || total > bounds[1])) return false;
+    }
+    return true;
+  }
+
+  function sharedOf(group) {
+    var shared = {};
+    (group.dataset.shared || "").split(" ").forEach(function (v) { if (v) shared[v] = true; });
+    return shared;
+  }
+  // What the other menus of a distinct group hold is greyed out in each.
+  function grey(group) {
+    if (!group.hasAttribute("data-distinct")) return;
+    var menus = Array.prototype.slice.call(group.querySelectorAll("select")), shared = sharedOf(group);
+    menus.forEach(function (menu) {
+      var held = {};
+      menus.forEach(function (other) {
+        if (other !== menu) taken(other).forEach(function (p) { if (!shared[p]) held[p] = true; });
+      });
+      Array.prototype.forEach.call(menu.options, function (option) {
+        if (option.value === "") return;
+        var places = [option.value].concat((option.dataset.covers || "").split(" ").filter(Boolean));
+        block(option, "rule", places.some(function (p) { return held[p]; }));
+      });
+    });
+  }
+
+  function judge(group) {
+    grey(group);
+    var first = group.querySelector("select, input:not([type=hidden])");
+    var ok = holds(group);
+    if (first) first.setCustomValidity(ok ? "" : group.dataset.rule || "?");
+    group.classList.toggle("rule-broken", !ok);
+  }
+
+  function limit(menu) {
+    var other = menu.form && menu.form.elements.namedItem(menu.dataset.limits);
+    var chosen = menu.selectedOptions[0];
+    if (!other || !other.options) return;
+    var allowed = chosen && chosen.value !== "" ? " " + (chosen.dataset.allows || "") + " " : null;
+    Array.prototype.forEach.call(other.options, function (option) {
+      if (option.value === "") return;
+      block(option, "limit", allowed !== null && allowed.indexOf(" " + option.value + " ") < 0);
+    });
+    if (other.selectedOptions[0] && other.selectedOptions[0].disabled) other.value = "";
+  }
+  function requiredWhen(field) {
+    var rule = field.dataset.requiredWhen.split(":"), other = field.form && field.form.elements.namedItem(rule[0]);
+    var value = other ? other.value : "";
+    field.required = (" " + rule[1] + " ").indexOf(" " + value + " ") >= 0 && value !== "";
+  }
+  function needs(form) {
+    var held = {};
+    Array.prototype.forEach.call(form.querySelectorAll("select"), function (menu) { held[menu.value] = true; });
+    form.querySelectorAll("option[data-needs]").forEach(function (option) {
+      block(option, "need", !held[option.dataset.needs]);
+      if (option.disabled && option.selected) option.parentNode.value = "";
+    });
+  }
+  function judgeAll(root) {
+    (root || document).querySelectorAll("form").forEach(function (form) {
+      if (form.querySelector("option[data-needs]")) needs(form);
+    });
+    (root || document).querySelectorAll(GROUPS).forEach(judge);
+    (root || document).querySelectorAll("select[data-limits]").forEach(limit);
+    (root || document).querySelectorAll("[data-required-when]").forEach(requiredWhen);
+  }
+
+  ["change", "input"].forEach(function (type) {
+    document.addEventListener(type, function (evt) {
+      if (evt.target.matches && evt.target.matches("select[data-limits]")) limit(evt.target);
+      var form = evt.target.form;
+      if (form) form.querySelectorAll("[data-required-when]").forEach(requiredWhen);
+      if (form && form.querySelector("option[data-needs]")) needs(form);
+      var group = evt.target.closest && evt.target.closest(GROUPS);
+      if (group) judge(group);
+    });
+  });
+  document.addEventListener("DOMContentLoaded", function () { judgeAll(); });
+  document.addEventListener("htmx:after:settle", function () { judgeAll(); });
+})();
