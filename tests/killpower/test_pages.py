@@ -254,6 +254,8 @@ def test_a_team_from_paper_entered_on_the_owners_phone(killpower: dict[str, Any]
     choice starts empty; the team then shows its marks to every coach."""
     game, phones, alix = killpower["game"], killpower["phones"], killpower["people"]["alix"]
     page = phones["org"].get(f"/g/{game}").text
+    assert 'id="paper-title"' not in page and "?paper=1" in page  # asked for: its own address
+    page = phones["org"].get(f"/g/{game}?paper=1").text
     form_html = page[page.index('id="paper-title"') :]
     assert 'name="DEP_1"' in form_html and 'name="armour_7"' in form_html
     for select in re.findall(r"<select[^>]*>.*?</select>", form_html, flags=re.S):
@@ -261,7 +263,7 @@ def test_a_team_from_paper_entered_on_the_owners_phone(killpower: dict[str, Any]
         assert not re.search(r'<option value="[^"]+"[^>]*selected', select), select[:80]
         if "multiple" not in select:
             assert re.search(r'<select[^>]*><option value=""', select), select[:80]
-    assert 'id="paper-title"' not in phones["alix"].get(f"/g/{game}").text
+    assert 'id="paper-title"' not in phones["alix"].get(f"/g/{game}?paper=1").text
     data: dict[str, Any] = {
         "type": "paper_team",
         "name": "Les Anciens",

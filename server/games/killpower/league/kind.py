@@ -85,8 +85,10 @@ class KillpowerLeague(GameKind[LeagueState]):
     handlers = HANDLERS
     internal = (OpenMatch,)
     parts = views.PARTS
-    page_query = ("a", "b", "team")  # a match recorded from paper: its two teams picked
-    page_query_ends = frozenset({"match"})
+    # A match recorded from paper: its two teams picked; a team's sheet open; the paper sheet of
+    # a team to enter, asked for.
+    page_query = ("a", "b", "team", "paper")
+    page_query_ends = frozenset({"match", "paper_team"})
 
     def new_state(self, settings: BaseModel) -> LeagueState:
         assert isinstance(settings, LeagueSettings)
