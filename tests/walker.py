@@ -43,7 +43,9 @@ class Group:
     menus: list[int] = field(default_factory=list)  # indices in `Offer.menus`
     # What an option takes besides its own place (`data-covers`): by menu index and value.
     covers: dict[int, dict[str, set[str]]] = field(default_factory=dict)
-    numbers: list[tuple[int, int]] = field(default_factory=list)  # index in `typed`, points
+    numbers: list[tuple[int, int, int]] = field(default_factory=list)  # in `typed`, points, max
+    unmet: bool = False  # no choice holds the rule: the page never lets the form be sent
+    changed: bool = False  # one of its numbers at least changed from the one shown
 
     def apply(
         self,
@@ -85,18 +87,37 @@ class Group:
                     chosen[index] = value
                 used |= places(index, value)
 
+    def change(
+        self, numbers: dict[int, str], typed: list[tuple[str, str, dict[str, str]]], pick: Any
+    ) -> None:
+        """One number at least other than the one shown, within its bounds."""
+        indices = [index for index, _, _ in self.numbers]
+        shown = {i: typed[i][2].get("value", "") for i in indices}
+        if any(numbers.get(i, shown[i]) != shown[i] for i in indices):
+            return
+        for index in pick.sample(indices, len(indices)):
+            attrs = typed[index][2]
+            low, high = int(float(attrs.get("min") or 0)), int(float(attrs.get("max") or 99))
+            others = [str(v) for v in range(low, high + 1) if str(v) != shown[index]]
+            if others:
+                numbers[index] = pick.choice(others)
+                return
+        self.unmet = True
+
     def totals(self, typed: dict[int, str], pick: random.Random) -> None:
         """Numbers that total within the rule's bounds (or none at all, where it allows)."""
         if self.total is None or not self.numbers:
             return
-        counts = {index: 0 for index, _ in self.numbers}
+        counts = {index: 0 for index, _, _ in self.numbers}
         if not (self.none and pick.random() < 0.3):
             goal = pick.randint(*self.total)
-            points = dict(self.numbers)
+            points = {index: weight for index, weight, _ in self.numbers}
+            most = {index: high for index, _, high in self.numbers}
             while sum(counts[i] * points[i] for i in counts) < goal:
                 room = goal - sum(counts[i] * points[i] for i in counts)
-                fitting = [i for i in counts if points[i] <= room]
+                fitting = [i for i in counts if points[i] <= room and counts[i] < most[i]]
                 if not fitting:
+                    self.unmet = sum(counts[i] * points[i] for i in counts) < self.total[0]
                     break
                 counts[pick.choice(fitting)] += 1
         for index, count in counts.items():
@@ -133,7 +154,7 @@ class Offer:
             return "undo"
         return next((v for k, v in self.hidden if k == "type"), "")
 
-    def fill(self, pick: random.Random) -> list[tuple[str, str]]:
+    def fill(self, pick: random.Random) -> list[tuple[str, str]] | None:
         """The fields a person's taps would send: a value for every choice."""
         fields = list(self.hidden)
         chosen = {
@@ -163,6 +184,8 @@ class Offer:
         for group in self.groups:
             group.apply(chosen, self.menus, pick, limited)
             group.totals(numbers, pick)
+            if group.changed:
+                group.change(numbers, self.typed, pick)
         for index, wants in self.needs.items():
             need = wants.get(chosen.get(index, ""))
             if need is not None and need not in {v for i, v in chosen.items() if i != index}:
@@ -182,6 +205,8 @@ class Offer:
         for index, (name, _kind, _attrs) in enumerate(self.typed):
             if index in numbers:
                 fields.append((name, numbers[index]))
+        if any(group.unmet for group in self.groups):
+            return None  # the page keeps it from being sent (static/js/rules.js)
         if self.buttons:
             name, value = pick.choice(self.buttons)
             if name:
@@ -242,7 +267,7 @@ class Offers(HTMLParser):
         if form is None:
             return
         self.depth[tag] = self.depth.get(tag, 0) + 1
-        if {"data-pick", "data-distinct", "data-total"} & a.keys():
+        if {"data-pick", "data-distinct", "data-total", "data-changed"} & a.keys():
             low, _, high = a.get("data-total", "").partition("-")
             group = Group(
                 pick=int(a["data-pick"]) if a.get("data-pick") else None,
@@ -250,6 +275,7 @@ class Offers(HTMLParser):
                 shared=set(a.get("data-shared", "").split()),
                 total=(int(low), int(high)) if high else None,
                 none="data-total-none" in a,
+                changed="data-changed" in a,
             )
             form.groups.append(group)
             self.open_groups.append((tag, self.depth[tag], group))
@@ -267,7 +293,8 @@ class Offers(HTMLParser):
             elif name and kind in ("text", "number", "search", "tel"):
                 form.typed.append((name, kind, a))
                 for _tag, _depth, group in self.open_groups:
-                    group.numbers.append((len(form.typed) - 1, int(a.get("data-points") or 1)))
+                    weight, high = int(a.get("data-points") or 1), int(float(a.get("max") or 99))
+                    group.numbers.append((len(form.typed) - 1, weight, high))
         elif tag == "button" and a.get("type", "submit") == "submit":
             if "disabled" in a:
                 form.closed = not form.buttons
@@ -409,6 +436,8 @@ def walk(
             held[persona] = chosen
             continue
         fields = chosen.fill(pick)
+        if fields is None:
+            continue
         answer = phones[persona].post(chosen.action, content=urlencode(fields), headers=FORM)
         said = f"{persona} {chosen.type} {sorted(set(fields) - set(chosen.hidden))}"
         if answer.status_code >= 500:

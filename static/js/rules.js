@@ -9,7 +9,9 @@
 //                       `data-shared` lists (a passport holds several objects); an option
 //                       that takes others' places too says so (`data-covers="left right"`);
 //   data-total="A-B"    its numbers, each weighing its `data-points`, total A to B, or 0
-//                       where `data-total-none` allows nothing (left to chance).
+//                       where `data-total-none` allows nothing (left to chance);
+//   data-changed        one of its fields at least changed from what the page showed (a
+//                       correction that corrects nothing is not one).
 // And a menu whose choice decides what another offers (`data-limits`, the other's name): each
 // of its options lists the other's values it allows (`data-allows`); the rest are greyed out.
 // A field asked only for some choices of another (`data-required-when="action:aim exchange"`)
@@ -18,7 +20,7 @@
 // until one is.
 (function () {
   "use strict";
-  var GROUPS = "[data-pick],[data-distinct],[data-total]";
+  var GROUPS = "[data-pick],[data-distinct],[data-total],[data-changed]";
 
   // An option greyed out for one reason or more (a rule of its group, another menu's choice,
   // a need unmet): each sets its own, and the option is back once none holds. One the page
@@ -52,6 +54,16 @@
           seen[places[j]] = true;
         }
       }
+    }
+    if (group.hasAttribute("data-changed")) {
+      var fields = group.querySelectorAll("input:not([type=hidden]), select");
+      var changed = Array.prototype.some.call(fields, function (field) {
+        if (field.tagName === "SELECT") {
+          return Array.prototype.some.call(field.options, function (o) { return o.selected !== o.defaultSelected; });
+        }
+        return field.value !== field.defaultValue;
+      });
+      if (!changed) return false;
     }
     if (group.dataset.total) {
       var bounds = group.dataset.total.split("-").map(Number), total = 0;

@@ -114,9 +114,4 @@ WAITS_ON: dict[str, set[str]] = {
 
 # Offered forms the walk (tests/test_walker.py) still finds refused in some state, by command
 # type, with why: issue 53's list, to empty.
-WALK_KNOWN: dict[str, dict[str, str]] = {
-    "battlefight": {
-        "deck": "a deck is 4 cards of each type: its counters say so before the tap, the form "
-        "takes any counts",
-    },
-}
+WALK_KNOWN: dict[str, dict[str, str]] = {}

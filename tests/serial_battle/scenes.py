@@ -122,9 +122,4 @@ WAITS_ON: dict[str, set[str]] = {
 
 # Offered forms the walk (tests/test_walker.py) still finds refused in some state, by command
 # type, with why: issue 53's list, to empty.
-WALK_KNOWN: dict[str, dict[str, str]] = {
-    "serial_battle": {
-        "correct": "a correction sent unchanged is refused (nothing to correct); a weapon's "
-        "ammunition field has no bound of its own",
-    },
-}
+WALK_KNOWN: dict[str, dict[str, str]] = {}
