@@ -12,6 +12,7 @@ answer of the organizer's, and the ticket reads nothing as an API token or a str
 
 from __future__ import annotations
 
+import json
 import threading
 from typing import Any
 
@@ -363,3 +364,82 @@ def test_a_self_refereed_match_has_no_staff_seat_for_the_league(
         organizer = service.person(match.id, match.organizer.person_id or 0)
         shown = service.load(match.id).game.settings["delegates"][str(organizer.id)]
         assert shown == ("nobody" if mode == "self" else "staff")
+
+
+def test_a_self_refereed_match_leaves_the_league_s_file_as_the_public_reads_it(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """Issue 51's second outside attack: the league's file held its self-refereed match in clear,
+    read as the match's organizer (staff), so the owner read every RAP in it. Self-refereed, the
+    match goes in the file as the public reads it, and the file is a record (sealed to move)."""
+    from tests.killpower.conftest import Match
+
+    match = Match(service, rolls, mode="self")
+    match.act("A", {"type": "lineup", "gladiators": match.ids["A"][:3], "bluff": 1}, 9, 8, 7)
+    owner = match.league.owner
+    assert not service.exports_in_clear(match.league.id, owner)
+    body = json.loads(json.dumps(service.export_game(match.league.id, owner)))
+    assert "replay" not in body
+    record = next(r for r in body["records"] if r["id"] == match.id)
+    text = json.dumps(record)
+    assert "RAP de" not in text and "RAP of" not in text and '"raps"' not in text
+    # Refereed, the referee reads both sides by the book: the league's file holds it whole.
+    refereed = Match(service, rolls, mode="referee")
+    assert service.exports_in_clear(refereed.league.id, refereed.league.owner)
+
+
+def test_a_league_referee_let_go_leaves_the_matches_they_came_into(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """Issue 51's second outside attack: a league referee revoked kept the refereed match's
+    organizer link they came in by. A league staff member's seat revoked or re-issued re-issues
+    the staff's seat of every match (the others come in again from the league)."""
+    from tests.conftest import viewer_of
+    from tests.killpower.conftest import Match
+
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    match = Match(service, rolls, mode="referee")
+    league = match.league
+    referee = service.register(league.id, league.owner, "referee", "Rémi", idem_key=key())
+    phone = opened(client, seat_key(service, league.id, viewer_of(referee).person_id))
+    hop = phone.get(f"/g/{league.id}/killpower/matches/{match.id}")
+    assert phone.get(hop.headers["location"]).status_code in (200, 303)
+    assert phone.get(f"/g/{match.id}").status_code == 200
+    service.revoke(league.id, league.owner, viewer_of(referee).person_id or 0, idem_key=key())
+    assert phone.get(f"/g/{match.id}").status_code == 404
+    public = Phone(client).get(f"/g/{match.id}/log.json")
+    assert phone.get(f"/g/{match.id}/log.json").text == public.text  # the public's, no more
+    # The owner comes in again from the league, by the staff's new link.
+    owner = opened(client, seat_key(service, league.id, league.owner.person_id))
+    again = owner.get(f"/g/{league.id}/killpower/matches/{match.id}")
+    assert again.status_code == 303 and owner.get(again.headers["location"]).status_code in (
+        200,
+        303,
+    )
+    assert owner.get(f"/g/{match.id}").status_code == 200
+
+
+def test_a_team_the_owner_keeps_plays_self_refereed(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """Issue 51's second outside attack: the owner opened a match of their own team with a
+    referee, then read the other side's RAP as that referee. The owner's team plays with Arbitre
+    as its referee; the form says so before the tap."""
+    from server.errors import RuleError
+    from tests.killpower.conftest import NABOS, TITANOS, League, team_command
+
+    league = League(service, rolls)
+    nadia = league.coach("Nadia")
+    league.act(league.owner, team_command("Gardés", NABOS), 5, 1, 6)
+    league.act(nadia, team_command("Titanos", TITANOS), 6, 1)
+    request = {
+        "team_a": league.team("Gardés").id,
+        "team_b": league.team("Titanos").id,
+        "mode": "referee",
+    }
+    with pytest.raises(RuleError, match=r"self-refereed|auto-arbitré"):
+        service.open_linked(league.id, league.owner, request, idem_key=key())
+    match = service.open_linked(
+        league.id, league.owner, {**request, "mode": "self"}, idem_key=key()
+    )
+    assert match

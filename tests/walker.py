@@ -46,6 +46,7 @@ class Group:
     numbers: list[tuple[int, int, int]] = field(default_factory=list)  # in `typed`, points, max
     unmet: bool = False  # no choice holds the rule: the page never lets the form be sent
     changed: bool = False  # one of its numbers at least changed from the one shown
+    named: str = ""  # the field whose value is the total's upper bound (`data-total="0-@x"`)
 
     def apply(
         self,
@@ -104,14 +105,24 @@ class Group:
                 return
         self.unmet = True
 
-    def totals(self, typed: dict[int, str], pick: random.Random) -> None:
-        """Numbers that total within the rule's bounds (or none at all, where it allows)."""
+    def totals(
+        self,
+        typed: dict[int, str],
+        pick: random.Random,
+        names: list[tuple[str, str, dict[str, str]]] | None = None,
+    ) -> None:
+        """Numbers that total within the rule's bounds (or none at all, where it allows); a
+        bound may be what another field holds (`@name`)."""
         if self.total is None or not self.numbers:
             return
-        counts = {index: 0 for index, _, _ in self.numbers}
+        if self.named and names is not None:
+            at = next((i for i, (n, _, _) in enumerate(names) if n == self.named), None)
+            held = int(typed.get(at, "0") or 0) if at is not None else 0
+            self.total = (self.total[0], held)
+        counts = {index: 0 for index, weight, _ in self.numbers if weight}
         if not (self.none and pick.random() < 0.3):
             goal = pick.randint(*self.total)
-            points = {index: weight for index, weight, _ in self.numbers}
+            points = {index: weight for index, weight, _ in self.numbers if weight}
             most = {index: high for index, _, high in self.numbers}
             while sum(counts[i] * points[i] for i in counts) < goal:
                 room = goal - sum(counts[i] * points[i] for i in counts)
@@ -147,6 +158,16 @@ class Offer:
     needs: dict[int, dict[str, str]] = field(default_factory=dict)
     # A menu required while another field holds one of some values (`data-required-when`).
     required_when: dict[int, tuple[str, set[str]]] = field(default_factory=dict)
+    # A field that counts only while another holds one of some values (`data-enabled-when`),
+    # by ("menu" | "box" | "typed", index).
+    enabled_when: dict[tuple[str, int], tuple[str, set[str]]] = field(default_factory=dict)
+    # Numbers that share a key never hold one value (`data-unique`): by index in `typed`.
+    unique: dict[int, str] = field(default_factory=dict)
+    # Menus that share a key hold a value no more often than its option's `data-copies`: by
+    # menu index, the key and each value's copies.
+    capped: dict[int, tuple[str, dict[str, int]]] = field(default_factory=dict)
+    # A number bounded by another's value, divided (`data-max-from`): by index in `typed`.
+    max_from: dict[int, tuple[str, int]] = field(default_factory=dict)
 
     @property
     def type(self) -> str:
@@ -176,14 +197,38 @@ class Offer:
                     limited[at] = allowed
                     fitting = [v for v in values if v in allowed]
                     chosen[at] = pick.choice(fitting) if fitting else ""
+        ticked = {index for index in range(len(self.boxes)) if pick.random() < 0.5}
+
+        def counts_menu(index: int) -> bool:
+            rule = self.enabled_when.get(("menu", index))
+            return rule is None or holds(*rule)
+
+        def holds(name: str, values: set[str]) -> bool:
+            """Whether the form's field `name` holds one of `values`, as filled so far."""
+            held = [v for k, v in self.hidden if k == name]
+            held += [radios[name]] if name in radios else []
+            held += [v for i, v in chosen.items() if self.menus[i][0] == name]
+            held += [self.boxes[i][1] for i in ticked if self.boxes[i][0] == name]
+            return any(v in values for v in held)
+
         for index, (other, values) in self.required_when.items():
-            held = radios.get(other, next((v for k, v in self.hidden if k == other), ""))
             options = [v for v in self.menus[index][1] if v]
-            if held in values and not chosen.get(index) and options:
+            if holds(other, values) and not chosen.get(index) and options:
                 chosen[index] = pick.choice(options)
+        by_key: dict[str, set[str]] = {}
+        for index, key in self.unique.items():
+            value = numbers.get(index)
+            if value is None:
+                continue
+            if value in by_key.setdefault(key, set()):
+                attrs = self.typed[index][2]
+                low, high = int(float(attrs.get("min") or 0)), int(float(attrs.get("max") or 99))
+                free = [str(v) for v in range(low, high + 1) if str(v) not in by_key[key]]
+                value = numbers[index] = pick.choice(free) if free else value
+            by_key[key].add(value)
         for group in self.groups:
             group.apply(chosen, self.menus, pick, limited)
-            group.totals(numbers, pick)
+            group.totals(numbers, pick, self.typed)
             if group.changed:
                 group.change(numbers, self.typed, pick)
         for index, wants in self.needs.items():
@@ -193,17 +238,50 @@ class Offer:
                 others = {v for i, v in chosen.items() if i != index}
                 fitting = [v for v in self.menus[index][1] if v not in unmet and v not in others]
                 chosen[index] = pick.choice(fitting) if fitting else chosen[index]
+
+        for index, (other, divisor) in self.max_from.items():
+            at = next((i for i, (n, _, _) in enumerate(self.typed) if n == other), None)
+            top = int(numbers.get(at, "0") or 0) // divisor if at is not None else 0
+            if index in numbers and int(numbers[index]) > top:
+                numbers[index] = str(pick.randint(0, max(0, top)))
+        held_power: dict[tuple[str, str], int] = {}
+        for index, (key, copies) in self.capped.items():
+            value = chosen.get(index, "")
+            if not value or not counts_menu(index):
+                continue
+            if held_power.get((key, value), 0) >= copies.get(value, 1):
+                free = [
+                    v
+                    for v in self.menus[index][1]
+                    if v
+                    and held_power.get((key, v), 0) < copies.get(v, 1)
+                    and v
+                    not in {
+                        chosen.get(j)
+                        for j in self.capped
+                        if j != index and self.menus[j][0] == self.menus[index][0]
+                    }
+                ]
+                value = chosen[index] = pick.choice(free) if free else value
+            held_power[(key, value)] = held_power.get((key, value), 0) + 1
+
+        def counts(kind: str, index: int) -> bool:  # not greyed out by `data-enabled-when`
+            rule = self.enabled_when.get((kind, index))
+            return rule is None or holds(*rule)
+
         for index, (name, values, multiple) in enumerate(self.menus):
+            if not counts("menu", index):
+                continue
             if multiple:
                 fields += [(name, v) for v in values if v and pick.random() < 0.5]
             elif index in chosen:
                 fields.append((name, chosen[index]))
         fields += list(radios.items())
-        for name, value, _ticked in self.boxes:
-            if pick.random() < 0.5:
+        for index, (name, value, _ticked) in enumerate(self.boxes):
+            if index in ticked and counts("box", index):
                 fields.append((name, value or "on"))
         for index, (name, _kind, _attrs) in enumerate(self.typed):
-            if index in numbers:
+            if index in numbers and counts("typed", index):
                 fields.append((name, numbers[index]))
         if any(group.unmet for group in self.groups):
             return None  # the page keeps it from being sent (static/js/rules.js)
@@ -222,6 +300,8 @@ def typed(kind: str, attrs: dict[str, str], pick: random.Random) -> str | None:
     text kept as shown, a new name where one is asked; None to leave it empty."""
     value = attrs.get("value", "")
     if kind == "number":
+        if not value and "required" not in attrs and pick.random() < 0.5:
+            return None  # an optional number left empty
         low = int(float(attrs.get("min") or 0))
         high = int(float(attrs.get("max") or low + 20))
         if value and pick.random() < 0.6:
@@ -269,11 +349,13 @@ class Offers(HTMLParser):
         self.depth[tag] = self.depth.get(tag, 0) + 1
         if {"data-pick", "data-distinct", "data-total", "data-changed"} & a.keys():
             low, _, high = a.get("data-total", "").partition("-")
+            named = high[1:] if high.startswith("@") else ""
             group = Group(
+                named=named,
                 pick=int(a["data-pick"]) if a.get("data-pick") else None,
                 distinct="data-distinct" in a,
                 shared=set(a.get("data-shared", "").split()),
-                total=(int(low), int(high)) if high else None,
+                total=(int(low), 0 if named else int(high)) if high else None,
                 none="data-total-none" in a,
                 changed="data-changed" in a,
             )
@@ -288,10 +370,17 @@ class Offers(HTMLParser):
                 form.radios.setdefault(name, []).append(a.get("value", ""))
             elif kind == "checkbox" and name:
                 form.boxes.append((name, a.get("value", ""), "checked" in a))
+                self.enabled(form, a, "box", len(form.boxes) - 1)
             elif kind == "submit":
                 form.buttons.append((name, a.get("value", "")))
             elif name and kind in ("text", "number", "search", "tel"):
                 form.typed.append((name, kind, a))
+                self.enabled(form, a, "typed", len(form.typed) - 1)
+                if a.get("data-unique"):
+                    form.unique[len(form.typed) - 1] = a["data-unique"]
+                if "/" in a.get("data-max-from", ""):
+                    other, _, divisor = a["data-max-from"].partition("/")
+                    form.max_from[len(form.typed) - 1] = (other, int(divisor or 1))
                 for _tag, _depth, group in self.open_groups:
                     weight, high = int(a.get("data-points") or 1), int(float(a.get("max") or 99))
                     group.numbers.append((len(form.typed) - 1, weight, high))
@@ -306,12 +395,18 @@ class Offers(HTMLParser):
             self.required = "required" in a
             if a.get("data-limits"):
                 form.limits[len(form.menus)] = (a["data-limits"], {})
+            self.enabled(form, a, "menu", len(form.menus))
+            if a.get("data-unique"):
+                form.capped[len(form.menus)] = (a["data-unique"], {})
             if ":" in a.get("data-required-when", ""):
                 other, _, values = a["data-required-when"].partition(":")
                 form.required_when[len(form.menus)] = (other, set(values.split()))
         elif tag == "option" and self.menu is not None:
             self.option = None if "disabled" in a else a.get("value", "\0")
             self.text = ""
+            capped = form.capped.get(len(form.menus))
+            if capped is not None and self.option:
+                capped[1][self.option] = int(a.get("data-copies") or 1)
             if self.option is not None and a.get("data-covers"):
                 for _tag, _depth, group in self.open_groups:
                     covered = group.covers.setdefault(len(form.menus), {})
@@ -323,6 +418,12 @@ class Offers(HTMLParser):
                 limiting[1][self.option] = set(a["data-allows"].split())
         elif tag == "textarea" and name:
             self.area, self.text = {"name": name, **a}, ""
+
+    @staticmethod
+    def enabled(form: Offer, a: dict[str, str], kind: str, index: int) -> None:
+        if ":" in a.get("data-enabled-when", ""):
+            other, _, values = a["data-enabled-when"].partition(":")
+            form.enabled_when[(kind, index)] = (other, set(values.split()))
 
     def handle_data(self, data: str) -> None:
         if self.option is not None or self.area is not None:

@@ -8,14 +8,19 @@
 //                       chosen in one menu greyed out in the others; but the values its
 //                       `data-shared` lists (a passport holds several objects); an option
 //                       that takes others' places too says so (`data-covers="left right"`);
-//   data-total="A-B"    its numbers, each weighing its `data-points`, total A to B, or 0
-//                       where `data-total-none` allows nothing (left to chance);
+//   data-total="A-B"    its numbers, each weighing its `data-points`, total A to B (B may be
+//                       "@name": what the form's field of that name holds), or 0 where
+//                       `data-total-none` allows nothing (left to chance);
 //   data-changed        one of its fields at least changed from what the page showed (a
 //                       correction that corrects nothing is not one).
 // And a menu whose choice decides what another offers (`data-limits`, the other's name): each
 // of its options lists the other's values it allows (`data-allows`); the rest are greyed out.
 // A field asked only for some choices of another (`data-required-when="action:aim exchange"`)
-// is required while that other holds one of them. An option that needs another menu of the
+// is required while that other holds one of them; one that only counts for some choices
+// (`data-enabled-when`, the same way) is greyed out, and not sent, otherwise (a box ticked for
+// a gladiator who played). Fields that share a `data-unique` key never hold one value (the
+// gladiators' numbers; an option may say how many may hold it, `data-copies`), and a number
+// may be bounded by another (`data-max-from`). An option that needs another menu of the
 // form on a value (`data-needs="backpack"`: a pocket needs the backpack worn) is greyed out
 // until one is.
 (function () {
@@ -66,7 +71,11 @@
       if (!changed) return false;
     }
     if (group.dataset.total) {
-      var bounds = group.dataset.total.split("-").map(Number), total = 0;
+      var bounds = group.dataset.total.split("-").map(function (b) {
+        if (b.charAt(0) !== "@") return Number(b);
+        var named = group.closest("form").elements.namedItem(b.slice(1));
+        return named ? Number(named.value || 0) : 0;
+      }), total = 0;
       group.querySelectorAll("input[type=number]").forEach(function (field) {
         total += (parseInt(field.value, 10) || 0) * Number(field.dataset.points || 1);
       });
@@ -117,10 +126,38 @@
     });
     if (other.selectedOptions[0] && other.selectedOptions[0].disabled) other.value = "";
   }
+  // Whether the form's field `rule` names ("name:v1 v2") holds one of its values: a box of
+  // that name ticked with one, or a menu or a choice on one.
+  function fieldHolds(form, rule) {
+    var parts = rule.split(":"), values = " " + parts[1] + " ";
+    return Array.prototype.some.call(form.querySelectorAll('[name="' + CSS.escape(parts[0]) + '"]'), function (el) {
+      if ((el.type === "checkbox" || el.type === "radio") && !el.checked) return false;
+      return el.value !== "" && values.indexOf(" " + el.value + " ") >= 0;
+    });
+  }
   function requiredWhen(field) {
-    var rule = field.dataset.requiredWhen.split(":"), other = field.form && field.form.elements.namedItem(rule[0]);
-    var value = other ? other.value : "";
-    field.required = (" " + rule[1] + " ").indexOf(" " + value + " ") >= 0 && value !== "";
+    field.required = !!field.form && fieldHolds(field.form, field.dataset.requiredWhen);
+  }
+  function enabledWhen(field) {
+    var on = !!field.form && fieldHolds(field.form, field.dataset.enabledWhen);
+    field.disabled = !on;
+    if (!on && field.type === "checkbox") field.checked = false;
+  }
+  // A value held by more of a key's fields than it may be (once; an option's `data-copies`).
+  function unique(form) {
+    var seen = {};
+    form.querySelectorAll("[data-unique]").forEach(function (field) {
+      if (field.disabled) { field.setCustomValidity(""); return; }
+      var option = field.selectedOptions && field.selectedOptions[0];
+      var cap = Number(option && option.dataset.copies || 1), key = field.dataset.unique + "\u0000" + field.value;
+      seen[key] = (seen[key] || 0) + 1;
+      field.setCustomValidity(field.value !== "" && seen[key] > cap ? field.dataset.rule || "?" : "");
+    });
+  }
+  // A number at most what another field holds, divided (`data-max-from="exp_3/10"`).
+  function maxFrom(field) {
+    var rule = field.dataset.maxFrom.split("/"), other = field.form && field.form.elements.namedItem(rule[0]);
+    field.max = String(Math.floor(Number(other && other.value || 0) / Number(rule[1] || 1)));
   }
   function needs(form) {
     var held = {};
@@ -137,6 +174,11 @@
     (root || document).querySelectorAll(GROUPS).forEach(judge);
     (root || document).querySelectorAll("select[data-limits]").forEach(limit);
     (root || document).querySelectorAll("[data-required-when]").forEach(requiredWhen);
+    (root || document).querySelectorAll("[data-enabled-when]").forEach(enabledWhen);
+    (root || document).querySelectorAll("[data-max-from]").forEach(maxFrom);
+    (root || document).querySelectorAll("form").forEach(function (form) {
+      if (form.querySelector("[data-unique]")) unique(form);
+    });
   }
 
   ["change", "input"].forEach(function (type) {
@@ -144,6 +186,9 @@
       if (evt.target.matches && evt.target.matches("select[data-limits]")) limit(evt.target);
       var form = evt.target.form;
       if (form) form.querySelectorAll("[data-required-when]").forEach(requiredWhen);
+      if (form) form.querySelectorAll("[data-enabled-when]").forEach(enabledWhen);
+      if (form) form.querySelectorAll("[data-max-from]").forEach(maxFrom);
+      if (form && form.querySelector("[data-unique]")) unique(form);
       if (form && form.querySelector("option[data-needs]")) needs(form);
       var group = evt.target.closest && evt.target.closest(GROUPS);
       if (group) judge(group);

@@ -144,15 +144,7 @@ WAITS_ON: dict[str, set[str]] = {
 # Offered forms the walk (tests/test_walker.py) still finds refused in some state, by command
 # type, with why: issue 53's list, to empty.
 WALK_KNOWN: dict[str, dict[str, str]] = {
-    "killpower_league": {
-        "team": "the wizard's numbers may repeat and its powers' menu takes more than two",
-        "paper_team": "the paper sheet's powers' menu takes more than two; a field it leaves "
-        "optional is asked",
-        "match": "a match from paper takes equipment lost by a gladiator who did not play, and a "
-        "risk of death for one who was not in a coma",
-    },
     "killpower_match": {
-        "power": "a bearer and a card of another bearer may be chosen together",
         "attack": "a ghost (Fantôme) offered as a blow's target",
     },
 }

@@ -26,6 +26,7 @@ from server.platform.access import new_nonce
 from server.platform.idempotency import AlreadyCreated
 from server.platform.kinds import (
     KINDS,
+    PUBLIC,
     SYSTEM,
     GameKind,
     Viewer,
@@ -149,7 +150,12 @@ class Moves:
         )
 
     def _organizer_viewer(self, s: Session, game: Game) -> Viewer:
+        """Who reads a game of the file: its organizer; a game whose organizer's seat is nobody's
+        (a self-refereed match: `LinkedGame.staffed`) as the public does, for its staff is no
+        one the file's reader may be (the league's owner may play one of its sides)."""
         person = self.roster.organizer_of(s, game)
+        if (game.settings.get("delegates") or {}).get(str(person.id)) == "nobody":
+            return PUBLIC
         return Viewer(person.role, person.id, person.name)
 
     @staticmethod

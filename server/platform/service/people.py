@@ -468,13 +468,16 @@ class People:
         return Registered(person, self.link_of(person))
 
     def _handed_to(self, s: Session, game_id: str, person: Person) -> list[tuple[Game, Person]]:
-        """The games this game opened, each with the seat it hands this person (`handed`)."""
+        """The games this game opened, each with the seat it hands this person (`handed`), and
+        for one of its staff the staff's seat (a match's organizer, which each of the league's
+        staff comes in by): all of them to be taken from the league again."""
         found = []
+        staff = Viewer(person.role).is_staff
         children = select(Game).where(Game.settings["parent"].as_string() == game_id)
         for child in s.exec(children.order_by(col(Game.created_at))):
             delegates = child.settings.get("delegates") or {}
             for seat_id, delegate in delegates.items():
-                if delegate == person.id:
+                if delegate == person.id or (staff and delegate == "staff"):
                     self.store.lock(s, child.id)
                     seat = s.get(Person, int(seat_id))
                     if seat is not None and seat.game_id == child.id and not seat.revoked:

@@ -87,6 +87,16 @@ def linked_game(
         raise RuleError(N_("Choose a referee or self-refereeing."), field="mode")
     check_pairing(state, team_a, team_b, actor)
     teams = (state.team(team_a), state.team(team_b))
+    if mode == "referee" and any(t.coach is None for t in teams):
+        # The owner plays this match, and registers the league's referees: whoever referees it
+        # could be them, reading the other side's RAP. Arbitre referees it (issue 51).
+        raise RuleError(
+            N_(
+                "The league's owner plays this match: it is self-refereed, Arbitre keeps each "
+                "side's secrets."
+            ),
+            field="mode",
+        )
     settings = {
         "league": game_id,
         "mode": mode,

@@ -105,6 +105,7 @@ def table_rows(state: LeagueState) -> list[dict[str, Any]]:
                 "id": t.id,
                 "name": t.name,
                 "coach": t.coach_name,
+                "kept": t.coach is None,  # kept by the league's owner
                 "played": t.played,
                 "won": t.won,
                 "lost": t.lost,

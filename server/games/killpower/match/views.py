@@ -33,7 +33,7 @@ from server.games.killpower.match.state import (
     MatchState,
 )
 from server.games.killpower.match_rules import Side
-from server.games.killpower.rules import OUTCOME_TITLES
+from server.games.killpower.rules import LOCATION_TITLES, OUTCOME_TITLES
 from server.i18n import N_, P_, Msg
 from server.platform.kinds import (
     LoggedEvent,
@@ -135,6 +135,7 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
         "acted": f.acted,
         "waiting": f.waiting,
         "may_enter": f.may_enter,
+        "inert": f.inert,  # 8.4: a blow may then choose where it lands
         "ball": state.carrier is f,
         "conditions": [
             {"key": c, "left": u.left(state.turn) if u else None}
@@ -465,6 +466,7 @@ def template_globals() -> dict[str, Any]:
         "killpower_outcomes": OUTCOME_TITLES,
         "killpower_offences": OFFENCE_TITLES,
         "killpower_pending": PENDING_TITLES,
+        "killpower_locations": LOCATION_TITLES,
     }
 
 
