@@ -73,6 +73,13 @@ class SeatTaken(ArbitreError):
     person_id: int | None = None
 
 
+class GameMoved(ArbitreError):
+    """A game sealed to another server: it goes on there, and here nothing changes it again."""
+
+    status = 409
+    code = "moved"
+
+
 class NotAllowed(ArbitreError):
     status = 403
     code = "forbidden"

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from server.errors import InvalidInput, NotAllowed
+from server.errors import GameMoved, InvalidInput, NotAllowed
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import KINDS, SYSTEM, Viewer, nobodys
 from server.platform.moving import ImportLimits
@@ -212,6 +212,21 @@ def test_a_game_in_progress_moves_sealed_to_one_server_once(
     with pytest.raises(InvalidInput, match=r"used already|déjà servi"):
         brought(other, body)
     assert counts(other) == before
+    # The game moved: where it was, nothing changes it any more (issue 51's second outside
+    # attack: two copies went on, the moved one's seats all free for its organizer).
+    org = organizer_of(service, scene.game)
+    seq = service.load(scene.game).game.seq
+    with pytest.raises(GameMoved, match=r"moved to another server|partie sur un autre serveur"):
+        service.perform(scene.game, org, {"type": "end_turn"}, idem_key=key())
+    with pytest.raises(GameMoved):
+        service.register(scene.game, org, "player", "Nouvelle", idem_key=key())
+    player = next(p for p in service.people(scene.game) if p.role == "player")
+    with pytest.raises(GameMoved):
+        service.reissue(scene.game, org, player.id or 0, idem_key=key())
+    assert service.load(scene.game).game.seq == seq
+    assert service.load(scene.game).game.next_deadline is None
+    # Its record can still be read, and saved again (a transfer that failed on the way).
+    assert file_of(service, scene)["records"]
 
 
 def test_a_ticket_opens_nothing_after_a_day(

@@ -107,11 +107,28 @@ class Moves:
         replay = [m.model_dump(mode="json") for m in moved]
         if sealed_to is not None:
             body["sealed"] = {"ticket": sealed_to[0], "box": seal(sealed_to[1], replay)}
+            self._close_moved([g for g, _, _ in family], now)
         elif readable:
             body["replay"] = replay
         if "sealed" in body or "replay" in body:
             body["witness"] = witness(self.store.secret, replay)
         return body
+
+    def _close_moved(self, games: list[Game], now: datetime) -> None:
+        """A game sealed to another server moves: it goes on there, and here it stays as its
+        record, changed by nobody (`Store.lock` refuses, no clock fires), so that no two copies
+        go on (issue 51: a copy's seats would all be free for its organizer, unseen by the
+        players, who play on here)."""
+        with self.store.db.write() as s:
+            for moving in games:
+                game = s.get(Game, moving.id)
+                if game is None or game.settings.get("moved"):
+                    continue
+                game.settings = {**game.settings, "moved": now.isoformat()}
+                game.next_deadline = None
+                s.add(game)
+        for game in games:
+            self.store.committed(game.id, game.seq, access_changed=True)
 
     def exports_in_clear(self, game_id: str, reader: Viewer) -> bool:
         """Whether this reader's file of the game holds what replays it (else a record to read,

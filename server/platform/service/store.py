@@ -17,6 +17,7 @@ from sqlmodel import Session, SQLModel, col, select
 
 from server.db import Database
 from server.errors import (
+    GameMoved,
     NotFound,
     StaleScreen,
 )
@@ -105,6 +106,12 @@ class Store:
         game = s.exec(statement).first()
         if game is None:
             raise NotFound(N_("No such game."))
+        moved = game.settings.get("moved")
+        if moved:  # sealed to another server (`Moves.export_game`): it is played there now
+            raise GameMoved(
+                N_("This game moved to another server on {date}: it is played there now."),
+                date=str(moved)[:16].replace("T", " "),
+            )
         return game
 
     def by_idem(self, s: Session, game_id: str, idem: IdemKey) -> Event | None:
