@@ -130,12 +130,7 @@ class KillpowerMatch(GameKind[MatchState]):
             "power": {"bluff", *state.cards},
         }
 
-    def reads_everything(self, state: MatchState, viewer: Viewer) -> bool:
-        """Self-refereed, Arbitre is the referee and each coach's RAP is theirs alone until the
-        end: no staff reads the whole record meanwhile (its file goes sealed); refereed, the
-        referee reads both sides, by the book."""
-        return viewer.is_staff and (state.mode == "referee" or state.stage == "finished")
-
+    reads_everything = staticmethod(views.reads_everything)
     def may_send(self, viewer: Viewer, command: Any) -> bool:
         return viewer.is_staff or viewer.role == "coach"
 

@@ -435,6 +435,13 @@ def match_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str
     }
 
 
+def reads_everything(state: MatchState, viewer: Viewer) -> bool:
+    """Self-refereed, Arbitre is the referee and each coach's RAP is theirs alone until the end:
+    no staff reads the whole record meanwhile (its file goes sealed); refereed, the referee
+    reads both sides, by the book."""
+    return viewer.is_staff and (state.mode == "referee" or state.stage == "finished")
+
+
 def log_view(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
     if viewer.is_staff:
         return full_event(event)
