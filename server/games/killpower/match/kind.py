@@ -130,7 +130,6 @@ class KillpowerMatch(GameKind[MatchState]):
             "power": {"bluff", *state.cards},
         }
 
-    reads_everything = staticmethod(views.reads_everything)
     def may_send(self, viewer: Viewer, command: Any) -> bool:
         return viewer.is_staff or viewer.role == "coach"
 
@@ -175,6 +174,7 @@ class KillpowerMatch(GameKind[MatchState]):
         return "staff" if viewer.is_staff else "board" if viewer.role == "public" else "player"
 
     side_of = staticmethod(side_of)
+    reads_everything = staticmethod(views.reads_everything)
 
     def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
         return views.log_view(event, viewer)
