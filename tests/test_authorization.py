@@ -205,6 +205,8 @@ EXEMPT = {
     ("GET", "/g/{game_id}/killpower/sheet"): "each viewer's own sheet: test_match_pages",
     ("POST", "/games/import"): "anyone brings a game file in, as anyone creates a game: "
     "tests/test_moving.py",
+    ("POST", "/g/{game_id}/game.json"): "the organizer's file sealed to a ticket, the game "
+    "moved: tests/test_moving.py, tests/security/test_game_file.py",
     ("POST", "/tickets"): "anyone makes an import ticket, counted as a game created: "
     "tests/security/test_game_file.py",
     ("POST", "/g/{game_id}/proposals/{proposal_id}"): "the other side's answer to a proposal: "

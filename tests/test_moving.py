@@ -293,7 +293,11 @@ def test_through_the_pages_the_organizer_saves_the_file_and_anyone_brings_it_in(
     assert made.status_code == 200 and ticket is not None
     # A ticket of this very server seals nothing: the copy's seats would all be free for the
     # organizer who brings it back, and every hand theirs to read (issue 51's outside attack).
-    answer = organizer.get(f"/g/{scene.game}/game.json", params={"ticket": ticket.group(0)})
+    people = organizer.get(f"/g/{scene.game}/people").text
+    fields = form_fields(people, f"/g/{scene.game}/game.json")
+    answer = organizer.post(
+        f"/g/{scene.game}/game.json", data={**fields, "ticket": ticket.group(0), "moving": "1"}
+    )
     assert answer.status_code == 422 and '"sealed"' not in answer.text
     assert "Ce ticket est celui de ce serveur" in answer.text, answer.text[:600]
     player = next(v for p, v in scene.people.items() if p not in ("organizer", "stranger"))

@@ -137,8 +137,8 @@ class LinkedGame:
     `record(game id, the new people's ids in order)` in the parent, a command no client may send.
     `staffed`: whether the parent's staff come in as the game's staff (its organizer); not where
     they would read a side's secrets that the game keeps from its own players (a self-refereed
-    match one of whose sides the parent's organizer plays: who registers the staff could be
-    any of them)."""
+    match: its sides' secrets are theirs alone, and the league's owner, who registers the staff,
+    may play one of them)."""
 
     kind: str
     name: str

@@ -8,7 +8,7 @@ import io
 import json
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import Response
 
 from server.i18n import N_, Msg
@@ -84,16 +84,27 @@ def log_json(
 
 
 @router.get("/g/{game_id}/game.json")
-def game_file(
+def game_file(game_id: str, viewer: PageViewerDep, service: ServiceDep) -> Response:
+    """The game's file, the organizer's alone, never a token: what they may read of it, and
+    what replays it when they may read all of it, else left out (`GameService.export_game`)."""
+    body = service.export_game(game_id, viewer)
+    return download(
+        json.dumps(body, ensure_ascii=False, indent=1),
+        "application/json",
+        f"arbitre-game-{game_id}.json",
+    )
+
+
+@router.post("/g/{game_id}/game.json")
+def move_game(
     game_id: str,
     viewer: PageViewerDep,
     service: ServiceDep,
-    ticket: Annotated[str | None, Query(max_length=400)] = None,
+    ticket: Annotated[str, Form(max_length=400)],
 ) -> Response:
-    """The game's file, the organizer's alone, never a token: what they may read of it, and
-    what replays it, in clear when they may read all of it, else sealed to the import ticket
-    of the server it goes to (`ticket`), else left out (`GameService.export_game`)."""
-    body = service.export_game(game_id, viewer, ticket=ticket or None)
+    """The game moved: its file sealed to the import ticket of the server it goes to, and the
+    game here left as its record (a change, so a form's post, never a link's get)."""
+    body = service.export_game(game_id, viewer, ticket=ticket)
     return download(
         json.dumps(body, ensure_ascii=False, indent=1),
         "application/json",
