@@ -107,12 +107,42 @@
     });
   }
 
+  // What a field says when it keeps its form back: each rule its own line, the first said.
+  function say(field, who, message) {
+    var said = field.arbitreSaid || (field.arbitreSaid = {});
+    said[who] = message;
+    field.setCustomValidity(Object.keys(said).map(function (k) { return said[k]; }).filter(Boolean)[0] || "");
+  }
+  // A group that holds as many choices as it picks leaves its other menus closed (a third
+  // token is not kept by a slip of the finger).
+  function full(group) {
+    if (!group.dataset.pick) return;
+    var menus = Array.prototype.slice.call(group.querySelectorAll("select"));
+    var done = menus.filter(function (m) { return m.value !== ""; }).length >= parseInt(group.dataset.pick, 10);
+    menus.forEach(function (menu) {
+      Array.prototype.forEach.call(menu.options, function (option) {
+        if (option.value !== "") block(option, "pick", done && menu.value === "");
+      });
+    });
+  }
+  // The group's words are on the page once a person touched it (or tried to send it), not
+  // before: a correction not yet begun says nothing.
   function judge(group) {
     grey(group);
-    var first = group.querySelector("select, input:not([type=hidden])");
+    full(group);
+    var first = group.querySelector("select, input:not([type=hidden]):not([data-points='0'])");
     var ok = holds(group);
-    if (first) first.setCustomValidity(ok ? "" : group.dataset.rule || "?");
-    group.classList.toggle("rule-broken", !ok);
+    if (first) say(first, "group", ok ? "" : group.dataset.rule || "?");
+    var shown = !ok && !!group.dataset.touched, line = group.querySelector(":scope > .rule-said");
+    group.classList.toggle("rule-broken", shown);
+    if (shown && !line) {
+      line = document.createElement("p");
+      line.className = "rule-said";
+      line.setAttribute("role", "status");
+      group.appendChild(line);
+    }
+    if (shown) line.textContent = group.dataset.rule || "";
+    else if (line) line.remove();
   }
 
   function limit(menu) {
@@ -147,11 +177,11 @@
   function unique(form) {
     var seen = {};
     form.querySelectorAll("[data-unique]").forEach(function (field) {
-      if (field.disabled) { field.setCustomValidity(""); return; }
+      if (field.disabled) { say(field, "unique", ""); return; }
       var option = field.selectedOptions && field.selectedOptions[0];
       var cap = Number(option && option.dataset.copies || 1), key = field.dataset.unique + "\u0000" + field.value;
       seen[key] = (seen[key] || 0) + 1;
-      field.setCustomValidity(field.value !== "" && seen[key] > cap ? field.dataset.rule || "?" : "");
+      say(field, "unique", field.value !== "" && seen[key] > cap ? field.dataset.rule || "?" : "");
     });
   }
   // A number at most what another field holds, divided (`data-max-from="exp_3/10"`).
@@ -181,8 +211,14 @@
     });
   }
 
+  document.addEventListener("invalid", function (evt) {  // a tap on send: the words shown
+    var group = evt.target.closest && evt.target.closest(GROUPS);
+    if (group) { group.dataset.touched = "1"; judge(group); }
+  }, true);
   ["change", "input"].forEach(function (type) {
     document.addEventListener(type, function (evt) {
+      var touched = evt.target.closest && evt.target.closest(GROUPS);
+      if (touched) touched.dataset.touched = "1";
       if (evt.target.matches && evt.target.matches("select[data-limits]")) limit(evt.target);
       var form = evt.target.form;
       if (form) form.querySelectorAll("[data-required-when]").forEach(requiredWhen);

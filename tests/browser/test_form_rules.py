@@ -59,15 +59,17 @@ def test_each_rule_holds_the_form_back_with_its_own_words(browser: Browser) -> N
     page.select_option("[name=b]", "passport")
     assert valid(page, "a") == ""
     assert page.is_disabled("[name=c] option[value=left]")  # the hands hold it
-    page.select_option("[name=c]", "c9")
-    assert valid(page, "a") == "two"  # three chosen
-    page.select_option("[name=c]", "")
+    assert page.is_disabled("[name=c] option[value=c9]")  # two kept: a third is not picked
+    page.select_option("[name=b]", "")
+    assert page.get_attribute("#pick", "class") == "rule-broken"  # touched: its words shown
+    page.select_option("[name=b]", "passport")
+    assert page.get_attribute("#pick", "class") == ""
     # A total bounded by another field.
     page.fill("[name=won]", "2")
     page.fill("[name=lost]", "2")
-    assert valid(page, "played") == "at most played"
+    assert valid(page, "won") == "at most played"  # said on a field the rule counts
     page.fill("[name=played]", "4")
-    assert valid(page, "played") == ""
+    assert valid(page, "won") == ""
     # A correction that changes nothing is none.
     assert valid(page, "pv") == "change it"
     page.fill("[name=pv]", "30")
@@ -83,6 +85,7 @@ def test_each_rule_holds_the_form_back_with_its_own_words(browser: Browser) -> N
     page.select_option("[name=power1]", "fear")
     page.select_option("[name=power2]", "fear")  # one copy, held twice
     assert valid(page, "power2") == "copies"
+    assert page.evaluate(form_ok) is False
     page.select_option("[name=power2]", "")
     # A menu that limits another's options.
     page.select_option("[name=found]", "axe")

@@ -40,13 +40,13 @@ def test_a_fight_and_a_move_from_the_phones(browser: Browser, live_server: Any) 
     # out for the others; three tokens kept are not sent, and the page says why.
     menus[0].select_option("right")
     expect(menus[3].locator('option[value="right"]')).to_be_disabled()
-    menus[3].select_option("c3")
-    menus[1].select_option("c4")
     rule = "Donnez une place à deux pions exactement, chacun la sienne."
     assert menus[0].evaluate("m => m.validationMessage") == rule
     assert menus[0].evaluate("m => m.form.checkValidity()") is False  # htmx sends it not
-    menus[1].select_option("")
+    expect(lea.get_by_text(rule)).to_be_visible()  # said on the page, once touched
+    menus[3].select_option("c3")
     assert menus[0].evaluate("m => m.validationMessage") == ""
+    expect(menus[1].locator('option[value="c4"]')).to_be_disabled()  # two kept: no third
     keep.tap()
     expect(lea.get_by_text("En attente des autres joueurs")).to_be_visible()
     for name in ("Hugo", "Ana", "Tom"):
