@@ -10,11 +10,15 @@
       });
       var out = set.querySelector("[data-deck-count]");
       if (out) { out.textContent = String(sum); out.classList.toggle("off", sum !== 4); }
+      // A type holding its 4: no "+" more (a card less first).
+      set.querySelectorAll('[data-step="1"]').forEach(function (b) { b.disabled = sum >= 4; });
     });
   }
   document.addEventListener("input", function (evt) {
     if (evt.target.closest && evt.target.closest("[data-deck-type]")) deckCounts();
   });
+  document.addEventListener("DOMContentLoaded", deckCounts);
+  document.addEventListener("htmx:after:settle", deckCounts);
   // − and + beside a number field (a deck's counts): a card a tap, within the field's bounds.
   document.addEventListener("click", function (evt) {
     var button = evt.target.closest && evt.target.closest("[data-step]");
