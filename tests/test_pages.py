@@ -504,6 +504,8 @@ ERROR_SELECTORS = {
     ".field-error",
     ".flash.refused",
     "[data-deck-count].off",  # a deck form holding more of a type than a deck takes
+    ".rule-broken",  # a form's rule across its fields broken, once touched (js/rules.js)
+    ".rule-said",  # and its words
 }
 
 
