@@ -294,3 +294,32 @@ def test_no_deal_with_fewer_than_six_fighters() -> None:
     t.state = state
     with pytest.raises(RuleError, match="6 à 17 combattants, pas 5"):
         t.play({"type": "deal"})
+
+
+def fighters_in(teams: str) -> RCBState:
+    """A game in setup whose fighters are in the teams `teams` spells ("A", "B", "-": none)."""
+    state = RCBState()
+    for i, team in enumerate(teams, start=1):
+        state.fighters[str(i)] = Fighter(id=i, name=f"F{i}", team=None if team == "-" else team)
+    return state
+
+
+@pytest.mark.parametrize(
+    ("teams", "refused"),
+    [
+        ("AAABBB", None),
+        ("AAABB-", "Mettez d’abord chaque combattant dans une équipe : F6."),
+        ("AAAAAA", "Chaque équipe a besoin d’au moins un combattant."),
+        ("AABB", "La distribution demande de 6 à 17 combattants, pas 4."),
+    ],
+)
+def test_the_deal_is_offered_where_it_is_taken(teams: str, refused: str | None) -> None:
+    """Steps 1-4: one judgement of whether the cards can be dealt, read by the deal and by the
+    game master's page (the walker of issue 53 met the button refused)."""
+    from server.games.rcb.setup import deal_refusal
+    from server.games.rcb.views import gm_view
+
+    state = fighters_in(teams)
+    refusal = deal_refusal(state)
+    assert (refusal.message if refusal else None) == refused
+    assert gm_view(state)["deal_refusal"] == refused

@@ -32,20 +32,34 @@ def cards_for(fighters: int) -> dict[Role, int]:
     )
 
 
-def deal(state: RCBState, dice: Dice) -> None:
-    """Rules 2-4: character cards by the table, shuffled, one to each fighter; 15 bet cards to
-    each team, the rest is the bank."""
+def deal_refusal(state: RCBState) -> RuleError | None:
+    """Why the cards cannot be dealt now, or None: what the deal refuses and what the game
+    master's page says instead of the button (issue 53)."""
     fighters = list(state.fighters.values())
     unassigned = [f.name for f in fighters if f.team is None]
     if unassigned:
-        raise RuleError(
+        return RuleError(
             N_("Put every fighter in a team first: {names}."),
             field="team",
             names=", ".join(unassigned),
         )
     for team in ("A", "B"):
         if not state.team(team):
-            raise RuleError(N_("Each team needs at least one fighter."), field="team")
+            return RuleError(N_("Each team needs at least one fighter."), field="team")
+    try:
+        cards_for(len(fighters))
+    except RuleError as error:
+        return error
+    return None
+
+
+def deal(state: RCBState, dice: Dice) -> None:
+    """Rules 2-4: character cards by the table, shuffled, one to each fighter; 15 bet cards to
+    each team, the rest is the bank."""
+    refusal = deal_refusal(state)
+    if refusal is not None:
+        raise refusal
+    fighters = list(state.fighters.values())
     counts = cards_for(len(fighters))
     deck: list[Role] = [role for role in ROLES for _ in range(counts[role])]
     for i in range(len(deck) - 1, 0, -1):

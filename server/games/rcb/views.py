@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from server.games.rcb.round import max_stake
-from server.games.rcb.setup import DEAL_TABLE
+from server.games.rcb.setup import DEAL_TABLE, deal_refusal
 from server.games.rcb.state import ROLE_TITLES, ROLES, RCBState, Team
 from server.i18n import N_, Msg
 from server.platform.kinds import LoggedEvent, Part, Viewer, full_event
@@ -137,6 +137,7 @@ def gm_view(state: RCBState) -> dict[str, Any]:
             "designation_seconds": state.designation_seconds,
         },
         "deal_table": DEAL_TABLE,
+        "deal_refusal": refusal.message if (refusal := deal_refusal(state)) else None,
         "rounds": [r.model_dump() for r in state.rounds],
         "current": state.current.model_dump() if state.current else None,
         "max_stake": {t: max_stake(state.bets[t]) for t in ("A", "B")},
