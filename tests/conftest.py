@@ -328,6 +328,17 @@ def viewer_of(registered: Registered) -> Viewer:
     return Viewer(person.role, person.id, person.name)
 
 
+def opened(client: TestClient, token: str) -> Phone:
+    """A phone that opened a link: its seat taken, if a ticket, and in its session."""
+    phone = Phone(client, follow_redirects=False)
+    assert phone.get(f"/t/{token}").status_code == 303
+    return phone
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
 def seat_key(service: GameService, game_id: str, person_id: int | None) -> str:
     """What a person's phone or API client holds as their key: the organizer's link, or their
     seat's own key, the seat taken first (`POST /api/v1/claim`) where no phone took it yet."""
