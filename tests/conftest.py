@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import importlib
+import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 import threading
 import time
 import uuid
@@ -18,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -622,3 +627,41 @@ def counts(server: GameService) -> tuple[int, int, int]:
         return tuple(  # type: ignore[return-value]
             s.exec(select(func.count()).select_from(model)).one() for model in (Game, Person, Event)
         )
+
+
+# ---------------------------------------------------------------- a generated API client
+
+
+PACKAGE = "arbitre_api"
+
+
+@pytest.fixture(scope="session")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    """The client package a client's author would generate from this app's OpenAPI schema
+    (openapi-python-client), generated once for the session (tests/test_generated_client.py)."""
+    where = tmp_path_factory.mktemp("client")
+    schema = where / "openapi.json"
+    schema.write_text(json.dumps(create_app(migrate=False, scheduler=False).openapi()))
+    tool = Path(sys.executable).parent / "openapi-python-client"
+    path = f"{tool.parent}{os.pathsep}{os.environ.get('PATH', '')}"  # its ruff pass
+    made = subprocess.run(
+        [tool, "generate", "--path", schema, "--meta", "none", "--output-path", where / PACKAGE],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PATH": path},
+        check=False,
+    )
+    assert made.returncode == 0, made.stdout + made.stderr
+    # Any schema it cannot tell apart (two models of one name, a reference it cannot follow) is
+    # a warning, and an endpoint or a model left out of the client.
+    assert "Warning" not in made.stdout + made.stderr, made.stdout + made.stderr
+    sys.path.insert(0, str(where))
+    try:
+        return importlib.import_module(PACKAGE)
+    finally:
+        sys.path.remove(str(where))
+
+
+def module(package: ModuleType, name: str) -> Any:
+    """A module of the generated client package."""
+    return importlib.import_module(f"{package.__name__}.{name}")

@@ -6,12 +6,49 @@ Each game declares its own in its tests' folder, `tests/<game>/scenes.py`: `SCEN
 personas whose now-line is marked as theirs). `all_scenes()` finds them through the registry of
 kinds; the shared walks (`tests/security`, the now-line, the seats, the pushed pages, the
 browser's layout) go through every one, and name no game.
+
+What else a shared test needs of the games, each game declares there too, read merged by
+`declared(name)`:
+
+- `ANSWER_SECRETS`: by scene, what a viewer may not know, as words (a function of the service,
+  the game and the viewer): no answer to a command they send names it
+  (tests/security/test_answers.py).
+- `DECK_PAGES`: each kind's own page that takes a deck, its address in the game
+  (tests/security/test_boundaries.py).
+- `DICE_FREE`: scenes in which the server rolled no die yet, with why
+  (tests/security/test_undo.py).
+- `ENDS`: the scenes of a game over, each with how it ended; `ENDLESS`: the kinds that never end,
+  with why (tests/security/test_every_page.py).
+- `FUZZED`: scenes the API's fuzzing aims at, each a game under way (tests/test_api_fuzz.py).
+- `HOST_WALKED`: scenes whose every route is asked under a Host the server does not answer to,
+  each with what it is (tests/security/test_budgets.py).
+- `LOADS`: a game under the load of many referees, by kind (a `Load`; tests/test_load_and_faults.py).
+- `LOAD_BUDGETED`: the kinds whose demo's staff page is held to the first load's size budget
+  (tests/browser/test_budgets.py).
+- `PERSON_LISTS`: where the state lists the people of a role before the game begins, by kind
+  and role (tests/test_service.py).
+- `RECORD_READABLE`: whether the organizer reads the whole game, their file in clear
+  (tests/security/test_game_file.py).
+- `REFERENCES`: how each kind's commands are sent with another game's ids, by kind (a
+  `References`; tests/security/test_references.py).
+- `REPLAY_ENDS`: the end each kind's replay is tried on in the browser; True: also stepped
+  through with its buttons, its arrows and "Play" (tests/browser/test_replay.py).
+- `ROLE_LIMITS`: scenes whose game file is brought in with one person too many of each role given
+  (tests/security/test_game_file.py).
+- `ROLL_WORDS`: dice purposes as the journal says them in French, by kind; `ROLL_STATES`: the
+  state they are read in, where not a fresh game's (tests/test_i18n.py).
+- `ROUTE_MATRIX`: a game's own routes, by kind, each with who may (walked in the game's folder);
+  `ROUTES_EXEMPT`: routes checked elsewhere, and why (tests/test_authorization.py).
+- `SECRET_IN_PLAY`: games in progress with secrets from their organizer, each with what is
+  secret: moved only sealed or signed (tests/security/test_game_file.py, tests/test_moving.py).
+- `WALK_KNOWN`: forms the walk still finds refused, by kind and command type (tests/test_walker.py).
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +76,50 @@ class Scene:
 
 
 Builder = Callable[[GameService, ScriptedRolls], Scene]
+
+
+@dataclass
+class World:
+    """A game and what of it its commands name; `foreign`: the same things of another game of
+    the same kind (tests/security/test_references.py)."""
+
+    game: str
+    people: dict[str, Viewer]
+    ids: dict[str, Any]
+    foreign: dict[str, Any]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+# A command's row: its well-formed form naming this game's own things (None: no valid form
+# here), and a foreign value for each of its fields that names something.
+Case = Callable[[World, GameService, ScriptedRolls], tuple[Any, dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class References:
+    """How a kind's commands are sent with another game's ids (tests/security/test_references.py):
+    the `world` of two games, each command's row (`cases`), the persona who sends them (`actor`,
+    or `actor_for` a command), a well-formed command for the rows with no valid form of their own
+    (`template`), the commands only the server or the platform sends (`platform_only`), and the
+    (command, field) whose name says it names something but does not (`not_references`)."""
+
+    world: Callable[[GameService, ScriptedRolls], World]
+    cases: dict[str, Case]
+    actor: str
+    template: Callable[[World, str], dict[str, Any]] | None = None
+    platform_only: frozenset[str] = frozenset()
+    actor_for: dict[str, str] = field(default_factory=dict)
+    not_references: frozenset[tuple[str, str]] = frozenset()
+
+
+@dataclass
+class Load:
+    """A game under the load of many referees at once (tests/test_load_and_faults.py): the
+    commands its organizer sends to start a game of referees and players, then `command`, a
+    realistic mix of commands, legal and not, with their dice (drawn by `rng` among `players`)."""
+
+    start: list[dict[str, Any]]
+    command: Callable[[random.Random, list[int]], tuple[dict[str, Any], dict[str, int]]]
 
 
 def registered(service: GameService, game: str, org: Viewer, role: str, name: str) -> Viewer:

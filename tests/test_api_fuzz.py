@@ -1,5 +1,5 @@
 """Bad input at scale: schemathesis generates requests from the API's own OpenAPI schema, aimed at
-real games of every kind with real tokens. Not one answer may be a 500, and every refusal is JSON
+real games under way (those the games declare, `FUZZED`) with real tokens. Not one answer may be a 500, and every refusal is JSON
 with a stable code and a message."""
 
 from __future__ import annotations
@@ -11,27 +11,30 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 
+from server.platform.kinds import KINDS
 from server.platform.service import GameService
 from tests.conftest import key, viewer_of
+from tests.scene import all_scenes, declared
 
 
 @pytest.fixture
 def targets(app: Any) -> list[tuple[str, str, int]]:
-    """A game of each kind, its organizer's token and a person's id, under way."""
+    """A game of each kind the games offer (`FUZZED`), and of the platform's test kind: its
+    organizer's token and a person's id, under way."""
     service: GameService = app.state.service
     service.dice.endless = True  # type: ignore[attr-defined]
+    scenes, _waits = all_scenes()
     found = []
-    for kind, role in (("serial_battle", "player"), ("rcb", "fighter"), ("tally", "player")):
-        game, organizer = service.create_game(kind, "Fuzz", "Org", idem_key=key())
-        org = viewer_of(organizer)
-        people = [service.register(game.id, org, role, f"P{i}", idem_key=key()) for i in range(6)]
-        if kind == "serial_battle":
-            service.perform(game.id, org, {"type": "sectors", "names": "N, S"}, idem_key=key())
-            service.perform(game.id, org, {"type": "start"}, idem_key=key())
-        if kind == "rcb":
-            service.perform(game.id, org, {"type": "random_teams"}, idem_key=key())
-            service.perform(game.id, org, {"type": "deal"}, idem_key=key())
-        found.append((game.id, organizer.link.token, people[0].person.id or 0))
+    for label in sorted(declared("FUZZED")):
+        scene = scenes[label](service, service.dice)  # type: ignore[arg-type]
+        organizer = service.person(scene.game, scene.people["organizer"].person_id)  # type: ignore[arg-type]
+        roles = KINDS[scene.kind].roles
+        person = next(v for v in scene.people.values() if v.role in roles)
+        found.append((scene.game, service.link_of(organizer).token, person.person_id or 0))
+    game, organizer = service.create_game("tally", "Fuzz", "Org", idem_key=key())
+    org = viewer_of(organizer)
+    people = [service.register(game.id, org, "player", f"P{i}", idem_key=key()) for i in range(6)]
+    found.append((game.id, organizer.link.token, people[0].person.id or 0))
     return found
 
 

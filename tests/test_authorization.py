@@ -13,9 +13,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from server.platform.dice import ScriptedRolls
-from server.platform.kinds import Viewer
+from server.platform.kinds import KINDS, Viewer
 from server.platform.service import GameService
 from tests.conftest import Phone, all_routes, csrf_of, key, seat_key, tally_game
+from tests.scene import declared
 
 ROLES = ("org", "ref", "lea", "hugo", "ref_b", "stranger")
 ALL = set(ROLES)
@@ -167,24 +168,20 @@ API_MATRIX: list[tuple[str, str, str, dict[str, Any] | None, set[str]]] = [
     ("POST", "/api/v1/games/{game_id}/undo", "/api/v1/games/{g}/undo", {}, STAFF),
 ]
 
-# Routes checked elsewhere, and why.
+# Routes checked elsewhere, and why (a game's own: `ROUTES_EXEMPT` in its tests' scenes).
 EXEMPT = {
     **{
         ("POST", f"/api/v1/{kind}/games/{{game_id}}/commands"): "each kind's own route, refused "
-        "unsigned and to another kind's game: tests/test_api.py; then the same service checks"
-        for kind in (
-            "battlefight",
-            "killpower_league",
-            "killpower_match",
-            "rcb",
-            "serial_battle",
-            "trust_me",
-        )
+        "unsigned and to another kind's game: a game's tests/<game>/test_api.py; then the same "
+        "service checks"
+        for kind in sorted(KINDS)
+        if KINDS[kind].command_union is not None
     },
     **{
         ("POST", f"/api/v1/{kind}/games"): "anyone creates a game, as through /api/v1/games, "
-        "from the same budget: tests/test_generated_client.py, tests/test_api.py"
-        for kind in ("battlefight", "killpower_league", "rcb", "serial_battle", "trust_me")
+        "from the same budget: tests/test_generated_client.py, a game's tests/<game>/test_api.py"
+        for kind in sorted(KINDS)
+        if KINDS[kind].standalone
     },
     ("POST", "/g/{game_id}/queue"): "a phone's offline taps, each through the checks of a live "
     "tap as its sender: tests/test_queue.py",
@@ -194,25 +191,12 @@ EXEMPT = {
     ("POST", "/t/{token}"): "the token is the credential (a seat taken): tests/test_seats.py",
     ("POST", "/join"): "the code is the credential, rate limited: tests/test_pages.py",
     ("GET", "/g/{game_id}/events"): "an endless stream: tests/test_pages.py and test_stream_ends_*",
-    ("GET", "/g/{game_id}/join/{token}"): "the invitation is the credential: tests/killpower",
-    ("POST", "/g/{game_id}/join/{token}"): "the invitation is the credential: tests/killpower",
-    (
-        "POST",
-        "/g/{game_id}/killpower/match",
-    ): "opening a match, by role: tests/killpower/test_match_pages",
-    ("GET", "/g/{game_id}/killpower/matches/{match_id}"): "a redirect by role: test_match_pages",
-    ("POST", "/g/{game_id}/killpower/resend"): "its staff or its coaches: test_match_pages",
-    ("GET", "/g/{game_id}/killpower/sheet"): "each viewer's own sheet: test_match_pages",
     ("POST", "/games/import"): "anyone brings a game file in, as anyone creates a game: "
     "tests/test_moving.py",
     ("POST", "/g/{game_id}/game.json"): "the organizer's file sealed to a ticket, the game "
     "moved: tests/test_moving.py, tests/security/test_game_file.py",
     ("POST", "/tickets"): "anyone makes an import ticket, counted as a game created: "
     "tests/security/test_game_file.py",
-    ("POST", "/g/{game_id}/proposals/{proposal_id}"): "the other side's answer to a proposal: "
-    "tests/killpower/test_consent.py",
-    ("POST", "/api/v1/games/{game_id}/proposals/{proposal_id}"): "the other side's answer to a "
-    "proposal: tests/killpower/test_consent.py",
 }
 
 
@@ -329,13 +313,11 @@ def test_a_referee_of_another_game_cannot_touch_this_one(world: World, client: T
 
 
 def test_every_route_is_in_the_matrix(client: TestClient) -> None:
-    from tests.battlefight.conftest import BF_MATRIX
-    from tests.killpower.conftest import KPB_MATRIX
-    from tests.serial_battle.conftest import SB_MATRIX
-    from tests.trust_me.conftest import TM_MATRIX
-
-    matrices = PAGE_MATRIX + API_MATRIX + SB_MATRIX + KPB_MATRIX + BF_MATRIX + TM_MATRIX
-    covered = {(m, r) for m, r, *_ in matrices} | set(EXEMPT)
+    """The platform's matrices here, each game's own (`ROUTE_MATRIX` in its tests' scenes, walked
+    in its folder), and the routes checked elsewhere."""
+    games = [entry for matrix in declared("ROUTE_MATRIX").values() for entry in matrix]
+    matrices = PAGE_MATRIX + API_MATRIX + games
+    covered = {(m, r) for m, r, *_ in matrices} | set(EXEMPT) | set(declared("ROUTES_EXEMPT"))
     routes = all_routes(client.app.routes)  # type: ignore[attr-defined]
     assert ("POST", "/g/{game_id}/act") in routes  # the walk does see included routers
     missing = routes - covered

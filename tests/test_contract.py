@@ -25,7 +25,7 @@ from server.platform.kinds import KINDS
 from server.platform.service import GameService
 from server.web.api import kind_title
 from tests.conftest import Phone, key
-from tests.killpower.conftest import Match
+from tests.scene import all_scenes
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME_KINDS = sorted(k for k, kind in KINDS.items() if type(kind).__module__.startswith("server."))
@@ -40,8 +40,10 @@ def demo_people(kind: str) -> Callable[[GameService, ScriptedRolls], tuple[str, 
         if kind in DEMOS:
             game, _owner = DEMOS[kind](service, key())
             game_id = game.id
-        else:  # a game only another one opens: a league's match
-            game_id = Match(service, rolls).id
+        else:  # a game only another one opens (a league's match): its first scene
+            scenes, _waits = all_scenes()
+            first = next(b for label, b in scenes.items() if label.split(":", 1)[0] == kind)
+            game_id = first(service, rolls).game
         return game_id, [service.link_of(p).token for p in service.people(game_id)]
 
     return make

@@ -4,10 +4,7 @@ The promise that makes this right: a phone's pushed part is exactly what its own
 (its viewer's projection, its own cross-site token), and phones share a render only when they
 share what they may see. Walked over every scene of every kind (each phase and end), for every
 person of the game, a second referee where the kind has referees, and two board watchers, in
-both languages. Then what it saves: a Serial Battle assault watched by 6 referees, 30 players
-and 10 boards renders the parts of the projections it touched (the defender's, the staff's, the
-organizer's), not 47; a Roi / Chevalier / Bourreau round renders each team's part once and each
-of 16 fighters' own card alone.
+both languages. (What it saves, on a game's own changes: in the games' folders.)
 """
 
 from __future__ import annotations
@@ -21,7 +18,6 @@ from collections import Counter
 from typing import Any
 
 import anyio
-import jinja2
 import pytest
 from fastapi.testclient import TestClient
 
@@ -34,11 +30,9 @@ from server.platform.service.store import may_undo
 from server.web.answer_first import HeldNudges
 from server.web.answers import digest, live_tag, page_context
 from server.web.fanout import REVOKED, Fanout, Shown, Watcher
-from server.web.parts import LiveParts, OneState
-from server.web.templating import Templates
-from tests.conftest import Phone, key, run_async, viewer_of
+from server.web.parts import LiveParts
+from tests.conftest import Phone, key, run_async, tally_game, viewer_of
 from tests.security.conftest import SCENES
-from tests.serial_battle.scenes import sb_game
 
 HX = {"HX-Request": "true"}
 CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
@@ -143,168 +137,16 @@ def test_a_page_not_the_viewer_s_is_never_made_for_them(
 ) -> None:
     """A player's stream asking for the staff's part gets a bare nudge (None), never it."""
     fanout: Fanout = client.app.state.fanout  # type: ignore[attr-defined]
-    game, people, ids = sb_game(service, ("Léa", "Hugo"))
-    player = Viewer("player", ids["Léa"], "Léa")
+    played, _org, referee, (player, _hugo) = tally_game(service)
+    game = played.id
     asking = [
         Watcher(game, player, "staff", "fr", None),
-        Watcher(game, people["referee"], "player", "fr", None),
+        Watcher(game, referee, "player", "fr", None),
         Watcher(game, PUBLIC, "player", "fr", None),
         Watcher(game, player, "../staff", "fr", None),
     ]
     made = fanout.make(game, asking)[1]
     assert all(made[w] is None for w in asking)
-
-
-def test_an_assault_renders_the_projections_it_touched_not_the_phones(
-    client: TestClient, service: GameService, rolls: ScriptedRolls
-) -> None:
-    rolls.endless = True
-    fanout: Fanout = client.app.state.fanout  # type: ignore[attr-defined]
-    stats = client.app.state.live_stats  # type: ignore[attr-defined]
-    names = tuple(f"P{n}" for n in range(30))
-    game, people, ids = sb_game(service, names)
-    org = people["organizer"]
-    referees = [people["referee"]] + [
-        viewer_of(service.register(game, org, "referee", f"R{n}", idem_key=key())) for n in range(5)
-    ]
-    watchers = (
-        [Watcher(game, r, "staff", "fr", None) for r in referees]
-        + [Watcher(game, org, "staff", "fr", None)]
-        + [Watcher(game, Viewer("player", i, n), "player", "fr", None) for n, i in ids.items()]
-        + [Watcher(game, PUBLIC, "board", "fr", None) for _ in range(10)]
-    )
-    first = fanout.make(game, watchers)[1]
-    for watcher in watchers:
-        shown = first[watcher]
-        assert shown is not None
-        watcher.tag = shown.tag
-    # 30 players, the referees, the organizer, the board: 33 projections for 47 phones.
-    assert len({id(s) for s in first.values()}) == 33
-    rendered, unchanged = stats["rendered"], stats["unchanged"]
-    before = {w: alone(service, client, w) for w in watchers}
-    assault = {"type": "assault", "attacker": ids["P3"], "defenders": [ids["P7"]], "card": "bare"}
-    dice = {"damage": 4, "location": 3, "answer_damage": 2, "answer_location": 5}
-    service.perform(game, referees[2], assault, idem_key=key(), rolls=dice)
-    after = {w: alone(service, client, w) for w in watchers}
-    # What the change touched, each phone's part taken alone as its refresh would: the
-    # defender, the staff (the referee who may undo the assault; the five others, one
-    # projection) and the organizer.
-    touched = {after[w][1] for w in watchers if after[w][0] != before[w][0]}
-    assert {w.viewer.name for w in watchers if after[w][0] != before[w][0]} >= {
-        "P7",
-        "Orga",
-        *(r.name for r in referees),
-    }
-    pushed = fanout.make(game, watchers)[1]
-    assert stats["rendered"] - rendered == len(touched) == 4
-    assert stats["unchanged"] - unchanged == sum(after[w][0] == before[w][0] for w in watchers)
-    for watcher in watchers:
-        shown = pushed[watcher]
-        assert shown is not None and shown.tag == after[watcher][0]
-        assert (shown.part is None) == (shown.tag == watcher.tag)
-
-
-def rcb_round(service: GameService, fighters: int) -> tuple[str, Viewer, list[Viewer]]:
-    """A Roi / Chevalier / Bourreau game of `fighters` in two teams, dealt: its id, its game
-    master and its fighters."""
-    game, organizer = service.create_game("rcb", "Soirée", "MJ", idem_key=key())
-    gm = viewer_of(organizer)
-    people = []
-    for n in range(fighters):
-        fighter = viewer_of(service.register(game.id, gm, "fighter", f"F{n:02}", idem_key=key()))
-        assign = {"type": "assign", "person": fighter.person_id, "team": "AB"[n % 2]}
-        service.perform(game.id, gm, assign, idem_key=key())
-        people.append(fighter)
-    service.perform(game.id, gm, {"type": "deal"}, idem_key=key())
-    return game.id, gm, people
-
-
-STAND_IN = re.compile(r"apart[0-9a-f]{32}")
-
-
-def test_a_round_renders_each_team_s_part_once_and_each_fighter_s_own_card_alone(
-    client: TestClient, service: GameService, rolls: ScriptedRolls
-) -> None:
-    """Issue 38: at a round's start, 16 fighters' parts differ in their own card alone
-    (`GameKind.personal_block`) around their team's part: the rest is rendered once a team and
-    each card on its own, and each phone is still pushed exactly what its refresh shows."""
-    rolls.endless = True
-    fanout: Fanout = client.app.state.fanout  # type: ignore[attr-defined]
-    stats = client.app.state.live_stats  # type: ignore[attr-defined]
-    game, gm, fighters = rcb_round(service, 16)
-    page = service.load(game).kind.page_for(fighters[0])
-    phones = [opened(client, service, game, f.person_id) for f in fighters]
-    watchers = [Watcher(game, f, page, "fr", None) for f in fighters]
-    for watcher, shown in fanout.make(game, watchers)[1].items():
-        assert isinstance(shown, Shown)
-        watcher.tag = shown.tag
-    service.perform(game, gm, {"type": "round"}, idem_key=key())
-    rests, apart = stats["rests"], stats["apart"]
-    made = fanout.make(game, watchers)[1]
-    assert (stats["rests"] - rests, stats["apart"] - apart) == (2, 16)
-    state = service.load(game).state
-    for watcher, (phone, csrf) in zip(watchers, phones, strict=True):
-        shown = made[watcher]
-        assert isinstance(shown, Shown)
-        part = part_of(shown)
-        assert not STAND_IN.search(part["html"])
-        refresh = phone.get(f"/g/{game}/live/{page}", headers=HX)
-        assert refresh.headers["X-Live-Tag"] == shown.tag
-        assert filled(part, csrf, key_base(refresh.text)) == refresh.text, watcher.viewer
-        own = state.fighters[str(watcher.viewer.person_id)]  # type: ignore[attr-defined]
-        assert f'<h1 id="me-title">{own.name}</h1>' in part["html"]
-        assert part["html"].count('id="me-title"') == 1
-
-
-AFTER_CARD = "{% endblock %}\n{% if own %}"  # in rcb/player.html: right after the card's block
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "made"),
-    [
-        ("", "", "apart"),  # as it is: the rest once, each card alone
-        ("{% block me %}", "{% block me %}<input name=idem value='{{ new_key() }}'>", "whole"),
-        (AFTER_CARD, "{% endblock %}\n{{ self.me() }}\n{% if own %}", "whole"),  # twice
-        # The rest reads a fighter's own outside the card: it is not rendered from the first
-        # fighter's, for the others to see; the parts are rendered whole.
-        (AFTER_CARD, "{% endblock %}\n<p>{{ view.me.name }}</p>\n{% if own %}", "whole"),
-        (AFTER_CARD, "{% endblock %}\n<p>{{ view.me.role }}</p>\n{% if own %}", "whole"),
-        # It shows who the viewer is: from what they share, nobody (their refresh differs,
-        # which `test_every_phone_is_pushed_what_its_refresh_shows` would say).
-        (AFTER_CARD, "{% endblock %}\n<p>{{ viewer.name }}</p>\n{% if own %}", "nobody"),
-    ],
-    ids=["as-it-is", "a-form-in-it", "twice", "its-name-outside", "its-card-outside", "viewer"],
-)
-def test_a_personal_block_is_rendered_apart_only_when_it_can_be(
-    client: TestClient, service: GameService, rolls: ScriptedRolls, old: str, new: str, made: str
-) -> None:
-    """A part whose personal block makes a form (its keys count through the whole part) or
-    stands more than once, or whose rest reads what the block shows, is rendered whole, the
-    same bytes as a refresh's; what a fighter's rest shows is never another fighter's own."""
-    rolls.endless = True
-    templates: Templates = client.app.state.templates  # type: ignore[attr-defined]
-    source = templates.env.loader.get_source(templates.env, "rcb/player.html")[0]  # type: ignore[union-attr]
-    assert old in source
-    source = source.replace(old, new, 1)
-    loader = jinja2.ChoiceLoader(
-        [jinja2.DictLoader({"rcb/player.html": source}), templates.env.loader]  # type: ignore[list-item]
-    )
-    stats: Counter[str] = Counter()
-    clock = client.app.state.clock  # type: ignore[attr-defined]
-    parts = LiveParts(service, Templates(templates.env.overlay(loader=loader)), clock, stats)
-    game, _gm, fighters = rcb_round(service, 6)
-    loaded = service.load(game)
-    page = loaded.kind.page_for(fighters[0])
-    one = OneState()
-    for fighter in fighters[::2]:  # one team
-        part = parts.make(loaded, fighter, page, "fr", one=one)
-        whole = parts.make(loaded, fighter, page, "fr")
-        assert part.tag == whole.tag and part.html is not None
-        others = [f for f in fighters if f != fighter]
-        assert not [f.name for f in others if f">{f.name}<" in part.html]
-        same = part.filled("csrf", "keys") == whole.filled("csrf", "keys")
-        assert same == (made != "nobody")
-    assert (stats["rests"], stats["apart"]) == ((1, 0) if made == "whole" else (1, 3))
 
 
 def alone(service: GameService, client: TestClient, watcher: Watcher) -> tuple[str, Any]:
@@ -323,14 +165,15 @@ def test_a_part_s_marks_are_its_render_s_own_and_stand_only_where_secrets_go(
     was written, and stand only in the forms' token and key fields."""
     rolls.endless = True
     fanout: Fanout = client.app.state.fanout  # type: ignore[attr-defined]
-    game, people, ids = sb_game(service, ("Léa", "Hugo"))
-    staff = [Watcher(game, people["referee"], "staff", "fr", None)]
+    played, _org, referee, (lea, _hugo) = tally_game(service)
+    game = played.id
+    staff = [Watcher(game, referee, "staff", "fr", None)]
     seen = []
-    for points in (30, 20):
+    for points in (3, 2):
         service.perform(
             game,
-            people["referee"],
-            {"type": "correct", "player": ids["Léa"], "pv": points, "reason": "b"},
+            referee,
+            {"type": "score", "player": lea.person_id, "points": points},
             idem_key=key(),
         )
         shown = fanout.make(game, staff)[1][staff[0]]
@@ -356,19 +199,19 @@ def test_a_dead_link_is_shown_no_part_whatever_it_hears_of_first(
     after the game, and tells that stream it is over instead of showing it the change."""
     rolls.endless = True
     fanout: Fanout = client.app.state.fanout  # type: ignore[attr-defined]
-    game, people, ids = sb_game(service, ("Léa", "Hugo"))
-    org = people["organizer"]
+    played, org, referee, (lea, _hugo) = tally_game(service)
+    game = played.id
     spy = service.register(game, org, "referee", "Espion", idem_key=key())
     version = spy.person.version
     spy_watch = Watcher(game, viewer_of(spy), "staff", "fr", None, version)
-    lea = Viewer("player", ids["Léa"], "Léa")
-    lea_watch = Watcher(game, lea, "player", "fr", None, service.person(game, ids["Léa"]).version)
+    lea_version = service.person(game, lea.person_id).version  # type: ignore[arg-type]
+    lea_watch = Watcher(game, lea, "player", "fr", None, lea_version)
     board = Watcher(game, PUBLIC, "board", "fr", None)
     made = fanout.make(game, [spy_watch, lea_watch, board])[1]
     assert all(isinstance(made[w], Shown) for w in (spy_watch, lea_watch, board))
     getattr(service, change)(game, org, spy.person.id, idem_key=key())
-    secret = {"type": "correct", "player": ids["Léa"], "pv": 7, "reason": "secret"}
-    service.perform(game, people["referee"], secret, idem_key=key())
+    secret = {"type": "score", "player": lea.person_id, "points": 7}
+    service.perform(game, referee, secret, idem_key=key())
     made = fanout.make(game, [spy_watch, lea_watch, board])[1]
     assert made[spy_watch] is REVOKED
     assert isinstance(made[lea_watch], Shown) and isinstance(made[board], Shown)
@@ -381,13 +224,13 @@ def test_a_change_s_parts_give_way_to_actions_by_slices_not_before_every_project
     client: TestClient, service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Issue 38: a job gives way to the actions being answered after each slice of its work
-    (`SLICE`), not before each of its projections: a Serial Battle change of 30 players waited
-    31 times while a busy server was always answering someone. (Before it starts, it waits on
+    (`SLICE`), not before each of its projections: a change in a game of 30 players waited 31
+    times while a busy server was always answering someone. (Before it starts, it waits on
     the event loop: `test_a_job_waits_for_the_actions_holding_no_live_thread`.)"""
     fanout: Fanout = client.app.state.fanout  # type: ignore[attr-defined]
-    names = tuple(f"P{n}" for n in range(30))
-    game, _people, ids = sb_game(service, names)
-    watchers = [Watcher(game, Viewer("player", i, n), "player", "fr", None) for n, i in ids.items()]
+    played, _org, _referee, players = tally_game(service, tuple(f"P{n}" for n in range(30)))
+    game = played.id
+    watchers = [Watcher(game, p, "player", "fr", None) for p in players]
     waits: list[float] = []
     monkeypatch.setattr(fanout.held, "give_way", lambda most: waits.append(most))
     start = time.perf_counter()
@@ -411,7 +254,7 @@ def test_a_job_waits_for_the_actions_holding_no_live_thread(
     waiting too (40 ms of a thread for 8 ms of work at G = 200). Once the action is answered,
     the job takes its thread and the phone its part."""
     monkeypatch.setattr(fanout_module, "GIVE_WAY", 30.0)  # longer than the test: it must not
-    game, _people, _ids = sb_game(service, ("Léa", "Hugo"))
+    game = tally_game(service)[0].id
     watcher = Watcher(game, PUBLIC, "board", "fr", None)
     parts: LiveParts = client.app.state.parts  # type: ignore[attr-defined]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from babel.messages.pofile import read_po
 
 from server.config import ROOT
 from server.i18n import LOCALE_DIR, Msg, current_language
+from tests.scene import declared
 
 KEYWORDS = {
     "_": None,
@@ -70,22 +72,18 @@ def test_no_template_writes_visible_text_outside_the_translations() -> None:
             assert f">{word}<" not in text, (path, word)
 
 
+# Each game's dice purposes as its journal says them in French, by kind (`ROLL_WORDS`), read in
+# a fresh game's state or the one the game declares (`ROLL_STATES`).
+ROLL_WORDS: dict[str, dict[str, str | None]] = declared("ROLL_WORDS")
+ROLL_STATES: dict[str, Callable[[], Any]] = declared("ROLL_STATES")
+
+
 @pytest.mark.parametrize(
     ("kind", "purpose", "french"),
     [
-        ("serial_battle", "damage", "dégâts"),
-        ("serial_battle", "answer_location", "riposte : localisation"),
-        ("serial_battle", "2_damage", "dégâts sur Hugo"),
-        ("serial_battle", "answer_2_recovery", "riposte de Hugo : récupération du projectile"),
-        ("serial_battle", "hit_2", "touche sur Hugo"),
-        ("rcb", "shuffle_31", None),  # a step of the secret shuffle: not in the journal
-        ("rcb", "team_3", "tirage des équipes"),
-        ("killpower_match", "RAP of Nab1", "RAP de Nab1"),
-        ("killpower_match", "attack on Tit2", "attaque sur Tit2"),
-        ("killpower_match", "re-entry square of Ana", "case de retour d’Ana"),
-        ("killpower_match", "PHY of Nab1", "PHY de Nab1"),
-        ("killpower_league", "power card for Nab1", "carte pouvoir de Nab1"),
-        ("killpower_league", "risk of death of Nab1", "risque de mort de Nab1"),
+        (kind, purpose, french)
+        for kind, words in sorted(ROLL_WORDS.items())
+        for purpose, french in words.items()
     ],
 )
 def test_the_journal_says_each_die_in_words(kind: str, purpose: str, french: str | None) -> None:
@@ -93,7 +91,7 @@ def test_the_journal_says_each_die_in_words(kind: str, purpose: str, french: str
     from server.platform.kinds import KINDS
 
     k = KINDS[kind]
-    state = k.new_state(k.settings_model()) if kind != "serial_battle" else _two_players()
+    state = ROLL_STATES[kind]() if kind in ROLL_STATES else k.new_state(k.settings_model())
     token = current_language.set("fr")
     try:
         label = k.roll_label(purpose, state)
@@ -101,12 +99,6 @@ def test_the_journal_says_each_die_in_words(kind: str, purpose: str, french: str
     finally:
         current_language.reset(token)
     assert said == french
-
-
-def _two_players() -> Any:
-    from tests.serial_battle.conftest import game
-
-    return game("Léa", "Hugo")
 
 
 # Nouns a count is said with: "{turns} turns" is wrong English and French for 1 (« 1 tours »).

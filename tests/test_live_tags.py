@@ -1,7 +1,7 @@
 """A phone's live part is rendered again only when what its viewer sees has changed (issue 21):
 the part comes with a fingerprint of what it shows; asked again with it, an unchanged part is a
-204 with no body and the game's new sequence number, a changed one a fresh render. A Serial
-Battle assault between two players renders again their parts, not the other players'."""
+204 with no body and the game's new sequence number, a changed one a fresh render. Points a
+referee gives a player render again that player's part, not the other players'."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from server.platform.dice import ScriptedRolls
+from server.platform.kinds import Viewer
 from server.platform.service import GameService
-from tests.conftest import Phone, key
-from tests.serial_battle.scenes import sb_game
+from tests.conftest import Phone, key, tally_game
 
 PLAYERS = ("Léa", "Hugo", "Ines", "Zoé")
 
@@ -25,16 +24,23 @@ def phone(client: TestClient, service: GameService, game: str, person: int) -> T
     return fresh
 
 
+def seated(service: GameService) -> tuple[str, Viewer, dict[str, int]]:
+    """A game of the platform's test kind, its referee and its players' numbers by name."""
+    game, _org, referee, players = tally_game(service, PLAYERS)
+    return game.id, referee, {p.name: p.person_id for p in players}  # type: ignore[misc]
+
+
+def points(player: int) -> dict[str, Any]:
+    return {"type": "score", "player": player, "points": 3}
+
+
 def live(p: TestClient, game: str, tag: str | None) -> Any:
     headers = {"HX-Request": "true", **({"X-Live-Tag": tag} if tag else {})}
     return p.get(f"/g/{game}/live/player", headers=headers)
 
 
-def test_an_unchanged_part_is_not_rendered_again(
-    client: TestClient, service: GameService, rolls: ScriptedRolls
-) -> None:
-    rolls.endless = True
-    game, people, ids = sb_game(service, PLAYERS)
+def test_an_unchanged_part_is_not_rendered_again(client: TestClient, service: GameService) -> None:
+    game, referee, ids = seated(service)
     phones = {name: phone(client, service, game, ids[name]) for name in PLAYERS}
     tags = {}
     for name, p in phones.items():
@@ -49,18 +55,12 @@ def test_an_unchanged_part_is_not_rendered_again(
         again = live(p, game, tags[name])
         assert again.status_code == 204 and again.content == b""
     assert stats["rendered"] == rendered
-    # A referee's assault between Léa and Hugo.
-    assault = {
-        "type": "assault",
-        "attacker": ids["Léa"],
-        "defenders": [ids["Hugo"]],
-        "card": "bare",
-    }
-    service.perform(game, people["referee"], assault, idem_key=key())
+    # A referee gives Léa points.
+    service.perform(game, referee, points(ids["Léa"]), idem_key=key())
     seq = str(service.seq_of(game))
     answers = {name: live(p, game, tags[name]) for name, p in phones.items()}
     changed = {name for name, a in answers.items() if a.status_code == 200}
-    assert changed and changed <= {"Léa", "Hugo"}
+    assert changed == {"Léa"}
     for name in set(PLAYERS) - changed:
         assert answers[name].status_code == 204 and answers[name].headers["X-Game-Seq"] == seq
     assert stats["rendered"] == rendered + len(changed)
@@ -108,27 +108,20 @@ def stream_events(
 
 
 def test_a_stream_pushes_its_viewer_s_part_and_never_another_s(
-    client: TestClient, service: GameService, rolls: ScriptedRolls
+    client: TestClient, service: GameService
 ) -> None:
     """Issue 21: the part rides on the viewer's own stream, through their own projection (the
     same as their refresh); a part that is not theirs is never rendered there, only nudged."""
     from tests.conftest import serve
 
-    rolls.endless = True
-    game, people, ids = sb_game(service, PLAYERS)
+    game, referee, ids = seated(service)
     hugo = phone(client, service, game, ids["Hugo"])
     cookie = hugo.cookies["arbitre"]
-    assault = {
-        "type": "assault",
-        "attacker": ids["Léa"],
-        "defenders": [ids["Hugo"]],
-        "card": "bare",
-    }
 
     app_service: GameService = client.app.state.service  # type: ignore[attr-defined]
 
     def act() -> None:  # through the app's service, whose broker the streams listen to
-        app_service.perform(game, people["referee"], assault, idem_key=key())
+        app_service.perform(game, referee, points(ids["Hugo"]), idem_key=key())
 
     with serve(client.app) as base:
         mine = stream_events(base, game, cookie, "part=player&tag=old", "part", on_hello=act)

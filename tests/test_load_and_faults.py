@@ -25,9 +25,12 @@ from server.platform.idempotency import idem_key
 from server.platform.live import Broker
 from server.platform.service import GameService
 from tests.conftest import run_async
+from tests.scene import Load, declared
 from tests.server_process import SECRET, Server
 
 GAMES, REFEREES, PLAYERS = 3, 6, 12
+# The games' loads, each game's own commands (`LOADS` in tests/<game>/scenes.py).
+LOADS: dict[str, Load] = declared("LOADS")
 
 
 @pytest.fixture
@@ -41,6 +44,7 @@ def server(db_url: str) -> Iterator[Server]:
 @dataclass
 class Game:
     id: str
+    kind: str
     admin: str
     referees: list[str]
     players: list[int]
@@ -54,7 +58,7 @@ class Tally:
     cut_off: list[tuple[str, str, dict[str, Any], dict[str, str]]] = field(default_factory=list)
 
 
-async def setup_game(client: httpx.AsyncClient, number: int) -> Game:
+async def setup_game(client: httpx.AsyncClient, kind: str, number: int) -> Game:
     def h(token: str | None = None) -> dict[str, str]:
         headers = {"Idempotency-Key": uuid.uuid4().hex}
         if token:
@@ -65,7 +69,7 @@ async def setup_game(client: httpx.AsyncClient, number: int) -> Game:
         await client.post(
             "/api/v1/games",
             headers=h(),
-            json={"kind": "serial_battle", "name": f"Charge {number}", "organizer": "Org"},
+            json={"kind": kind, "name": f"Charge {number}", "organizer": "Org"},
         )
     ).json()
     game_id, admin = created["game"]["id"], created["organizer"]["token"]
@@ -89,37 +93,12 @@ async def setup_game(client: httpx.AsyncClient, number: int) -> Game:
         ).json()["person_id"]
         for i in range(PLAYERS)
     ]
-    for command in ({"type": "sectors", "names": "Nord, Sud, Est, Ouest"}, {"type": "start"}):
+    for command in LOADS[kind].start:
         answer = await client.post(
             f"/api/v1/games/{game_id}/commands", headers=h(admin), json={"command": command}
         )
         assert answer.status_code == 200, answer.text
-    return Game(game_id, admin, refs, players)
-
-
-def random_command(rng: random.Random, game: Game) -> tuple[dict[str, Any], dict[str, int]]:
-    """A realistic mix, legal and not: assaults (some with impossible dice), corrections, placings."""
-    a, b = rng.sample(game.players, 2)
-    roll = rng.random()
-    if roll < 0.5:
-        dice = {
-            "damage": rng.randint(1, 6),
-            "location": rng.randint(1, 6),
-            "answer_damage": rng.randint(1, 6),
-            "answer_location": rng.randint(1, 6),
-        }
-        if rng.random() < 0.1:
-            dice["damage"] = 7  # refused: a die has six faces
-        return {"type": "assault", "attacker": a, "defenders": [b], "card": "bare"}, dice
-    if roll < 0.7:
-        return {"type": "correct", "player": a, "pv": rng.randint(0, 36), "reason": "charge"}, {}
-    if roll < 0.85:
-        return {
-            "type": "place",
-            "players": [a, b],
-            "sector": rng.choice(["Nord", "Sud", "Est"]),
-        }, {}
-    return {"type": "eliminate", "player": a, "cause": "referee"}, {}
+    return Game(game_id, kind, admin, refs, players)
 
 
 async def referee(
@@ -137,7 +116,7 @@ async def referee(
         if rng.random() < 0.08:
             path, body = f"/api/v1/games/{game.id}/undo", {}
         else:
-            command, dice = random_command(rng, game)
+            command, dice = LOADS[game.kind].command(rng, game.players)
             path, body = f"/api/v1/games/{game.id}/commands", {"command": command, "rolls": dice}
         headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": uuid.uuid4().hex}
         sends = 2 if rng.random() < 0.15 else 1  # a phone that lost the answer sends again
@@ -159,12 +138,12 @@ async def referee(
 
 
 async def load(
-    server: Server, tally: Tally, actions: int, kill_after: float | None = None
+    server: Server, kind: str, tally: Tally, actions: int, kill_after: float | None = None
 ) -> list[Game]:
     rng = random.Random(7)
     limits = httpx.Limits(max_connections=GAMES * REFEREES)
     async with httpx.AsyncClient(base_url=server.url, timeout=20, limits=limits) as client:
-        games = [await setup_game(client, n) for n in range(GAMES)]
+        games = [await setup_game(client, kind, n) for n in range(GAMES)]
         stop = asyncio.Event()
         tasks = [
             referee(client, game, token, random.Random(rng.random()), tally, actions, stop)
@@ -207,9 +186,10 @@ def check_the_log(db_url: str, games: list[Game], tally: Tally) -> None:
         db.dispose()
 
 
-def test_many_referees_at_once_lose_nothing(server: Server, db_url: str) -> None:
+@pytest.mark.parametrize("kind", sorted(LOADS))
+def test_many_referees_at_once_lose_nothing(server: Server, db_url: str, kind: str) -> None:
     tally = Tally()
-    games = run_async(load(server, tally, actions=25))
+    games = run_async(load(server, kind, tally, actions=25))
     assert tally.server_errors == []
     assert len(tally.acknowledged) > GAMES * REFEREES * 5 and tally.refused > 0
     check_the_log(db_url, games, tally)
@@ -219,9 +199,12 @@ def test_many_referees_at_once_lose_nothing(server: Server, db_url: str) -> None
     )
 
 
-def test_a_killed_server_loses_no_acknowledged_action(server: Server, db_url: str) -> None:
+@pytest.mark.parametrize("kind", sorted(LOADS))
+def test_a_killed_server_loses_no_acknowledged_action(
+    server: Server, db_url: str, kind: str
+) -> None:
     tally = Tally()
-    games = run_async(load(server, tally, actions=400, kill_after=2.5))
+    games = run_async(load(server, kind, tally, actions=400, kill_after=2.5))
     assert tally.server_errors == []
     assert tally.cut_off, "the kill happened after the load ended"
     server.start()  # the same database, a new process

@@ -462,18 +462,16 @@ def test_a_link_revoked_while_its_stream_opens_ends_it(
     assert not any(line.startswith("event: part") for line in lines)
 
 
-def test_every_form_of_a_page_has_its_own_idempotency_key(
-    client: TestClient, rolls: ScriptedRolls
-) -> None:
-    from server.games.demo import DEMOS
-
+def test_every_form_of_a_page_has_its_own_idempotency_key(client: TestClient) -> None:
+    """A page of many forms (the platform's test kind: one per player), rendered twice."""
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    players = tuple(f"Joueur {n}" for n in range(12))
     keys: list[str] = []
     for _ in range(2):  # two renders of the same page
-        rolls.push(*[1] * 200)  # the deal
-        game, organizer = DEMOS["serial_battle"](service, key())
+        game, org, _referee, _players = tally_game(service, players)
+        organizer = service.person(game.id, org.person_id)  # type: ignore[arg-type]
         phone = Phone(client, follow_redirects=False)
-        assert phone.get(f"/t/{service.link_of(organizer.person).token}").status_code == 303
+        assert phone.get(f"/t/{service.link_of(organizer).token}").status_code == 303
         page = phone.get(f"/g/{game.id}").text
         found = re.findall(r'name="idem" value="([^"]+)"', page)
         assert len(found) > 10

@@ -2,7 +2,7 @@
 
 A phone renews its page by its live part alone: a push, or its own refresh, swaps the part in and
 leaves the rest of the page as it was loaded. So nothing a page shows of the game may sit outside
-its live part: a panel there (Serial Battle's assault chips, once) goes on showing the hit points
+its live part: a panel there (an assault's player chips, once) goes on showing the hit points
 of its load while every other panel moves on, and two referees of one game read two truths.
 
 Walked over every scene of every kind (each phase and end), through every change that builds it

@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from server.errors import SeatTaken
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.conftest import Phone, bearer, csrf_of, key, opened, seat_key
+from tests.conftest import Phone, bearer, csrf_of, key, opened, seat_key, tally_game
 from tests.security.conftest import SCENES, stranger
 
 
@@ -78,11 +78,11 @@ def test_a_taken_seat_opens_for_its_holder_alone(
 
 
 def test_a_seat_re_issued_lets_go_of_its_phone_and_every_person_is_told(
-    client: TestClient, rolls: ScriptedRolls
+    client: TestClient,
 ) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
-    scene = SCENES["trust_me:preparing"](service, rolls)
-    game = scene.game
+    played, _org, _referee, _players = tally_game(service)
+    game = played.id
     people = {p.name: p for p in service.people(game)}
     lea, hugo = people["Léa"], people["Hugo"]
     org_key = service.link_of(next(p for p in people.values() if p.role == "organizer")).token
@@ -111,7 +111,7 @@ def test_a_seat_re_issued_lets_go_of_its_phone_and_every_person_is_told(
 
 def test_a_join_code_takes_its_seat_as_its_link_does(client: TestClient) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
-    game, owner = service.create_game("serial_battle", "Forêt", "Orga", idem_key=key())
+    game, owner = service.create_game("tally", "Forêt", "Orga", idem_key=key())
     from tests.conftest import viewer_of
 
     lea = service.register(game.id, viewer_of(owner), "player", "Léa", idem_key=key())
@@ -131,10 +131,10 @@ def test_a_preview_of_a_link_takes_nothing_and_a_tap_takes_the_seat(client: Test
     """A messenger's preview or a mail scanner fetches the address without a browser's
     navigation: it is shown the button that takes the seat, and takes nothing."""
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
-    game, owner = service.create_game("rcb", "Soirée", "MJ", idem_key=key())
+    game, owner = service.create_game("tally", "Soirée", "MJ", idem_key=key())
     from tests.conftest import viewer_of
 
-    f1 = service.register(game.id, viewer_of(owner), "fighter", "Aya", idem_key=key())
+    f1 = service.register(game.id, viewer_of(owner), "player", "Aya", idem_key=key())
     preview = TestClient(client.app, follow_redirects=False)  # no Fetch Metadata
     shown = preview.get(f"/t/{f1.link.token}")
     assert shown.status_code == 200 and "Prendre mon siège" in shown.text
@@ -149,7 +149,7 @@ def test_a_preview_of_a_link_takes_nothing_and_a_tap_takes_the_seat(client: Test
 def test_two_phones_opening_one_ticket_at_once_make_one_holder(
     client: TestClient, service: GameService
 ) -> None:
-    game, owner = service.create_game("battlefight", "Duel", "Orga", idem_key=key())
+    game, owner = service.create_game("tally", "Duel", "Orga", idem_key=key())
     from tests.conftest import viewer_of
 
     ticket = service.register(game.id, viewer_of(owner), "player", "Inès", idem_key=key())
@@ -181,7 +181,7 @@ def test_a_ticket_re_issued_while_it_is_being_opened_takes_nothing(
     from server.platform.service.people import People
     from tests.conftest import viewer_of
 
-    game, owner = service.create_game("battlefight", "Duel", "Orga", idem_key=key())
+    game, owner = service.create_game("tally", "Duel", "Orga", idem_key=key())
     ticket = service.register(game.id, viewer_of(owner), "player", "Inès", idem_key=key())
     looked_up = People._ticket
 

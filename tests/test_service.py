@@ -18,6 +18,7 @@ from server.platform.dice import ScriptedRolls
 from server.platform.idempotency import AlreadyCreated, IdempotencyMismatch, session_caller
 from server.platform.service import GameService
 from tests.conftest import key, tally_game, viewer_of
+from tests.scene import declared
 
 
 def test_create_game_gives_an_organizer_with_a_working_link(service: GameService) -> None:
@@ -322,16 +323,16 @@ def test_a_referee_undoes_their_own_actions_the_organizer_anyones(service: GameS
 
 
 def test_a_revoked_person_leaves_the_lists_and_frees_the_name(service: GameService) -> None:
-    """Issue 17, item 16: a fighter revoked before the deal was still dealt a card, and the
-    name could not be given to whoever replaced them. Every kind: before the game begins the
-    person leaves its lists; a re-issued link brings them back; the log rebuilds it all."""
+    """Issue 17, item 16: a person revoked before the deal was still dealt a card, and the
+    name could not be given to whoever replaced them. Every kind that lists its people (each
+    game's `PERSON_LISTS`): before the game begins the person leaves its lists; a re-issued link
+    brings them back; the log rebuilds it all."""
     cases = [
-        ("serial_battle", "player", lambda st: st.players),
-        ("serial_battle", "referee", lambda st: st.referees),
-        ("rcb", "fighter", lambda st: st.fighters),
-        ("rcb", "team", lambda st: st.phones),
-        ("killpower_league", "coach", lambda st: st.coaches),
+        (kind, role, listed)
+        for kind, roles in sorted(declared("PERSON_LISTS").items())
+        for role, listed in roles.items()
     ]
+    assert cases
     for kind, role, listed in cases:
         game, organizer = service.create_game(kind, "Partie", "Orga", idem_key=key())
         org = viewer_of(organizer)
@@ -352,51 +353,13 @@ def test_a_revoked_person_leaves_the_lists_and_frees_the_name(service: GameServi
         assert service.verify(game.id)
 
 
-def test_a_coach_who_leaves_takes_an_unplayed_team_along(
-    service: GameService, rolls: ScriptedRolls
-) -> None:
-    rolls.endless = True
-    from server.games.killpower.demo import wizard
-
-    game, organizer = service.create_game("killpower_league", "Ligue", "Orga", idem_key=key())
-    org = viewer_of(organizer)
-    alix = service.register(game.id, org, "coach", "Alix", idem_key=key())
-    service.perform(game.id, viewer_of(alix), wizard("Nabos"), idem_key=key())
-    assert [t.name for t in service.load(game.id).state.teams.values()] == ["Nabos"]
-    service.revoke(game.id, org, alix.person.id, idem_key=key())  # type: ignore[arg-type]
-    assert not service.load(game.id).state.teams
-    assert service.verify(game.id)
-
-
-def test_a_player_revoked_in_play_stays_in_the_story(
-    service: GameService, rolls: ScriptedRolls
-) -> None:
-    """Mid-game a player is eliminated by the referee, not erased: revoking ends the link only,
-    and a link re-issued gives them their place back (a lost phone never stalls a game); a new
-    player still cannot join."""
-    rolls.endless = True
-    game, organizer = service.create_game("serial_battle", "Parc", "Orga", idem_key=key())
-    org = viewer_of(organizer)
-    lea = service.register(game.id, org, "player", "Léa", idem_key=key()).person
-    service.register(game.id, org, "player", "Hugo", idem_key=key())
-    service.perform(game.id, org, {"type": "sectors", "names": "Nord, Sud"}, idem_key=key())
-    service.perform(game.id, org, {"type": "start"}, idem_key=key())
-    service.revoke(game.id, org, lea.id, idem_key=key())  # type: ignore[arg-type]
-    assert str(lea.id) in service.load(game.id).state.players  # type: ignore[attr-defined]
-    before = service.load(game.id).state.model_dump()
-    service.reissue(game.id, org, lea.id, idem_key=key())  # type: ignore[arg-type]
-    assert service.load(game.id).state.model_dump() == before
-    with pytest.raises(RuleError, match="avant le début"):
-        service.register(game.id, org, "player", "Zoé", idem_key=key())
-
-
 @pytest.mark.parametrize("kind", sorted(DEMOS))
 def test_the_copy_a_handler_changes_is_equal_and_shares_nothing_it_may_change(
     service: GameService, rolls: ScriptedRolls, kind: str
 ) -> None:
     """An action's copy of the state (`GameKind.copy`: through the model, not `deepcopy`) is the
-    state itself, and changing it leaves the cached state alone: nothing shared but a Serial
-    Battle's deck, which is never changed in place."""
+    state itself, and changing it leaves the cached state alone: nothing shared but a game's
+    deck (`state.deck`), which is never changed in place."""
     rolls.endless = True
     game, _ = DEMOS[kind](service, key())
     loaded = service.load(game.id)

@@ -12,10 +12,11 @@ from fastapi.testclient import TestClient
 import server.games  # noqa: F401  (registers the game kinds)
 from server.games.demo import DEMOS
 from server.platform.dice import ScriptedRolls
+from server.platform.kinds import KINDS
 from server.platform.service import GameService
 from server.web.parts import Part, SharedRenders
 from tests.conftest import Phone, key, tally_game
-from tests.killpower.conftest import Match
+from tests.scene import all_scenes
 
 HX = {"HX-Request": "true"}
 
@@ -31,13 +32,25 @@ def demo_game(kind: str) -> Callable[[GameService, ScriptedRolls], tuple[str, st
     return make
 
 
-def killpower_match(service: GameService, rolls: ScriptedRolls) -> tuple[str, str]:
-    match = Match(service, rolls)
-    coach = service.person(match.id, match.coach["A"].person_id)  # type: ignore[arg-type]
-    return match.id, service.link_of(coach).token
+def opened_game(kind: str) -> Callable[[GameService, ScriptedRolls], tuple[str, str]]:
+    """A kind only another game opens (a league's match, no demo of its own): the game of its
+    first scene, and the link of its first person of the kind's own roles."""
+
+    def make(service: GameService, rolls: ScriptedRolls) -> tuple[str, str]:
+        scenes, _waits = all_scenes()
+        build = next(b for label, b in scenes.items() if label.split(":", 1)[0] == kind)
+        scene = build(service, rolls)
+        person = next(v for v in scene.people.values() if v.role in KINDS[kind].roles)
+        return scene.game, service.link_of(service.person(scene.game, person.person_id)).token  # type: ignore[arg-type]
+
+    return make
 
 
-GAMES = {**{kind: demo_game(kind) for kind in sorted(DEMOS)}, "killpower_match": killpower_match}
+OPENED = sorted(key for key, kind in KINDS.items() if not kind.standalone)
+GAMES = {
+    **{kind: demo_game(kind) for kind in sorted(DEMOS)},
+    **{kind: opened_game(kind) for kind in OPENED},
+}
 
 
 @pytest.mark.parametrize("kind", sorted(GAMES))
@@ -107,12 +120,12 @@ def test_an_actions_answer_is_the_part_its_projection_is_then_given(
 
     from tests.conftest import csrf_of, fingerprint
     from tests.scene import registered
-    from tests.serial_battle.scenes import sb_game
 
-    game, people, ids = sb_game(service, ("Léa", "Hugo"))
-    second = registered(service, game, people["organizer"], "referee", "Arbitre Sud")
+    played, org, referee, (lea, hugo) = tally_game(service)
+    game = played.id
+    second = registered(service, game, org, "referee", "Arbitre Sud")
     phones = {}
-    for name, viewer in (("one", people["referee"]), ("two", second), ("Léa", people["player"])):
+    for name, viewer in (("one", referee), ("two", second), ("Léa", lea)):
         phones[name] = Phone(client, follow_redirects=False)
         token = service.link_of(service.person(game, viewer.person_id)).token  # type: ignore[arg-type]
         assert phones[name].get(f"/t/{token}").status_code == 303
@@ -120,10 +133,10 @@ def test_an_actions_answer_is_the_part_its_projection_is_then_given(
     live = re.search(r'id="live" hx-get="([^"]+)"', page).group(1)  # type: ignore[union-attr]
     stats = client.app.state.live_stats  # type: ignore[attr-defined]
     rendered, reused = stats["rendered"], stats["reused"]
-    correction = {"type": "correct", "player": ids["Hugo"], "pv": 30, "reason": "oubli"}
+    points = {"type": "score", "player": hugo.person_id, "points": 3}
     answer = phones["one"].post(
         f"/g/{game}/act",
-        data={**correction, "idem": key(), "csrf_token": csrf_of(page)},
+        data={**points, "idem": key(), "csrf_token": csrf_of(page)},
         headers=HX,
     )
     assert answer.status_code == 200, answer.text[:300]

@@ -4,13 +4,15 @@ every shared walk goes through: `tests/scene.py`)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
+from tests.battlefight.conftest import BF_MATRIX
 from tests.conftest import key, viewer_of
-from tests.scene import Builder, Scene, registered
+from tests.scene import Builder, References, Scene, World, registered
 
 
 def bf_game(
@@ -115,3 +117,68 @@ WAITS_ON: dict[str, set[str]] = {
 # Offered forms the walk (tests/test_walker.py) still finds refused in some state, by command
 # type, with why: issue 53's list, to empty.
 WALK_KNOWN: dict[str, dict[str, str]] = {}
+
+# The scenes of a game over, its ends, each with how it ended (tests/security/test_every_page.py).
+ENDS: dict[str, str] = {"battlefight:won": "a player won"}
+
+# The end this kind's replay is tried on in the browser, at a phone's width and on a big screen;
+# True: also stepped through, with its buttons, its arrows and "Play" (tests/browser/test_replay.py).
+REPLAY_ENDS: dict[str, bool] = {"battlefight:won": True}
+
+# Whether the organizer reads the whole game: their file holds it in clear, to replay
+# (tests/security/test_game_file.py).
+RECORD_READABLE: dict[str, bool] = {
+    "battlefight:setup": False,  # the boosters are drawn
+    "battlefight:playing": False,
+    "battlefight:won": True,
+    "battlefight:table": True,
+}
+
+# Games in progress with secrets from their organizer, each with what is secret: they move
+# only sealed to a server, or signed by one the destination trusts
+# (tests/security/test_game_file.py, tests/test_moving.py).
+SECRET_IN_PLAY: dict[str, str] = {"battlefight:playing": "the hands and the draw piles"}
+
+# Scenes whose game file is brought in with one person too many of a role, by role
+# (tests/security/test_game_file.py).
+ROLE_LIMITS: dict[str, tuple[str, ...]] = {"battlefight:setup": ("organizer", "player")}
+
+# Scenes in which the server rolled no die yet, with why: nothing for undo to fish for
+# (tests/security/test_undo.py).
+DICE_FREE: dict[str, str] = {"battlefight:setup": "a setup"}
+
+# This game's own routes, walked by every role in its folder, with who may each (the platform's
+# matrix is tests/test_authorization.py's; every route must be in one).
+ROUTE_MATRIX: dict[str, list[tuple[str, str, str, dict[str, Any] | None, set[str]]]] = {
+    "battlefight": BF_MATRIX
+}
+
+
+# ---------------------------------------------------------------------------- another game's ids
+
+
+def bf_world(service: GameService, rolls: ScriptedRolls) -> World:
+    scene = bf_game(service, rolls, start=False)
+    other = bf_game(service, rolls, start=False)
+    ids = {"player": scene.people["player"].person_id}
+    return World(scene.game, scene.people, ids, {"player": other.people["player"].person_id})
+
+
+BF: dict[str, Callable[[World, GameService, ScriptedRolls], tuple[Any, dict[str, Any]]]] = {
+    "boosters": lambda w, s, r: (
+        {"type": "boosters", "player": w.ids["player"]},
+        {"player": w.foreign["player"]},
+    ),
+    "deck": lambda w, s, r: (None, {"player": w.foreign["player"]}),
+}
+
+
+# How this kind's commands are sent with another game's ids (tests/security/test_references.py).
+REFERENCES: dict[str, References] = {
+    "battlefight": References(
+        bf_world,
+        BF,
+        "organizer",
+        template=lambda w, c: {"type": c, "player": w.ids["player"], "cards": ["parade"]},
+    ),
+}

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Page, Request, expect
+from playwright.sync_api import Browser, Page, Request, expect
 
 AXE = (Path(__file__).parent.parent / "assets" / "axe.min.js").read_text()
 # A browser test waits for a state the page reaches, never for a fixed time: `expect` waits up to
@@ -85,3 +85,26 @@ PHONE: dict[str, Any] = {
     "has_touch": True,
     "locale": "fr-FR",
 }
+
+
+# Records each try to buzz, and whether the phone had been touched (a browser refuses before).
+BUZZES = """window.buzzes = [];
+navigator.vibrate = (pattern) => {
+  window.buzzes.push(pattern);
+  return true;
+};"""
+
+
+def opened(browser: Browser, url: str, height: int = 844) -> Page:
+    """A phone of `height` px at 390 px wide opened at `url`, its buzzes recorded (`BUZZES`)."""
+    context = browser.new_context(**{**PHONE, "viewport": {"width": 390, "height": height}})
+    context.add_init_script(BUZZES)
+    page = context.new_page()
+    page.goto(url)
+    return page
+
+
+def live(page: Page) -> Page:
+    """The page, once its live stream is connected."""
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    return page

@@ -30,7 +30,7 @@ def _browser_marker(request: pytest.FixtureRequest) -> Iterator[None]:
     after it."""
     if "live_server" in request.fixturenames:
         # The live server lives for the whole session: dice a test pushed and did not use are
-        # not the next test's (a Trust Me fight read another test's leftovers as its defence).
+        # not the next test's (a fight read another test's leftovers as its defence).
         dice = request.getfixturevalue("live_server").app.state.service.dice
         dice.values.clear()
         dice.endless = True

@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import APIResponse, Browser, Route
 
+from server.games import routers
+from server.platform.kinds import KINDS
 from server.platform.service import GameService
 from tests.conftest import BROWSER, all_routes, fingerprint
 from tests.security.conftest import SCENES, addresses
@@ -88,13 +90,25 @@ MEASURE = r"""(TARGET) => {
 
 
 RECODED = ("content-encoding", "content-length")  # the body handed over is the decoded one
-GAME_ROUTES = re.compile(r"^/g/[^/]+/(serial_battle|battlefight|trust_me|killpower)/")
+GAME_ROUTES = re.compile(r"^/g/[^/]+/([^/]+)/")
+# The games' own routes, `/g/{game_id}/<the game's package>/...` (`server.games.routers()`).
+OWN_ROUTES = {
+    match.group(1)
+    for router in routers()
+    for route in router.routes
+    if (match := GAME_ROUTES.match(getattr(route, "path", ""))) is not None
+}
+
+
+def package_of(kind: str) -> str:
+    """The game's package under `server/games` (the kinds of one game share it)."""
+    return type(KINDS[kind]).__module__.split(".")[2]
 
 
 def another_kinds(url: str, kind: str) -> bool:
-    """A page of another game's own routes (a Killpower deck for a Serial Battle): a refusal."""
+    """A page of another game's own routes (one game's deck asked of another's): a refusal."""
     found = GAME_ROUTES.match(url)
-    return found is not None and not kind.startswith(found.group(1))
+    return found is not None and found.group(1) in OWN_ROUTES and found.group(1) != package_of(kind)
 
 
 def answering(asked: APIResponse) -> Callable[[Route], None]:

@@ -1,7 +1,8 @@
 """The edges of the server: addresses it believes, what it writes in its logs and exports, what
 it parses. A client cannot choose the address the join-code limit counts; no link token reaches
 the server's output; a CSV export never holds a formula; a deep or huge body is a 4xx with a
-message; names and texts refuse control characters."""
+message (a game's deck on its own page too); names refuse control characters (a game's own
+texts: in its folder)."""
 
 from __future__ import annotations
 
@@ -14,11 +15,16 @@ import pytest
 from fastapi.testclient import TestClient
 
 from server.config import Settings
-from server.errors import InvalidInput
-from server.platform.dice import ScriptedRolls
+from server.platform.kinds import KINDS
 from server.platform.service import GameService
-from tests.conftest import Phone, csrf_of, key, tally_game, viewer_of
+from tests.conftest import Phone, csrf_of, key, tally_game
+from tests.scene import declared
 from tests.server_process import Server
+
+# The kinds whose shared invitation seats people who join by themselves.
+OPEN_KINDS = sorted(k for k, kind in KINDS.items() if kind.open_role is not None)
+# Each kind's own page that takes a deck as a file or a text, its address in the game.
+DECK_PAGES: dict[str, str] = declared("DECK_PAGES")
 
 
 def guesses(server: Server, count: int, forwarded: bool) -> list[int]:
@@ -59,11 +65,12 @@ def test_forwarded_headers_are_ignored_unless_a_proxy_is_named(
         trusting.stop()
 
 
-def test_no_link_token_reaches_the_servers_output(plain_server: Server) -> None:
+@pytest.mark.parametrize("kind", OPEN_KINDS)
+def test_no_link_token_reaches_the_servers_output(plain_server: Server, kind: str) -> None:
     with httpx.Client(base_url=plain_server.url) as client:
         created = client.post(
             "/api/v1/games",
-            json={"kind": "killpower_league", "name": "Ligue", "organizer": "Camille"},
+            json={"kind": kind, "name": "Ligue", "organizer": "Camille"},
             headers={"Idempotency-Key": key()},
         ).json()
         token = created["organizer"]["token"]
@@ -97,18 +104,6 @@ def test_csv_exports_hold_no_formula(client: TestClient) -> None:
     assert "'=HYPERLINK" in text
 
 
-def test_serial_battle_decks_round_trip_through_a_neutralised_csv(
-    client: TestClient, rolls: ScriptedRolls
-) -> None:
-    from server.games.serial_battle.catalog import dump_csv_deck, parse_csv_deck, sample_deck
-
-    cards = sample_deck()
-    cards[0] = cards[0].model_copy(update={"text": "=1+1 (a formula once)"})
-    text = dump_csv_deck(cards)
-    assert ",'=1+1" in text
-    assert parse_csv_deck(text)[0].text == "=1+1 (a formula once)"
-
-
 @pytest.mark.parametrize("body", ["[" * 100_000, '{"a":' * 50_000])
 def test_deep_json_is_refused_with_a_message(client: TestClient, body: str) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
@@ -126,24 +121,16 @@ def test_deep_json_is_refused_with_a_message(client: TestClient, body: str) -> N
     assert answer.status_code == 422 and answer.json()["code"] == "invalid"
 
 
-def test_a_deep_deck_upload_is_refused_on_its_page(client: TestClient) -> None:
+@pytest.mark.parametrize("kind", sorted(DECK_PAGES))
+def test_a_deep_deck_upload_is_refused_on_its_page(client: TestClient, kind: str) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
-    game, owner = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
+    game, owner = service.create_game(kind, "Partie", "Camille", idem_key=key())
+    page = f"/g/{game.id}/{DECK_PAGES[kind]}"
     phone = Phone(client, follow_redirects=False)
     phone.get(f"/t/{owner.link.token}")
-    csrf = csrf_of(phone.get(f"/g/{game.id}/killpower/deck").text)
-    answer = phone.post(
-        f"/g/{game.id}/killpower/deck",
-        data={"text": "[" * 100_000, "csrf_token": csrf, "idem": key()},
-    )
+    csrf = csrf_of(phone.get(page).text)
+    answer = phone.post(page, data={"text": "[" * 100_000, "csrf_token": csrf, "idem": key()})
     assert answer.status_code == 422 and "JSON" in answer.text
-    sb, sb_owner = service.create_game("serial_battle", "Forêt", "Orga", idem_key=key())
-    phone.get(f"/t/{sb_owner.link.token}")
-    csrf = csrf_of(phone.get(f"/g/{sb.id}/deck").text)
-    answer = phone.post(
-        f"/g/{sb.id}/deck", data={"text": "[" * 100_000, "csrf_token": csrf, "idem": key()}
-    )
-    assert 400 <= answer.status_code < 500
 
 
 def test_a_huge_body_is_refused(client: TestClient) -> None:
@@ -171,9 +158,4 @@ def test_names_and_texts_refuse_control_characters(client: TestClient, name: str
         json={"role": "player", "name": name},
         headers={"Idempotency-Key": key(), "Authorization": f"Bearer {token}"},
     )
-    assert registered.status_code == 422
-    sb, owner = service.create_game("serial_battle", "Forêt", "Orga", idem_key=key())
-    command = {"type": "sectors", "names": f"Nord, {name}"}
-    with pytest.raises(InvalidInput, match=r"contrôle|control"):
-        service.perform(sb.id, viewer_of(owner), command, idem_key=key())
-    assert service.load(sb.id).game.seq == 1  # nothing but the organizer
+    assert registered.status_code == 422  # (a game's own texts: in its folder)

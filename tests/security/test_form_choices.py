@@ -6,8 +6,8 @@ starts on none of them (a placeholder to change, or nothing checked), so that on
 a pair of fighters, a stake, a target or a token nobody chose. A menu with one real option may
 start on it: it is all there is.
 
-A kind's spec may declare what a form starts on (`GameKind.declared_defaults`: Serial Battle's
-assault, three taps); those choices may start on their default, and no other.
+A kind's spec may declare what a form starts on (`GameKind.declared_defaults`: an assault
+in three taps); those choices may start on their default, and no other.
 
 Forms that show what is set (the game's settings, its sectors, a team's names, a lineup being
 made) start on the current value: they say what is, and sending them unchanged changes nothing.
@@ -30,13 +30,13 @@ from tests.security.conftest import SCENES, addresses, phones
 # Command types whose forms show the current state, by the value of their `type` field.
 SHOWS_WHAT_IS = {
     "settings": "the game's settings, as they are",
-    "sectors": "Serial Battle's sectors and plan, as they are",
+    "sectors": "the sectors and their plan, as they are",
     "team_names": "the teams' names, as they are",
     "matrix": "who beats whom, as it is",
     "assign": "a phone's team, as it is",
     "place": "a player's sector, as it is (placing them there again changes nothing)",
-    "deck_mode": "how BattleFight's decks are made, as it is set",
-    "cards": "where BattleFight's cards are (phones or one table), as it is set",
+    "deck_mode": "how the decks are made, as it is set",
+    "cards": "where the cards are (phones or one table), as it is set",
 }
 
 

@@ -2,14 +2,15 @@
 
 The same key from another caller is another key (never their result, never their link); from the
 same caller with another operation or body, it is refused (`idempotency_mismatch`); the keys the
-server uses for a finished match's result live where no client can write; an anonymous creation
-is never answered again with its organizer's link.
+server uses for a game's follow-ups live where no client can write (in the games' folders); an
+anonymous creation is never answered again with its organizer's link.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -17,9 +18,12 @@ from sqlmodel import select
 
 from server.models import Event
 from server.platform.dice import ScriptedRolls
+from server.platform.kinds import KINDS
 from server.platform.service import GameService
 from tests.conftest import Phone, csrf_of, key, seat_key, tally_game, viewer_of
-from tests.killpower.conftest import Match, team_command
+
+# The kinds whose shared invitation seats people who join by themselves.
+OPEN_KINDS = sorted(k for k, kind in KINDS.items() if kind.open_role is not None)
 
 
 def api(client: TestClient, path: str, body: dict[str, Any], token: str | None, idem: str) -> Any:
@@ -63,11 +67,12 @@ def test_a_browser_retry_of_a_creation_is_the_same_game_and_nobody_elses(
     assert mallory.get(f"/g/{game}/people").status_code == 403  # not the organizer of Camille's
 
 
+@pytest.mark.parametrize("kind", OPEN_KINDS)
 def test_joining_with_someone_elses_key_never_gives_their_seat(
-    client: TestClient, rolls: ScriptedRolls
+    client: TestClient, rolls: ScriptedRolls, kind: str
 ) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
-    game, owner = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
+    game, owner = service.create_game(kind, "Ligue", "Camille", idem_key=key())
     service.set_invitation(game.id, viewer_of(owner), open_it=True)
     url = f"/g/{game.id}/join/{service.invitation(service.load(game.id).game)}"
 
@@ -82,8 +87,8 @@ def test_joining_with_someone_elses_key_never_gives_their_seat(
     assert taken.status_code == 422 and "Alix" in taken.text  # a name taken, not her seat
     assert mallory.get(f"/g/{game.id}").status_code in (303, 200)
     assert "Alix" not in mallory.get("/").text
-    coaches = [p.name for p in service.people(game.id) if p.role == "coach"]
-    assert coaches == ["Alix"]
+    joined = [p.name for p in service.people(game.id) if p.role == KINDS[kind].open_role]
+    assert joined == ["Alix"]
 
 
 def test_an_undo_sent_with_a_commands_key_is_refused_not_answered(
@@ -110,27 +115,6 @@ def test_an_undo_sent_with_a_commands_key_is_refused_not_answered(
     assert register.status_code in (403, 422)  # never a 500 (was KeyError: 'id')
     state = service.load(game.id).state
     assert state.players[str(lea.person_id)].points == 3  # type: ignore[attr-defined]
-
-
-def test_a_coach_cannot_keep_a_match_result_from_the_league(
-    service: GameService, rolls: ScriptedRolls
-) -> None:
-    """A follow-up's key was predictable (`follow:{match}:{seq}:0`) and spendable in the league
-    by a coach, so the result never arrived. Now the server's keys are out of any client's reach."""
-    rolls.endless = True
-    match = Match(service, rolls)
-    A, B = "A", "B"
-    match.act(A, {"type": "lineup", "gladiators": match.ids[A][:1]})
-    match.act(B, {"type": "lineup", "gladiators": match.ids[B][:1]})
-    coach = match.league.coaches["Nadia"]
-    seq = service.load(match.id).game.seq + 1  # the surrender's event
-    for n, guess in enumerate((f"follow:{match.id}:{seq}:0", f"follow:{match.id}:{seq}:1")):
-        # Spent in the league by a coach's own action, which succeeds.
-        team = team_command(f"Réserve{n}", ["gloves"] * 7)
-        service.perform(match.league.id, coach, team, idem_key=guess)
-    match.act(match.state.moving, {"type": "surrender"})
-    assert match.league.state.matches, "the result did not reach the league"
-    assert match.league.state.live[0].recorded == match.league.state.matches[-1].number
 
 
 # ---------------------------------------------------------------------------- any reuse

@@ -1,6 +1,6 @@
 """A link revoked and re-issued gives its person their place back, in every kind and every phase:
 a player in play keeps their seat (never refused, never a second seat, never the other side's),
-so that a lost phone never stalls a game (found by an outside attack: a BattleFight player whose
+so that a lost phone never stalls a game (found by an outside attack: a card game's player whose
 link was revoked mid-game could not come back, and nobody could play for them)."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Undo never re-rolls a secret (platform.md, "One door in, one door out"): an action undone and
 done again rolls what it rolled. An attacker's script over every kind, in every phase: the last
 action that rolled dice is undone and sent again; the server's dice (a shuffle, a deal, a draw, a
-blow, a spawn) come out the same, and so does the game. Then the attack as the outside review ran
-it on BattleFight: undo the start, start again, read the hands: the same deal.
+blow, a spawn) come out the same, and so does the game. (The attack as the outside review ran it
+on one game: in that game's folder.)
 """
 
 from __future__ import annotations
@@ -16,21 +16,13 @@ from server.models import Event
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
-from tests.battlefight.scenes import bf_game
 from tests.conftest import key
+from tests.scene import declared
 from tests.security.conftest import SCENES
 
-# Scenes in which the server rolled no die yet (a setup, a game ended by hand): nothing to fish.
-DICE_FREE = {
-    "battlefight:setup",
-    "killpower_league:setup",
-    "killpower_match:lineup",
-    "rcb:setup",
-    "serial_battle:ended",
-    "serial_battle:setup",
-    "serial_battle:won",
-    "trust_me:setup",
-}
+# Scenes in which the server rolled no die yet (a setup, a game ended by hand): nothing to fish
+# (`DICE_FREE` in each game's scenes).
+DICE_FREE = set(declared("DICE_FREE"))
 
 
 def event_of(service: GameService, game: str, seq: int) -> Event:
@@ -95,19 +87,3 @@ def test_an_action_undone_and_sent_again_rolls_what_it_rolled(
 def test_every_kind_has_scenes_with_dice_to_fish_for() -> None:
     kinds = {label.split(":")[0] for label in SCENES}
     assert {label.split(":")[0] for label in set(SCENES) - DICE_FREE} == kinds
-
-
-def test_undoing_the_start_of_a_battlefight_deals_the_same_hands_again(
-    service: GameService, rolls: ScriptedRolls
-) -> None:
-    """The outside review's rigged deal: the organizer undid the start and started again to
-    read a new order. The order is the same, and so is every hand."""
-    scene = bf_game(service, rolls, start=True)
-    org = scene.people["organizer"]
-    dealt = service.load(scene.game).state.table.model_dump()  # type: ignore[attr-defined]
-    for _ in range(3):
-        service.undo(scene.game, org, idem_key=key())
-        rolls._next += 5  # the dice source moves on
-        service.perform(scene.game, org, {"type": "start"}, idem_key=key())
-        table: Any = service.load(scene.game).state.table
-        assert table.model_dump() == dealt

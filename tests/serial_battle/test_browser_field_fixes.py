@@ -1,39 +1,19 @@
-"""What a newcomer met at 390 px (issue 17), each tapped through in Chromium: the pages follow
-the game from one phase to the next, the next decision is in view, the shrink is announced,
-tools say what they do, destructive taps ask first, and forms forget an old success."""
+"""What a newcomer met at 390 px (issue 17), tapped through in Chromium, in Serial Battle: the
+pages follow the game from one phase to the next, the next decision is in view, the shrink is
+announced, tools say what they do, destructive taps ask first; a refused assault is said in
+view."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, expect
 
-from server.games.killpower.demo import wizard
 from server.platform.service import GameService
-from tests.browser.kit import PHONE, assert_accessible, shot
+from tests.browser.kit import assert_accessible, live, opened, shot
 from tests.conftest import key, viewer_of
 from tests.serial_battle.browser_kit import pick
-
-# Records each try to buzz, and whether the phone had been touched (a browser refuses before).
-BUZZES = """window.buzzes = [];
-navigator.vibrate = (pattern) => {
-  window.buzzes.push(pattern);
-  return true;
-};"""
-
-
-def opened(browser: Browser, url: str, height: int = 844) -> Page:
-    context = browser.new_context(**{**PHONE, "viewport": {"width": 390, "height": height}})
-    context.add_init_script(BUZZES)
-    page = context.new_page()
-    page.goto(url)
-    return page
-
-
-def live(page: Page) -> Page:
-    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
-    return page
 
 
 def test_a_serial_battle_from_setup_to_its_winner_on_phones_opened_before_the_start(
@@ -138,95 +118,6 @@ def test_a_serial_battle_from_setup_to_its_winner_on_phones_opened_before_the_st
     expect(console.get_by_role("button", name="Lancer les dés")).to_have_count(0)
     assert_accessible(console)
     shot(console, "sb-result")
-
-
-def test_the_people_page_keeps_the_role_and_forgets_an_old_success(
-    browser: Browser, live_server: Any
-) -> None:
-    """Items 2 and 18: fighters were registered as team phones (twice); a refused name showed
-    the previous success above the error."""
-    service: GameService = live_server.app.state.service
-    game, organizer = service.create_game("rcb", "Soirée", "Maître", idem_key=key())
-    page = opened(browser, f"{live_server.url}/t/{service.link_of(organizer.person).token}")
-    page.goto(f"{live_server.url}/g/{game.id}/people")
-    expect(page.get_by_label("combattant", exact=True)).to_be_checked()
-    page.get_by_label("Nom").fill("Alice")
-    page.get_by_role("button", name="Inscrire").tap()
-    expect(page.locator("#flash")).to_contain_text("Alice rejoint la partie.")
-    expect(page.get_by_label("combattant", exact=True)).to_be_checked()
-    page.get_by_label("téléphone d’équipe").check()
-    page.get_by_label("Nom").fill("Table rouge")
-    page.get_by_role("button", name="Inscrire").tap()
-    expect(page.locator("#flash")).to_contain_text("Table rouge rejoint la partie.")
-    page.reload()
-    expect(page.get_by_label("téléphone d’équipe")).to_be_checked()  # the last choice, kept
-    page.get_by_label("combattant", exact=True).check()
-    page.get_by_label("Nom").fill("alice")
-    page.get_by_role("button", name="Inscrire").tap()
-    expect(page.get_by_text("Quelqu’un s’appelant « alice » est déjà inscrit.")).to_be_visible()
-    expect(page.get_by_text("Table rouge rejoint la partie.")).to_have_count(0)
-    assert_accessible(page)
-
-
-def test_a_coach_sees_the_waiting_match_first_and_is_warned_before_an_expulsion(
-    browser: Browser, live_server: Any
-) -> None:
-    """Items 3, 13, 14: the open match is a banner at the top of the coach's league page;
-    ending a phase with the ball in the side-line zone is warned on the form and asked;
-    surrendering asks first."""
-    service: GameService = live_server.app.state.service
-    league, owner = service.create_game("killpower_league", "Ligue", "Camille", idem_key=key())
-    org = viewer_of(owner)
-    coaches = {
-        name: service.register(league.id, org, "coach", name, idem_key=key())
-        for name in ("Alix", "Basile")
-    }
-    for name, team in (("Alix", "Nabos"), ("Basile", "Titanos")):
-        service.perform(league.id, viewer_of(coaches[name]), wizard(team), idem_key=key())
-    teams = {t.name: t.id for t in service.load(league.id).state.teams.values()}
-    match_id = service.open_linked(
-        league.id,
-        viewer_of(coaches["Basile"]),
-        {"team_a": teams["Titanos"], "team_b": teams["Nabos"], "mode": "self"},
-        idem_key=key(),
-    )
-    alix = opened(browser, f"{live_server.url}/t/{coaches['Alix'].link.token}")
-    banner = alix.get_by_role("heading", name="Votre match est ouvert")
-    expect(banner).to_be_in_viewport()
-    assert_accessible(alix)
-    alix.get_by_role("link", name="Aller au match Titanos – Nabos").tap()
-    expect(alix.get_by_role("heading", name="Titanos – Nabos")).to_be_visible()
-    live(alix)
-    basile = opened(browser, f"{live_server.url}/t/{coaches['Basile'].link.token}")
-    basile.goto(f"{live_server.url}/g/{league.id}/killpower/matches/{match_id}")
-    live(basile)
-    alix.locator("select[name=bluff]").select_option("1")  # no bluff count pre-chosen
-    alix.get_by_role("button", name="Donner la composition").tap()
-    expect(basile.get_by_text("Nabos · prêt")).to_be_visible()
-    basile.locator("select[name=bluff]").select_option("1")  # no bluff count pre-chosen
-    basile.get_by_role("button", name="Donner la composition").tap()
-    for page in (alix, basile):
-        expect(page.locator("[data-turn]")).to_have_text("Tour 20")
-
-    state = service.load(match_id).state
-    mover = alix if state.hand == "B" else basile
-    mover.locator(f"#give-{state.hand}").select_option(index=1)  # no gladiator pre-chosen
-    mover.get_by_role("button", name="Donner le ballon").first.tap()
-    warning = mover.get_by_role("alert").filter(has_text="La balle est encore en zone de touche")
-    expect(warning).to_be_visible()
-    asked: list[str] = []
-    mover.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
-    mover.get_by_role("button", name="Fin de la phase de déplacement").tap()
-    expect(warning).to_be_visible()
-    assert asked and "Terminer la phase quand même ?" in asked[0]
-    assert service.load(match_id).state.phase == 1  # nothing ended, nobody expelled
-
-    asked.clear()
-    mover.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
-    mover.get_by_role("button", name="Abandonner").tap()
-    assert asked == ["Abandonner le match ?"]
-    assert service.load(match_id).state.stage == "running"
-    shot(mover, "killpower-warning")
 
 
 def test_a_refused_assault_is_said_in_view(browser: Browser, live_server: Any) -> None:
