@@ -67,7 +67,7 @@ def extracted() -> dict[str, Catalog]:
     """Each catalogue's messages as found in the code today (no French yet)."""
     names = games()
     found: dict[str, Catalog] = {n: Catalog(locale=LANGUAGE) for n in [PLATFORM, *names]}
-    for path, line, message, comments, context in extract_from_dir(
+    for path, line, message, _comments, context in extract_from_dir(
         ROOT, METHOD_MAP, OPTIONS_MAP, keywords=KEYWORDS
     ):
         found[owner(path, names)].add(message, None, [(path, line)], context=context)

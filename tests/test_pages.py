@@ -14,6 +14,7 @@ from server.config import ROOT
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import KINDS
 from server.platform.service import GameService, Registered
+from server.web.templating import bundle_url
 from tests.conftest import Phone, csrf_of, form_fields, key, seat_key, serve, tally_game, viewer_of
 
 
@@ -299,13 +300,25 @@ def test_error_pages_speak_the_users_language(client: TestClient) -> None:
 
 def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
     game_id = create_via_form(client)
-    for path in ("/", f"/g/{game_id}", "/static/css/arbitre.css", "/api/v1/kinds"):
+    for path in ("/", f"/g/{game_id}", "/api/v1/kinds", "/sw.js", "/offline"):
         headers = client.get(path).headers
-        assert "script-src 'self'" in headers["content-security-policy"]
-        assert "frame-ancestors 'none'" in headers["content-security-policy"]
+        policy = dict(
+            directive.strip().split(" ", 1)
+            for directive in headers["content-security-policy"].split(";")
+        )
+        # What is not named falls back to default-src: scripts and styles of this server only.
+        assert policy["default-src"] == "'self'"
+        assert not {"script-src", "style-src", "connect-src"} & set(policy)
+        assert "unsafe" not in headers["content-security-policy"]
+        assert policy["frame-ancestors"] == "'none'" and policy["object-src"] == "'none'"
         assert headers["referrer-policy"] == "no-referrer"
         assert headers["x-content-type-options"] == "nosniff"
     assert client.get(f"/g/{game_id}").headers["cache-control"] == "no-store"
+    # A script or styles file is no document: typed for sure, and no document's policy on it.
+    for path in (bundle_url(), bundle_url(ext="css"), "/static/css/arbitre.css"):
+        headers = client.get(path).headers
+        assert headers["x-content-type-options"] == "nosniff", path
+        assert "content-security-policy" not in headers, path
 
 
 def test_pages_are_compressed(client: TestClient) -> None:
