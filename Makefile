@@ -50,10 +50,10 @@ bench: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/python -m server demo $(KIND) --url http://$(HOST):$(PORT)
 
-# Extract translatable strings and merge them into the French catalog.
+# Extract translatable strings into the French catalogues: the platform's (server/locale) and each
+# game's (server/games/<game>/locale); says what is left to translate.
 i18n: $(STAMP)
-	$(BIN)/pybabel extract -F server/locale/babel.cfg -k N_ -k Msg -k P_:1,2 -o server/locale/messages.pot --no-location --sort-output --omit-header .
-	$(BIN)/pybabel update -i server/locale/messages.pot -d server/locale -l fr --no-fuzzy-matching --ignore-obsolete --width 100
+	$(BIN)/python -m server.catalogues
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

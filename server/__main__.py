@@ -141,6 +141,7 @@ def run_server(host: str, port: int, workers: int) -> int:
             host=host,
             port=port,
             timeout_graceful_shutdown=STOP_GRACE_SECONDS,
+            server_header=False,  # no "server: uvicorn" on every answer: bytes, and a hint
             **settings.proxy_options(),
         )
         return 0
@@ -159,6 +160,7 @@ def run_server(host: str, port: int, workers: int) -> int:
         port=port,
         workers=workers,
         timeout_graceful_shutdown=STOP_GRACE_SECONDS,
+        server_header=False,
         **settings.proxy_options(),
     )
     return 0

@@ -16,9 +16,9 @@ from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.gzip import GZipMiddleware
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.staticfiles import StaticFiles
+from starlette_compress import CompressMiddleware, remove_compress_type
 
 import server.games
 from server.collector import FullCollections
@@ -212,7 +212,13 @@ def add_middleware(app: FastAPI, settings: Settings) -> None:
         https_only=settings.secure_cookies,
     )
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(GZipMiddleware, minimum_size=600)  # leaves text/event-stream alone
+    # Brotli where the phone takes it (Chromium does, over http too: a page 13% smaller than in
+    # gzip, made ten times faster), else gzip. A live stream compresses its own frames, once for
+    # all its phones (`web.frames`): left alone.
+    remove_compress_type("text/event-stream")
+    app.add_middleware(
+        CompressMiddleware, minimum_size=600, zstd=False, brotli_quality=8, gzip_level=9
+    )
     app.add_middleware(AnswerFirst, held=app.state.held)
     app.add_middleware(HandOff)  # a live stream, once it has started, written from here
 

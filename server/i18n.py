@@ -1,6 +1,8 @@
 """Languages: French first, English second.
 
-Message ids are English; `server/locale/fr/LC_MESSAGES/messages.po` translates them to French.
+Message ids are English; French catalogues translate them: the platform's,
+`server/locale/fr/LC_MESSAGES/messages.po`, and each game's, `server/games/<game>/locale/fr/...`
+(`make i18n`: `server.catalogues`), read together as one.
 The current language lives in a context variable set once per request, so rules and services
 can build messages (`Msg`) without knowing who will read them, and templates translate with
 `jinja2.ext.i18n` through the same functions.
@@ -80,11 +82,21 @@ def quoted(text: str) -> str:
 
 @cache
 def translations(language: str) -> _gettext.NullTranslations:
-    po = LOCALE_DIR / language / "LC_MESSAGES" / "messages.po"
-    if not po.exists():
+    """A language's catalogues (the platform's, then each game's) as one."""
+    found = [LOCALE_DIR / language / "LC_MESSAGES" / "messages.po"]
+    found += sorted(LOCALE_DIR.parent.glob(f"games/*/locale/{language}/LC_MESSAGES/messages.po"))
+    read = []
+    for po in found:
+        if po.exists():
+            with po.open("rb") as handle:
+                read.append(read_po(handle, locale=language))
+    if not read:
         return _gettext.NullTranslations()
-    with po.open("rb") as handle:
-        catalog = read_po(handle, locale=language)
+    catalog = read[0]  # its header (the plural forms) is the language's
+    for other in read[1:]:
+        for message in other:
+            if message.id:
+                catalog[message.id] = message
     buffer = io.BytesIO()
     write_mo(buffer, catalog)
     buffer.seek(0)
@@ -200,4 +212,5 @@ def listed(items: Iterable[str]) -> Msg:
 def joined(pieces: list[Msg], sep: str = " ") -> Msg:
     """Sentences put together, each translated on its own."""
     text = sep.join(f"{{s{i}}}" for i in range(len(pieces)))
-    return Msg(text, {f"s{i}": piece for i, piece in enumerate(pieces)})
+    params = {f"s{i}": piece for i, piece in enumerate(pieces)}
+    return Msg(text, params)

@@ -217,7 +217,12 @@ class LiveServer:
         self.app = app
         self.clock: FakeClock | None = None
         config = uvicorn.Config(
-            app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=2
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            timeout_graceful_shutdown=2,
+            server_header=False,  # as `python -m server serve` runs it
         )
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

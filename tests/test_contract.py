@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
 import server.games  # noqa: F401  (registers the game kinds)
+from server.catalogues import po_path, read
 from server.games.demo import DEMOS
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import KINDS
@@ -138,9 +138,9 @@ def test_every_kind_s_commands_are_typed_in_openapi(client: TestClient) -> None:
 
 @pytest.mark.parametrize("kind", GAME_KINDS)
 def test_every_kind_s_words_are_in_french(kind: str) -> None:
-    with (ROOT / "server/locale/fr/LC_MESSAGES/messages.po").open("rb") as po:
-        catalog = read_po(po)
+    """In the game's own catalogue (`server/games/<game>/locale`)."""
     k = KINDS[kind]
+    catalog = read(po_path(type(k).__module__.split(".")[2]))
     words = [k.title, k.tagline, *k.role_titles.values()]
     missing = [w for w in words if not (catalog.get(w) and catalog.get(w).string)]
     assert missing == []

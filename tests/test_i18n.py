@@ -8,34 +8,27 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from babel.messages.extract import extract_from_dir
-from babel.messages.pofile import read_po
 
+from server.catalogues import catalogue_paths, read
+from server.catalogues import extracted as found_in_code
 from server.config import ROOT
-from server.i18n import LOCALE_DIR, Msg, current_language
+from server.i18n import Msg, current_language
 from tests.scene import declared
-
-KEYWORDS = {
-    "_": None,
-    "gettext": None,
-    "ngettext": (1, 2),
-    "N_": None,
-    "P_": (1, 2),
-    "Msg": None,
-}
-METHOD_MAP = [("server/**.py", "python"), ("templates/**.html", "jinja2")]
 
 
 def extracted() -> set[str]:
-    ids: set[str] = set()
-    for _file, _line, message, _comments, _context in extract_from_dir(
-        ROOT,
-        method_map=METHOD_MAP,
-        options_map={"templates/**.html": {"trim_blocks": "True", "lstrip_blocks": "True"}},
-        keywords=KEYWORDS,
-    ):
-        ids.add(message[0] if isinstance(message, tuple) else message)
-    return ids
+    """Every message id the code and the templates hold (a plural one by its singular)."""
+    return {
+        m.id[0] if isinstance(m.id, tuple) else m.id
+        for catalogue in found_in_code().values()
+        for m in catalogue
+        if m.id
+    }
+
+
+def catalogues() -> list[Any]:
+    """Every French message of every catalogue (the platform's and each game's)."""
+    return [m for path in catalogue_paths("fr") for m in read(path)]
 
 
 def placeholders(text: str) -> set[str]:
@@ -44,8 +37,7 @@ def placeholders(text: str) -> set[str]:
 
 
 def test_every_message_has_a_french_translation_with_the_same_placeholders() -> None:
-    with (LOCALE_DIR / "fr" / "LC_MESSAGES" / "messages.po").open("rb") as handle:
-        catalog = read_po(handle, locale="fr")
+    catalog = catalogues()
     # A plural message (ngettext) is found by its singular; each of its forms must be there.
     translated: dict[str, tuple[str, ...]] = {}
     for m in catalog:
@@ -111,8 +103,7 @@ COUNTED = (
 def test_a_count_is_said_in_its_plural_form() -> None:
     """Issue 35, class C: a number said with its noun is a plural message (ngettext, `P_`,
     `Msg.counted`), never "{turns} turns" for 1 turn nor "card(s)"."""
-    with (LOCALE_DIR / "fr/LC_MESSAGES/messages.po").open("rb") as po:
-        catalog = read_po(po)
+    catalog = catalogues()
     counted = re.compile(r"(\{\w+\}|%\(\w+\)s) (" + COUNTED + r")\b")
     wrong = [
         m.id

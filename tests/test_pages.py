@@ -14,6 +14,7 @@ from server.config import ROOT
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import KINDS
 from server.platform.service import GameService, Registered
+from server.web.templating import bundle_url
 from tests.conftest import Phone, csrf_of, form_fields, key, seat_key, serve, tally_game, viewer_of
 
 
@@ -299,13 +300,25 @@ def test_error_pages_speak_the_users_language(client: TestClient) -> None:
 
 def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
     game_id = create_via_form(client)
-    for path in ("/", f"/g/{game_id}", "/static/css/arbitre.css", "/api/v1/kinds"):
+    for path in ("/", f"/g/{game_id}", "/api/v1/kinds", "/sw.js", "/offline"):
         headers = client.get(path).headers
-        assert "script-src 'self'" in headers["content-security-policy"]
-        assert "frame-ancestors 'none'" in headers["content-security-policy"]
+        policy = dict(
+            directive.strip().split(" ", 1)
+            for directive in headers["content-security-policy"].split(";")
+        )
+        # What is not named falls back to default-src: scripts and styles of this server only.
+        assert policy["default-src"] == "'self'"
+        assert not {"script-src", "style-src", "connect-src"} & set(policy)
+        assert "unsafe" not in headers["content-security-policy"]
+        assert policy["frame-ancestors"] == "'none'" and policy["object-src"] == "'none'"
         assert headers["referrer-policy"] == "no-referrer"
         assert headers["x-content-type-options"] == "nosniff"
     assert client.get(f"/g/{game_id}").headers["cache-control"] == "no-store"
+    # A script or styles file is no document: typed for sure, and no document's policy on it.
+    for path in (bundle_url(), bundle_url(ext="css"), "/static/css/arbitre.css"):
+        headers = client.get(path).headers
+        assert headers["x-content-type-options"] == "nosniff", path
+        assert "content-security-policy" not in headers, path
 
 
 def test_pages_are_compressed(client: TestClient) -> None:
@@ -322,15 +335,21 @@ def test_a_game_s_pages_load_its_own_bundle_and_no_other_game_s(
 ) -> None:
     """A page ships one script and one style sheet: Arbitre's own, and its game's where it has
     them (`static/<kind>/<kind>.js`, `.css`); no page carries another game's code or styles."""
-    from server.web.templating import own_part, shipped
+    from server.web.templating import AROUND, SHARED_PARTS, own_part, shipped
 
     shared = client.get(f"/assets/app.{ext}")
     assert shared.status_code == 200
+    every_page = ("\n" if ext == "css" else ";\n").join(
+        shipped(part).decode() for part in SHARED_PARTS[ext]
+    )
+    assert shared.text.startswith(every_page)
     owners = {k: own_part(k, ext) for k in KINDS if own_part(k, ext)}
     assert owners, "some game has its own"
     for kind, part in owners.items():
         body = client.get(f"/assets/{kind}.{ext}").text
-        assert body.startswith(shared.text)
+        assert body.startswith(every_page)
+        # The styles of the pages around a game (people, slips) stay out of its console's.
+        assert ext not in AROUND or shipped(AROUND[ext]).decode() not in body
         for other, theirs in owners.items():
             assert (shipped(theirs).decode() in body) == (other == kind), (kind, other)
         assert shipped(part).decode() not in shared.text

@@ -7,21 +7,29 @@ send what, the transaction, the log, idempotency, undo, replay and live updates.
 
 from __future__ import annotations
 
+import functools
+import operator
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, Field, TypeAdapter
 
-from server.errors import NotAllowed
-from server.i18n import N_, Msg
+from server.errors import NotAllowed, RuleError
+from server.i18n import N_, Msg, joined
 from server.models import Event
 from server.platform.dice import SERVER, Dice
 from server.platform.now import Now
 
 STAFF_ROLES = ("organizer", "referee")
+# Who may send a move (`Move.by`): roles; the staff (the organizer and the referees); "system" for
+# Arbitre acting for another game (a finished match telling its league). Nobody: the clock's or
+# the platform's own command (`GameKind.internal`).
+STAFF = frozenset(STAFF_ROLES)
+ORGANIZER = frozenset({"organizer"})
+NOBODY: frozenset[str] = frozenset()
 # People of one role a game holds at most, where its kind sets no number of its own.
 PEOPLE_PER_ROLE = 64
 ROLE_TITLES = {"organizer": N_("organizer"), "referee": N_("referee"), "player": N_("player")}
@@ -129,6 +137,31 @@ Handler = Callable[[Any, Any, Context], Applied]
 
 
 @dataclass(frozen=True)
+class Phase:
+    """A part of a game where some moves may be made: whether a state is in it, and what a move
+    made elsewhere is told (a message id)."""
+
+    holds: Callable[[Any], bool]
+    refusal: str
+
+
+@dataclass(frozen=True)
+class Move:
+    """One thing a game lets someone do, declared once: the command it is sent as, the rule that
+    applies it (a `Handler`, or a rule of the kind's `engine`), who may send it (`by`: roles,
+    `STAFF`, `NOBODY`), the phases it may be made in (each must hold; checked before the rule),
+    and the words naming it on an undo button and in a consent (a message id). The platform
+    derives from a kind's list the command union, the handlers, `internal`, `check`, `may_send`
+    and `label` (`GameKind.__init_subclass__`)."""
+
+    command: type[BaseModel]
+    rule: Callable[..., Any]
+    by: frozenset[str] = STAFF
+    when: tuple[Phase, ...] = ()
+    label: str | None = None
+
+
+@dataclass(frozen=True)
 class LinkedGame:
     """A game that another one opens (a league's match), as the parent's kind plans it: the
     platform creates it with its organizer (named after the parent's, acting for the parent's
@@ -224,6 +257,20 @@ class GameKind(ABC, Generic[S]):
     # the API gives each kind its own typed route with it.
     command_union: ClassVar[Any] = None
 
+    # The kind's moves, in the order its pages offer them (see `Move`).
+    moves: ClassVar[Sequence[Move]] = ()
+    # How the moves' rules run when they are not handlers themselves: an engine that makes each a
+    # `Handler` (a match's `played`: the rule works through the engine, which checks and settles
+    # around it); None: the rules are handlers.
+    engine: ClassVar[Any] = None
+    # Each command's type and its move (made from `moves`).
+    declared: ClassVar[Mapping[type, Move]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "moves" in cls.__dict__:
+            declare(cls)
+
     # --- the rules (pure) ---
     @abstractmethod
     def new_state(self, settings: BaseModel) -> S:
@@ -259,19 +306,27 @@ class GameKind(ABC, Generic[S]):
         work = self.copy(state)
         self.check(work, command)
         applied = self.handlers[type(command)](work, command, ctx)
-        self.after(state, work, command, ctx)
-        return Outcome(work, applied.summary, applied.logged_result())
+        said = self.after(state, work, command, ctx)
+        summary = joined([applied.summary, said]) if said is not None else applied.summary
+        return Outcome(work, summary, applied.logged_result())
 
-    def after(self, before: S, after: S, command: Any, ctx: Context) -> None:
-        """What follows every command, once its handler applied it (`after` may be changed;
-        `before` is the state it was applied to, never changed)."""
+    def after(self, before: S, after: S, command: Any, ctx: Context) -> Msg | None:
+        """What follows every command by itself, once its handler applied it (a turn passing,
+        the end of the game): `after` may be changed; `before` is the state it was applied to,
+        never changed. The sentence it returns follows the handler's in the log."""
+        return None
 
     def copy(self, state: S) -> S:
         """The copy a handler may change."""
         return copied(state)
 
     def check(self, state: S, command: Any) -> None:
-        """What every command of a phase needs (a game started, not over), before its handler."""
+        """What every command of a phase needs (a game started, not over), before its handler:
+        by default, the phases its move declares."""
+        move = self.declared.get(type(command))
+        for phase in move.when if move is not None else ():
+            if not phase.holds(state):
+                raise RuleError(phase.refusal)
 
     def status(self, state: S) -> str:
         """ "setup", "running" or "finished"."""
@@ -298,7 +353,9 @@ class GameKind(ABC, Generic[S]):
 
     # --- access and views ---
     def may_send(self, viewer: Viewer, command: Any) -> bool:
-        return viewer.is_staff
+        """Whether this viewer's role may send this command: by default, its move's `by`."""
+        move = self.declared.get(type(command))
+        return viewer.role in move.by if move is not None else viewer.is_staff
 
     def people_limit(self, role: str) -> int:
         return self.max_people.get(role, PEOPLE_PER_ROLE)
@@ -490,7 +547,11 @@ class GameKind(ABC, Generic[S]):
         return purpose
 
     def label(self, command: Any, state: S) -> Msg:
-        """A short name of the action, for the undo button ("assault of Léa on Hugo")."""
+        """A short name of the action, for the undo button ("assault of Léa on Hugo"): by
+        default, its move's label."""
+        move = self.declared.get(type(command))
+        if move is not None and move.label is not None:
+            return Msg(move.label)
         return Msg(str(getattr(command, "type", "action")))
 
     # --- pages ---
@@ -522,6 +583,22 @@ class GameKind(ABC, Generic[S]):
 
     def parse(self, command: Mapping[str, Any]) -> Any:
         return self.commands.validate_python(command)
+
+
+def declare(kind: type[GameKind[Any]]) -> None:
+    """What a kind's list of moves gives it: the commands' discriminated union (the API's typed
+    route and the parser), the handlers (through its engine, if any), the commands no client
+    sends, and each command's move (`check`, `may_send`, `label`)."""
+    moves = kind.moves
+    types = [move.command for move in moves]
+    assert len(set(types)) == len(types), f"{kind.__name__}: a command declared twice"
+    union = functools.reduce(operator.or_, types)
+    kind.command_union = Annotated[union, Field(discriminator="type")]
+    kind.commands = TypeAdapter(kind.command_union)
+    run = getattr(kind, "engine", None)
+    kind.handlers = {move.command: run(move.rule) if run else move.rule for move in moves}
+    kind.internal = tuple(move.command for move in moves if not move.by)
+    kind.declared = {move.command: move for move in moves}
 
 
 def full_event(event: LoggedEvent) -> dict[str, Any]:
@@ -647,6 +724,15 @@ KINDS: dict[str, GameKind[Any]] = {}
 
 
 def register(kind: GameKind[Any]) -> GameKind[Any]:
+    """A kind in the registry. Its commands' names are its own: the API's schema names each
+    command model by its class name, which a client generated from it takes for a type."""
+    names = {move.command.__name__: move.command for move in kind.moves}
+    for other in KINDS.values():
+        for move in other.moves:
+            same = names.get(move.command.__name__)
+            assert same in (None, move.command) or same.model_json_schema() == (
+                move.command.model_json_schema()
+            ), f"{kind.key}: {move.command.__name__} is also a command of {other.key}: rename it"
     KINDS[kind.key] = kind
     return kind
 

@@ -63,7 +63,14 @@ from server.web.parts import LiveParts
 from server.web.people_pages import organizer_only, people_context
 from server.web.seats import held_here, navigated, take_seat
 from server.web.security import language_cookie
-from server.web.templating import Templates, bundle, has_bundle, html_response, is_htmx
+from server.web.templating import (
+    Templates,
+    bundle,
+    compressed,
+    has_bundle,
+    html_response,
+    is_htmx,
+)
 
 router = APIRouter(include_in_schema=False)
 
@@ -601,16 +608,20 @@ def address_query(request: Request, kind: GameKind[Any], game_id: str) -> QueryP
 
 
 @router.get("/assets/{name}.{ext}")
-def asset(name: str, ext: str) -> Response:
+def asset(request: Request, name: str, ext: str) -> Response:
     """The script (`.js`) or styles (`.css`) of a game's pages (its kind's key), or of the
-    pages of no game (`app`)."""
+    pages of no game (`app`): compressed once, as the phone takes it."""
     if not has_bundle(name, ext):
         raise NotFound(N_("This page does not exist."))
-    body, _version = bundle(name, ext)
+    headers = {"Cache-Control": "public, max-age=31536000, immutable", "Vary": "Accept-Encoding"}
+    takes = {e.split(";")[0].strip() for e in request.headers.get("accept-encoding", "").split(",")}
+    encoding = next((e for e in ("br", "gzip") if e in takes), None)
+    if encoding is None:
+        body = bundle(name, ext)[0]
+    else:
+        body, headers["Content-Encoding"] = compressed(name, ext, encoding), encoding
     return Response(
-        body,
-        media_type="text/javascript" if ext == "js" else "text/css",
-        headers={"Cache-Control": "public, max-age=31536000, immutable"},
+        body, media_type="text/javascript" if ext == "js" else "text/css", headers=headers
     )
 
 

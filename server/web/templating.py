@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import itertools
 import re
@@ -14,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import brotli
 import jinja2
 from calmjs.parse import es5
 from calmjs.parse.unparsers.es5 import minify_print
@@ -39,14 +41,15 @@ def static_url(path: str) -> str:
     return f"/static/{path}?v={static_version(path)}"
 
 
-# One script and one style sheet a page, so a first visit costs one request for each: htmx and
-# its SSE extension (vendored, pinned), Arbitre's own few lines and styles, and on a game's pages
-# that game's own (`static/<kind>/<kind>.js` and `.css`, where the game has them): no page ships
-# another game's code or styles.
+# One script and one style sheet a page, so a first visit costs one request for each: htmx
+# (vendored, pinned), Arbitre's own few lines and styles, and on a game's pages that game's own
+# (`static/<kind>/<kind>.js` and `.css`, where the game has them): no page ships another game's
+# code or styles. The pages of no game's, and those around a game (its people, slips, a
+# ticket: `around` in their template), take the styles of the pages around (`css/around.css`),
+# which a game's console does without.
 SHARED_PARTS = {
     "js": (
         "vendor/htmx-4.0.1.min.js",
-        "vendor/hx-sse-4.0.1.min.js",
         "js/arbitre.js",
         "js/field.js",
         "js/rules.js",
@@ -54,12 +57,16 @@ SHARED_PARTS = {
     "css": ("css/arbitre.css",),
 }
 APP = "app"  # the bundle of the pages of no game
+AROUND = {"css": "css/around.css"}
 
 
 def own_part(name: str, ext: str = "js") -> str | None:
-    """A game's own script or styles, where it has them (its kind's key names its folder)."""
+    """A game's own script or styles, where it has them (its kind's key names its folder); the
+    pages around a game's, for the pages of no game."""
+    if name == APP:
+        return AROUND.get(ext)
     part = f"{name}/{name}.{ext}"
-    return part if name != APP and (STATIC_DIR / part).is_file() else None
+    return part if (STATIC_DIR / part).is_file() else None
 
 
 def has_bundle(name: str, ext: str) -> bool:
@@ -78,6 +85,16 @@ def bundle(name: str = APP, ext: str = "js") -> tuple[bytes, str]:
     parts = SHARED_PARTS[ext] + ((own,) if own else ())
     body = (b";\n" if ext == "js" else b"\n").join(shipped(part) for part in parts)
     return body, hashlib.sha256(body).hexdigest()[:10]
+
+
+@cache
+def compressed(name: str, ext: str, encoding: str) -> bytes:
+    """A bundle compressed once, at the best level (it is asked by every first visit): Brotli
+    (a fifth smaller than gzip for a script) or gzip."""
+    body = bundle(name, ext)[0]
+    if encoding == "br":
+        return brotli.compress(body, quality=11)
+    return gzip.compress(body, compresslevel=9, mtime=0)
 
 
 def shipped(part: str) -> bytes:
@@ -104,7 +121,7 @@ def icon_url() -> str:
 
 
 def bundle_url(kind: str | None = None, ext: str = "js") -> str:
-    name = kind if kind and own_part(kind, ext) else APP
+    name = kind if kind and kind != APP and own_part(kind, ext) else APP
     return f"/assets/{name}.{ext}?v={bundle(name, ext)[1]}"
 
 

@@ -93,9 +93,31 @@
     conn.hidden = false;
   }
 
+  // The page's live stream (`#stream`'s `data-stream`): each of its events (hello, changed, part,
+  // revoked) is said on `#stream`, its text in `detail.data`. The browser opens a dropped stream
+  // again by itself; one it gave up on (the field's server down when the phone came back in
+  // range, an answer that is no stream) is opened again by the polling below.
+  var source = null;
+  function connect() {
+    var el = stream();
+    if (source) source.close();
+    source = null;
+    if (!el || !el.dataset.stream || !window.EventSource) return;
+    var own = source = new EventSource(el.dataset.stream);
+    ["hello", "changed", "part", "revoked"].forEach(function (name) {
+      own.addEventListener(name, function (e) {
+        var target = stream();
+        if (own === source && target) target.dispatchEvent(new CustomEvent(name, { bubbles: true, detail: { data: e.data } }));
+      });
+    });
+    own.onerror = function () { if (own === source) lost(); };
+  }
+  document.addEventListener("DOMContentLoaded", connect);
+  window.addEventListener("pagehide", function () { if (source) source.close(); });
+  window.addEventListener("pageshow", function (evt) { if (evt.persisted) reconnect(); });  // back from the cache
+
   // While the stream is down, the live part is fetched every few seconds, and the stream opened
-  // again: htmx's SSE retries a stream that dropped, never one whose first connection failed
-  // (the phone back in range while the field's server restarts).
+  // again.
   function startPolling() {
     if (pollTimer) return;
     pollTimer = setInterval(function () {
@@ -108,11 +130,8 @@
   }
 
   function reconnect() {
-    var old = stream();
-    if (!old) return;
-    var fresh = old.cloneNode(false);
-    old.replaceWith(fresh);
-    htmx.process(fresh);
+    if (!stream()) return;
+    connect();
     retryPending();
     refreshLive();
   }
@@ -353,11 +372,6 @@
     banner("lost");
     startPolling();
   }
-  document.addEventListener("htmx:sse:error", lost);
-  document.addEventListener("htmx:sse:close", function (evt) {
-    if (evt.detail && evt.detail.reason === "removed") return;
-    lost();
-  });
 
   // ---- taps whose answer never came (offline, or the answer was lost on the way back): the
   // very same request body is sent again, hence the same idempotency key: applied once at most,

@@ -5,17 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel, Field
 
 from server.errors import RuleError
 from server.i18n import Msg
 from server.platform.kinds import (
+    NOBODY,
+    STAFF,
+    Applied,
     Context,
     GameKind,
     LoggedEvent,
-    Outcome,
+    Move,
     PersonInfo,
     Viewer,
     full_event,
@@ -48,7 +51,7 @@ class Score(BaseModel):
     points: int = Field(ge=-10, le=10)
 
 
-class Roll(BaseModel):
+class Dice(BaseModel):
     type: Literal["roll"]
     player: PersonRef
 
@@ -75,10 +78,55 @@ class TimerRing(BaseModel):
     type: Literal["timer.ring"]
 
 
-Command = Annotated[
-    Score | Roll | Out | TimerStart | TimerPause | TimerResume | TimerRing,
-    Field(discriminator="type"),
-]
+def player_of(state: TallyState, player_id: int) -> Player:
+    player = state.players.get(str(player_id))
+    if player is None:
+        raise RuleError("No player {player}.", field="player", player=player_id)
+    if player.out:
+        raise RuleError("{name} is out.", field="player", name=player.name)
+    return player
+
+
+def on_points(state: TallyState, c: Score | Dice, ctx: Context) -> Applied:
+    player = player_of(state, c.player)
+    points = c.points if isinstance(c, Score) else ctx.dice.roll(6, "points")
+    player.points += points
+    return Applied(
+        Msg("{name} scores {points}.", {"name": player.name, "points": points}),
+        {"points": points},
+    )
+
+
+def on_out(state: TallyState, c: Out, ctx: Context) -> Applied:
+    player = player_of(state, c.player)
+    player.out = True
+    return Applied(Msg("{name} is out.", {"name": player.name}))
+
+
+def on_timer(state: TallyState, c: Any, ctx: Context) -> Applied:
+    if isinstance(c, TimerStart):
+        state.timer = Timer.start(ctx.now, c.seconds)
+    elif isinstance(c, TimerRing):
+        state.timer, state.rings = None, state.rings + 1
+    elif state.timer is None:
+        raise RuleError("No timer.")
+    else:
+        state.timer = (
+            state.timer.pause(ctx.now) if isinstance(c, TimerPause) else state.timer.resume(ctx.now)
+        )
+    return Applied(Msg("Timer: {type}.", {"type": c.type}))
+
+
+# A player rolls for themself (`Tally.may_send`), the staff for anyone; the clock rings.
+MOVES = (
+    Move(Score, on_points),
+    Move(Dice, on_points, STAFF | {"player"}),
+    Move(Out, on_out),
+    Move(TimerStart, on_timer),
+    Move(TimerPause, on_timer),
+    Move(TimerResume, on_timer),
+    Move(TimerRing, on_timer, NOBODY),
+)
 
 
 class Tally(GameKind[TallyState]):
@@ -88,7 +136,7 @@ class Tally(GameKind[TallyState]):
     roles = ("player",)
     state_model = TallyState
     settings_model = TallySettings
-    commands: TypeAdapter[Any] = TypeAdapter(Command)
+    moves = MOVES
 
     def new_state(self, settings: BaseModel) -> TallyState:
         assert isinstance(settings, TallySettings)
@@ -100,44 +148,6 @@ class Tally(GameKind[TallyState]):
         players = dict(state.players)
         players[str(person.id)] = Player(name=person.name)
         return state.model_copy(update={"players": players})
-
-    def _player(self, state: TallyState, player_id: int) -> Player:
-        player = state.players.get(str(player_id))
-        if player is None:
-            raise RuleError("No player {player}.", field="player", player=player_id)
-        if player.out:
-            raise RuleError("{name} is out.", field="player", name=player.name)
-        return player
-
-    def apply(self, state: TallyState, command: Any, ctx: Context) -> Outcome[TallyState]:
-        state = state.model_copy(deep=True)
-        if isinstance(command, Score | Roll):
-            player = self._player(state, command.player)
-            points = command.points if isinstance(command, Score) else ctx.dice.roll(6, "points")
-            player.points += points
-            return Outcome(
-                state,
-                Msg("{name} scores {points}.", {"name": player.name, "points": points}),
-                {"points": points},
-            )
-        if isinstance(command, Out):
-            player = self._player(state, command.player)
-            player.out = True
-            return Outcome(state, Msg("{name} is out.", {"name": player.name}))
-        if isinstance(command, TimerStart):
-            state.timer = Timer.start(ctx.now, command.seconds)
-        elif isinstance(command, TimerPause):
-            if state.timer is None:
-                raise RuleError("No timer.")
-            state.timer = state.timer.pause(ctx.now)
-        elif isinstance(command, TimerResume):
-            if state.timer is None:
-                raise RuleError("No timer.")
-            state.timer = state.timer.resume(ctx.now)
-        elif isinstance(command, TimerRing):
-            state.timer = None
-            state.rings += 1
-        return Outcome(state, Msg("Timer: {type}.", {"type": command.type}))
 
     def status(self, state: TallyState) -> str:
         return (
@@ -155,9 +165,9 @@ class Tally(GameKind[TallyState]):
         return []
 
     def may_send(self, viewer: Viewer, command: Any) -> bool:
-        if viewer.is_staff:
-            return not isinstance(command, TimerRing)
-        return isinstance(command, Roll) and command.player == viewer.person_id
+        if viewer.role == "player" and command.player != viewer.person_id:
+            return False
+        return super().may_send(viewer, command)
 
     def subjects(self, state: TallyState, command: Any, actor: Viewer) -> list[int] | None:
         player = getattr(command, "player", None)

@@ -80,22 +80,3 @@ class NextGame(Strict):
     """The next game of the match (2.1.6): the same decks, the first player who lost first."""
 
     type: Literal["next_game"]
-
-
-Command = Annotated[
-    Collection
-    | SetDeckMode
-    | SetCards
-    | OpenBoosters
-    | ChooseDeck
-    | Start
-    | Choose
-    | OfferDraw
-    | ClaimRepetition
-    | DeclareNull
-    | NextGame,
-    Field(discriminator="type"),
-]
-SETUP_ONLY = (Collection, SetDeckMode, SetCards, OpenBoosters, ChooseDeck, Start)
-PLAYING_ONLY = (Choose, OfferDraw, ClaimRepetition, DeclareNull)
-STAFF_ONLY = (Collection, SetDeckMode, SetCards, Start, DeclareNull, NextGame)

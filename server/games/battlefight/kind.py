@@ -3,7 +3,7 @@
 Where a rule goes: `board.py` is the board (1.2), `cards.py` techniques as data (1.1, 3.2, 3.3,
 4.1 to 4.4: steps read), `decks.py` decks and boosters (1.1), `engine.py` the execution of
 techniques step by step (2.4 to 2.6, 3.4, 4), `setup.py` and `play.py` the handlers listed in
-`HANDLERS` below; `views.py` says what each viewer sees.
+`MOVES` below; `views.py` says what each viewer sees.
 """
 
 from __future__ import annotations
@@ -12,18 +12,14 @@ import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
 from server.errors import RuleError
 from server.games.battlefight import play, setup, views
 from server.games.battlefight.commands import (
-    PLAYING_ONLY,
-    SETUP_ONLY,
-    STAFF_ONLY,
     Choose,
     ChooseDeck,
     ClaimRepetition,
-    Command,
     DeclareNull,
     NextGame,
     OfferDraw,
@@ -38,21 +34,29 @@ from server.games.battlefight.commands import (
 from server.games.battlefight.decks import sample_collection
 from server.games.battlefight.state import MAX_PLAYERS, BFSettings, BFState, Player
 from server.i18n import N_, Msg
-from server.platform.kinds import GameKind, Handler, LoggedEvent, PersonInfo, Viewer
+from server.platform.kinds import STAFF, GameKind, LoggedEvent, Move, PersonInfo, Phase, Viewer
 
-HANDLERS: dict[type, Handler] = {
-    CollectionCommand: setup.on_collection,
-    SetDeckMode: setup.on_deck_mode,
-    SetCards: setup.on_cards,
-    OpenBoosters: setup.on_boosters,
-    ChooseDeck: setup.on_deck,
-    Start: setup.on_start,
-    NextGame: setup.on_next_game,
-    Choose: play.on_choose,
-    OfferDraw: play.on_offer_draw,
-    ClaimRepetition: play.on_repetition,
-    DeclareNull: play.on_null,
-}
+SETUP = Phase(lambda s: s.phase == "setup", N_("This is settled before the game starts."))
+PLAYING = Phase(lambda s: s.phase == "playing", N_("No game is being played."))
+PLAYERS = frozenset({"player"})
+# A choice: the player's own, or the organizer's at a table of physical cards (the rule checks
+# which).
+EITHER = STAFF | PLAYERS
+
+MOVES = (
+    Move(CollectionCommand, setup.on_collection, STAFF, (SETUP,), N_("the new collection")),
+    Move(SetDeckMode, setup.on_deck_mode, STAFF, (SETUP,), N_("the way decks are made")),
+    Move(SetCards, setup.on_cards, STAFF, (SETUP,), N_("where the cards are played")),
+    Move(OpenBoosters, setup.on_boosters, EITHER, (SETUP,), N_("the boosters")),
+    Move(ChooseDeck, setup.on_deck, EITHER, (SETUP,), N_("the deck")),
+    Move(Start, setup.on_start, STAFF, (SETUP,), N_("the start")),
+    Move(NextGame, setup.on_next_game, STAFF, (), N_("the next game")),
+    Move(Choose, play.on_choose, EITHER, (PLAYING,), N_("the choice")),
+    # A draw offered or claimed: the players' own.
+    Move(OfferDraw, play.on_offer_draw, PLAYERS, (PLAYING,), N_("the draw offer")),
+    Move(ClaimRepetition, play.on_repetition, PLAYERS, (PLAYING,), N_("the draw by repetition")),
+    Move(DeclareNull, play.on_null, STAFF, (PLAYING,), N_("the null game")),
+)
 
 
 class BattleFight(GameKind[BFState]):
@@ -65,9 +69,7 @@ class BattleFight(GameKind[BFState]):
     page_log = 0
     state_model = BFState
     settings_model = BFSettings
-    command_union = Command
-    commands: TypeAdapter[Any] = TypeAdapter(Command)
-    handlers = HANDLERS
+    moves = MOVES
     parts = views.PARTS
 
     def reads_everything(self, state: BFState, viewer: Viewer) -> bool:
@@ -102,21 +104,6 @@ class BattleFight(GameKind[BFState]):
         del state.players[str(person.id)]
         return state
 
-    def check(self, state: BFState, command: Any) -> None:
-        if isinstance(command, SETUP_ONLY) and state.phase != "setup":
-            raise RuleError(N_("This is settled before the game starts."))
-        if isinstance(command, PLAYING_ONLY) and state.phase != "playing":
-            raise RuleError(N_("No game is being played."))
-
-    def may_send(self, viewer: Viewer, command: Any) -> bool:
-        if isinstance(command, STAFF_ONLY):
-            return viewer.is_staff
-        if isinstance(command, OpenBoosters | ChooseDeck | Choose):
-            # a choice: the player's own, or the organizer's at a table of physical cards
-            # (the handler checks which)
-            return viewer.is_staff or viewer.role == "player"
-        return viewer.role == "player"  # a draw offered or claimed: the players' own
-
     def subjects(self, state: BFState, command: Any, actor: Viewer) -> list[int] | None:
         """A deck opened or chosen concerns its player alone: two players opening their boosters
         at once are not each other's stale screens; anything else, the whole game."""
@@ -147,9 +134,6 @@ class BattleFight(GameKind[BFState]):
 
     def roll_label(self, purpose: str, state: BFState) -> Msg | str | None:
         return None  # shuffles and boosters: nobody at the table reads them
-
-    def label(self, command: Any, state: BFState) -> Msg:
-        return views.label(command)
 
     def template_globals(self) -> dict[str, Any]:
         return views.template_globals()

@@ -20,18 +20,6 @@ from server.platform.now import WATCH, Now
 
 CELL_SIZE = 24  # the SVG's unit: a cell's circumradius
 
-LABELS = {
-    "collection": N_("the new collection"),
-    "deck_mode": N_("the way decks are made"),
-    "boosters": N_("the boosters"),
-    "deck": N_("the deck"),
-    "start": N_("the start"),
-    "choose": N_("the choice"),
-    "draw": N_("the draw offer"),
-    "repetition": N_("the draw by repetition"),
-    "null": N_("the null game"),
-    "next_game": N_("the next game"),
-}
 RESULT_TITLES = {
     "won": N_("won"),
     "draw_agreed": N_("a draw by agreement (2.6.1)"),
@@ -276,10 +264,6 @@ def log_view(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
     """The journal: the summaries for everyone; the dice without the secret ones (a shuffle, a
     booster); the commands (a choice names a card once it is public) for the staff only."""
     return sentences_only(event, viewer)
-
-
-def label(command: Any) -> Msg:
-    return Msg(LABELS.get(command.type, N_("the action")))
 
 
 def template_globals() -> dict[str, Any]:

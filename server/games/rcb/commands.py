@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import Field
 
@@ -71,23 +71,3 @@ class Duel(Strict):
 
 class Reveal(Strict):
     type: Literal["reveal"]
-
-
-Command = Annotated[
-    TeamNames
-    | Settings
-    | SetMatrix
-    | Assign
-    | RandomTeams
-    | Deal
-    | RoundStart
-    | DesignationDue
-    | Fighters
-    | Stakes
-    | Duel
-    | Reveal,
-    Field(discriminator="type"),
-]
-
-
-SETUP = (TeamNames, Settings, SetMatrix, Assign, RandomTeams, Deal)

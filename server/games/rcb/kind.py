@@ -1,6 +1,6 @@
 """Roi / Chevalier / Bourreau as a game kind: the wiring of its state, commands, rule handlers and
 views. A rule goes in the module of its step of the rule book: `setup` (1 to 4), `round` (6 to
-10), `ending` (11); each handler is listed in `HANDLERS`. `views.py` builds each viewer's view
+10), `ending` (11); each handler is listed in `MOVES`. `views.py` builds each viewer's view
 from the state: a team's view holds no role but its own fighters'."""
 
 from __future__ import annotations
@@ -9,14 +9,12 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
 from server.errors import RuleError
 from server.games.rcb import ending, round, setup, views
 from server.games.rcb.commands import (
-    SETUP,
     Assign,
-    Command,
     Deal,
     DesignationDue,
     Duel,
@@ -31,22 +29,36 @@ from server.games.rcb.commands import (
 )
 from server.games.rcb.state import Fighter, Phone, RCBSettings, RCBState
 from server.i18n import N_, Msg
-from server.platform.kinds import GameKind, Handler, LoggedEvent, PersonInfo, Viewer
+from server.platform.kinds import (
+    NOBODY,
+    ORGANIZER,
+    GameKind,
+    LoggedEvent,
+    Move,
+    PersonInfo,
+    Phase,
+    Viewer,
+)
 
-HANDLERS: dict[type, Handler] = {
-    TeamNames: setup.on_team_names,
-    Settings: setup.on_settings,
-    SetMatrix: setup.on_matrix,
-    Assign: setup.on_assign,
-    RandomTeams: setup.on_random_teams,
-    Deal: setup.on_deal,
-    RoundStart: round.on_round,
-    DesignationDue: round.on_designation_due,
-    Fighters: round.on_fighters,
-    Stakes: round.on_stakes,
-    Duel: round.on_duel,
-    Reveal: ending.on_reveal,
-}
+SETUP = Phase(lambda s: s.phase == "setup", N_("This is settled before the cards are dealt."))
+NOT_OVER = Phase(lambda s: s.phase != "finished", N_("The game is over."))
+
+# The game master's moves (the clock's countdown aside), in the order of the rule book.
+MOVES = (
+    Move(TeamNames, setup.on_team_names, ORGANIZER, (SETUP,), N_("team names")),
+    Move(Settings, setup.on_settings, ORGANIZER, (SETUP,), N_("settings")),
+    Move(SetMatrix, setup.on_matrix, ORGANIZER, (SETUP,), N_("who beats whom")),
+    # A phone left out of every team is placed after the deal too (`setup.on_assign`).
+    Move(Assign, setup.on_assign, ORGANIZER, (NOT_OVER,), N_("team choice")),
+    Move(RandomTeams, setup.on_random_teams, ORGANIZER, (SETUP,), N_("teams drawn")),
+    Move(Deal, setup.on_deal, ORGANIZER, (SETUP,), N_("the deal")),
+    Move(RoundStart, round.on_round, ORGANIZER, (NOT_OVER,), N_("round start")),
+    Move(DesignationDue, round.on_designation_due, NOBODY, (NOT_OVER,), N_("end of the countdown")),
+    Move(Fighters, round.on_fighters, ORGANIZER, (NOT_OVER,), N_("the fighters")),
+    Move(Stakes, round.on_stakes, ORGANIZER, (NOT_OVER,), N_("the stakes")),
+    Move(Duel, round.on_duel, ORGANIZER, (NOT_OVER,), N_("the duel")),
+    Move(Reveal, ending.on_reveal, ORGANIZER, (), N_("the reveal")),
+)
 
 
 class RoiChevalierBourreau(GameKind[RCBState]):
@@ -64,10 +76,7 @@ class RoiChevalierBourreau(GameKind[RCBState]):
     state_model = RCBState
     invite_title = N_("Invite the fighters and the teams' phones")
     settings_model = RCBSettings
-    command_union = Command
-    commands: TypeAdapter[Any] = TypeAdapter(Command)
-    handlers = HANDLERS
-    internal = (DesignationDue,)
+    moves = MOVES
     parts = views.PARTS
     personal_block = "me"  # a fighter's own card: the rest of their part is their team's
 
@@ -102,17 +111,6 @@ class RoiChevalierBourreau(GameKind[RCBState]):
         state.phones.pop(key, None)
         return state
 
-    def check(self, state: RCBState, command: Any) -> None:
-        # A phone left out of every team is placed after the deal too (`setup.on_assign`).
-        if (
-            isinstance(command, SETUP)
-            and not isinstance(command, Assign)
-            and state.phase != "setup"
-        ):
-            raise RuleError(N_("This is settled before the cards are dealt."))
-        if state.phase == "finished" and not isinstance(command, Reveal):
-            raise RuleError(N_("The game is over."))
-
     # ------------------------------------------------------------------ platform questions
 
     def status(self, state: RCBState) -> str:
@@ -125,9 +123,6 @@ class RoiChevalierBourreau(GameKind[RCBState]):
         if state.phase == "designation" and state.timer is not None and state.timer.due(now):
             return [DesignationDue(type="designation_due")]
         return []
-
-    def may_send(self, viewer: Viewer, command: Any) -> bool:
-        return viewer.is_organizer and not isinstance(command, DesignationDue)
 
     # ------------------------------------------------------------------ what each viewer sees
 
@@ -145,9 +140,6 @@ class RoiChevalierBourreau(GameKind[RCBState]):
 
     def roll_label(self, purpose: str, state: RCBState) -> Msg | str | None:
         return views.roll_label(purpose, state)
-
-    def label(self, command: Any, state: RCBState) -> Msg:
-        return views.label(command, state)
 
     def template_globals(self) -> dict[str, Any]:
         return views.template_globals()

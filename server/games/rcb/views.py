@@ -168,24 +168,6 @@ def roll_label(purpose: str, state: RCBState) -> Msg | str | None:
     return purpose
 
 
-def label(command: Any, state: RCBState) -> Msg:
-    labels = {
-        "team_names": N_("team names"),
-        "settings": N_("settings"),
-        "matrix": N_("who beats whom"),
-        "assign": N_("team choice"),
-        "random_teams": N_("teams drawn"),
-        "deal": N_("the deal"),
-        "round": N_("round start"),
-        "designation_due": N_("end of the countdown"),
-        "fighters": N_("the fighters"),
-        "stakes": N_("the stakes"),
-        "duel": N_("the duel"),
-        "reveal": N_("the reveal"),
-    }
-    return Msg(labels[command.type])
-
-
 def template_globals() -> dict[str, Any]:
     return {"character_title": lambda role: ROLE_TITLES.get(role, role), "rcb_roles": ROLES}
 

@@ -2,7 +2,7 @@
 
 Where a rule goes: `state.py` holds what the game is made of, `commands.py` what may be asked,
 and each rule module one chapter of the rule book (`setup`, `assault`, `cards`, `zone`), its
-handlers at the bottom and listed in `HANDLERS` below; `views.py` says what each viewer sees.
+handlers at the bottom and listed in `MOVES` below; `views.py` says what each viewer sees.
 """
 
 from __future__ import annotations
@@ -11,17 +11,14 @@ from collections.abc import Collection, Mapping
 from datetime import datetime
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
 from server.errors import RuleError
 from server.games.serial_battle import assault, cards, ending, setup, views, zone
 from server.games.serial_battle.catalog import expand, sample_deck
 from server.games.serial_battle.commands import (
-    NEEDS_PLAY,
-    SETUP_ONLY,
     Assault,
     CloseSectors,
-    CommandModel,
     Correct,
     Eliminate,
     End,
@@ -42,29 +39,37 @@ from server.games.serial_battle.commands import (
 )
 from server.games.serial_battle.state import Player, SBSettings, SBState, copy_but_deck
 from server.i18n import N_, Msg
-from server.platform.kinds import GameKind, Handler, LoggedEvent, PersonInfo, Viewer
+from server.platform.kinds import NOBODY, GameKind, LoggedEvent, Move, PersonInfo, Phase, Viewer
 
-HANDLERS: dict[type, Handler] = {
-    SetSettings: setup.on_settings,
-    ReplaceDeck: setup.on_deck,
-    TagPlayer: setup.on_tag,
-    Start: setup.on_start,
-    Pause: setup.on_pause,
-    Resume: setup.on_resume,
-    End: setup.on_end,
-    Assault: assault.on_assault,
-    KnockoutTake: assault.on_knockout_take,
-    KnockoutAgain: assault.on_knockout_again,
-    Eliminate: ending.on_eliminate,
-    Loot: cards.on_loot,
-    GiveCard: cards.on_give,
-    TakeCard: cards.on_take,
-    Correct: cards.on_correct,
-    SetSectors: zone.on_sectors,
-    Place: zone.on_place,
-    CloseSectors: zone.on_close,
-    ZoneDue: zone.on_zone_due,
-}
+SETUP = Phase(lambda s: s.phase == "setup", N_("This is settled before the game starts."))
+STARTED = Phase(lambda s: s.phase != "setup", N_("The game has not started."))
+NOT_OVER = Phase(lambda s: s.phase != "finished", N_("The game is over."))
+PLAY = (STARTED, NOT_OVER)
+
+# Every move a referee makes (the organizer too), in the order of the rule book's chapters.
+MOVES = (
+    Move(SetSettings, setup.on_settings, when=(SETUP,), label=N_("settings")),
+    Move(ReplaceDeck, setup.on_deck, when=(SETUP,), label=N_("deck")),
+    Move(TagPlayer, setup.on_tag, label=N_("player tag")),
+    Move(Start, setup.on_start, when=(SETUP,), label=N_("start")),
+    Move(Pause, setup.on_pause, label=N_("pause")),
+    Move(Resume, setup.on_resume, label=N_("resume")),
+    Move(End, setup.on_end, label=N_("end of the game")),
+    Move(Assault, assault.on_assault, when=PLAY),
+    Move(
+        KnockoutTake, assault.on_knockout_take, when=PLAY, label=N_("card taken after a knock-out")
+    ),
+    Move(KnockoutAgain, assault.on_knockout_again, when=PLAY, label=N_("second assault")),
+    Move(Eliminate, ending.on_eliminate, when=PLAY, label=N_("elimination")),
+    Move(Loot, cards.on_loot, when=PLAY, label=N_("cards taken")),
+    Move(GiveCard, cards.on_give, when=PLAY, label=N_("card given")),
+    Move(TakeCard, cards.on_take, when=PLAY, label=N_("card taken back")),
+    Move(Correct, cards.on_correct, when=PLAY, label=N_("correction")),
+    Move(SetSectors, zone.on_sectors, when=(SETUP,), label=N_("sectors")),
+    Move(Place, zone.on_place, when=PLAY, label=N_("players placed")),
+    Move(CloseSectors, zone.on_close, when=PLAY, label=N_("sectors closed")),
+    Move(ZoneDue, zone.on_zone_due, by=NOBODY, label=N_("zone shrink")),
+)
 
 
 class SerialBattle(GameKind[SBState]):
@@ -75,10 +80,7 @@ class SerialBattle(GameKind[SBState]):
     max_people: ClassVar[Mapping[str, int]] = {"player": 32, "referee": 20}  # 12 to 32 players
     state_model = SBState
     settings_model = SBSettings
-    command_union = CommandModel
-    commands: TypeAdapter[Any] = TypeAdapter(CommandModel)
-    handlers = HANDLERS
-    internal = (ZoneDue,)
+    moves = MOVES
     parts = views.PARTS
     page_query = ("attacker", "defenders")  # an assault being entered, its players picked
     page_query_ends = frozenset({"assault"})
@@ -122,16 +124,6 @@ class SerialBattle(GameKind[SBState]):
     def copy(self, state: SBState) -> SBState:
         return copy_but_deck(state)
 
-    def check(self, state: SBState, command: Any) -> None:
-        if isinstance(command, SETUP_ONLY) and state.phase != "setup":
-            raise RuleError(N_("This is settled before the game starts."))
-        if isinstance(command, NEEDS_PLAY) and state.phase in ("setup", "finished"):
-            raise RuleError(
-                N_("The game has not started.")
-                if state.phase == "setup"
-                else N_("The game is over.")
-            )
-
     # ------------------------------------------------------------------ the platform's questions
 
     def status(self, state: SBState) -> str:
@@ -156,9 +148,6 @@ class SerialBattle(GameKind[SBState]):
             "sector": {s.name for s in state.sectors},
         }
 
-    def may_send(self, viewer: Viewer, command: Any) -> bool:
-        return viewer.is_staff and not isinstance(command, ZoneDue)
-
     def subjects(self, state: SBState, command: Any, actor: Viewer) -> list[int] | None:
         if isinstance(command, Assault):
             return [command.attacker, *command.defenders]
@@ -180,7 +169,7 @@ class SerialBattle(GameKind[SBState]):
         return views.roll_label(purpose, state)
 
     def label(self, command: Any, state: SBState) -> Msg:
-        return views.label(command, state)
+        return views.label(command, state, super().label(command, state))
 
     def template_globals(self) -> dict[str, Any]:
         return views.template_globals()

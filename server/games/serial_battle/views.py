@@ -256,7 +256,8 @@ def roll_label(purpose: str, state: SBState) -> Msg | str | None:
     return what
 
 
-def label(command: Any, state: SBState) -> Msg:
+def label(command: Any, state: SBState, declared: Msg) -> Msg:
+    """The undo button's words: the move's declared label, with whom it concerns."""
     name = lambda pid: state.players[str(pid)].name if str(pid) in state.players else "?"  # noqa: E731
     if isinstance(command, Assault):
         return Msg(
@@ -268,31 +269,10 @@ def label(command: Any, state: SBState) -> Msg:
         )
     if command.type == "knockout_take" and command.card is None:
         return Msg(N_("knock-out left with no card"))
-    labels = {
-        "settings": N_("settings"),
-        "sectors": N_("sectors"),
-        "deck": N_("deck"),
-        "tag": N_("player tag"),
-        "start": N_("start"),
-        "pause": N_("pause"),
-        "resume": N_("resume"),
-        "end": N_("end of the game"),
-        "knockout_take": N_("card taken after a knock-out"),
-        "knockout_again": N_("second assault"),
-        "loot": N_("cards taken"),
-        "give": N_("card given"),
-        "take": N_("card taken back"),
-        "correct": N_("correction"),
-        "place": N_("players placed"),
-        "eliminate": N_("elimination"),
-        "close": N_("sectors closed"),
-        "zone_due": N_("zone shrink"),
-    }
-    text = labels[command.type]
     player = getattr(command, "player", None)
     if player is not None:
-        return Msg(N_("{what} ({player})"), {"what": Msg(text), "player": name(player)})
-    return Msg(text)
+        return Msg(N_("{what} ({player})"), {"what": declared, "player": name(player)})
+    return declared
 
 
 def template_globals() -> dict[str, Any]:

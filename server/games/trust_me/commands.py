@@ -271,13 +271,8 @@ class Leave(Strict):
     type: Literal["leave"]
 
 
-Command = Annotated[
-    SetBox | SetPassport | SetDecor | TableDeal | Redraw | Keep | Community
-    | SurvivorAct | Search | Arrange | Use | SurvivorAttack | Reroll | Defend | Endure | PlaceWounds | Usage
-    | Zombies | Aimed | Drop | Bandage | Retarget | Give | EndExchange | Roll
-    | Infections | Spawn | Recover | Claim | Leave,
-    Field(discriminator="type"),
-]  # fmt: skip
-COMMANDS: TypeAdapter[Command] = TypeAdapter(Command)  # a command parsed (the kind's too)
-SETUP_ONLY = (SetBox, SetPassport, SetDecor, TableDeal)
-STAFF_ONLY = (SetBox, SetPassport, SetDecor, TableDeal, Community)
+# An action declared before its dice (an aim waiting for its target's answer), as it is kept.
+Action = Annotated[
+    SurvivorAct | Search | Arrange | Use | SurvivorAttack, Field(discriminator="type")
+]
+ACTIONS: TypeAdapter[Action] = TypeAdapter(Action)

@@ -11,21 +11,19 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
 from server.errors import RuleError
 from server.games.trust_me import ending, forms, turn, views
 from server.games.trust_me.catalog import sample_box
-from server.games.trust_me.commands import COMMANDS, SETUP_ONLY, STAFF_ONLY, Command
-from server.games.trust_me.rules import ANSWERS, HANDLERS, PREPARING, TABLE
+from server.games.trust_me.rules import MOVES
 from server.games.trust_me.setup import MAX_PLAYERS
 from server.games.trust_me.state import Survivor, TMSettings, TMState
-from server.i18n import N_, Msg, joined
+from server.i18n import N_, Msg
 from server.platform.kinds import (
     Context,
     GameKind,
     LoggedEvent,
-    Outcome,
     PersonInfo,
     Viewer,
 )
@@ -44,9 +42,7 @@ class TrustMe(GameKind[TMState]):
     state_model = TMState
     invite_title = N_("Invite the players")
     settings_model = TMSettings
-    command_union = Command
-    commands: TypeAdapter[Any] = COMMANDS
-    handlers = HANDLERS
+    moves = MOVES
     parts = views.PARTS
 
     def reads_everything(self, state: TMState, viewer: Viewer) -> bool:
@@ -77,39 +73,14 @@ class TrustMe(GameKind[TMState]):
         del state.survivors[str(person.id)]
         return state
 
-    def check(self, state: TMState, command: Any) -> None:
-        if state.phase == "finished":
-            raise RuleError(N_("The game is over."))
-        if isinstance(command, SETUP_ONLY) and state.phase != "setup":
-            raise RuleError(N_("This is settled before the deal."))
-        if isinstance(command, PREPARING) and state.phase != "preparing":
-            raise RuleError(N_("This is done between the deal and the first round."))
-        if not isinstance(command, SETUP_ONLY + PREPARING) and state.phase not in (
-            "players",
-            "zombies",
-        ):
-            raise RuleError(N_("The game has not begun."))
-
-    def apply(self, state: TMState, command: Any, ctx: Context) -> Outcome[TMState]:
-        """The handler, then what follows by itself: the turn passing once nothing waits (9), the
-        end once nobody is left on the board (14)."""
-        work = self.copy(state)
-        self.check(work, command)
-        applied = self.handlers[type(command)](work, command, ctx)
-        turn.settle(work)
-        ended = ending.check_end(work)
-        summary = joined([applied.summary, ended]) if ended is not None else applied.summary
-        return Outcome(work, summary, applied.logged_result())
+    def after(self, before: TMState, after: TMState, command: Any, ctx: Context) -> Msg | None:
+        """What follows by itself: the turn passing once nothing waits (9), the end once nobody
+        is left on the board (14)."""
+        turn.settle(after)
+        return ending.check_end(after)
 
     def from_form(self, payload: dict[str, Any]) -> dict[str, Any]:
         return forms.from_form(payload)
-
-    def may_send(self, viewer: Viewer, command: Any) -> bool:
-        if isinstance(command, STAFF_ONLY):
-            return viewer.is_staff
-        if isinstance(command, TABLE + ANSWERS):
-            return viewer.is_staff or viewer.role == "player"
-        return viewer.role == "player"
 
     def may_enter_dice(
         self, state: TMState, actor: Viewer, physical: bool
@@ -139,9 +110,6 @@ class TrustMe(GameKind[TMState]):
 
     def roll_label(self, purpose: str, state: TMState) -> Msg | str | None:
         return views.roll_label(purpose)
-
-    def label(self, command: Any, state: TMState) -> Msg:
-        return views.label(command)
 
     def template_globals(self) -> dict[str, Any]:
         return views.template_globals()

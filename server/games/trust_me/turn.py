@@ -14,7 +14,7 @@ from server.errors import NotAllowed, RuleError
 from server.games.trust_me import combat
 from server.games.trust_me.catalog import SIDES
 from server.games.trust_me.commands import (
-    COMMANDS,
+    ACTIONS,
     Arrange,
     Bandage,
     Drop,
@@ -458,7 +458,7 @@ def on_aimed(state: TMState, answer: str, ctx: Context) -> Applied:
             )
         )
     state.declared = None
-    command = COMMANDS.validate_python(declared.command)
+    command = ACTIONS.validate_python(declared.command)
     trial = state.model_copy(deep=True)  # what happened meanwhile may forbid it (a weapon fell)
     first = FirstDie()
     try:

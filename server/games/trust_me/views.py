@@ -54,40 +54,6 @@ STAGE_TITLES = {
     "usage": N_("rolls the green die for the weapon"),
     "wounds": N_("places the wounds"),
 }
-LABELS = {
-    "box": N_("the box"),
-    "passport": N_("the passport"),
-    "decor": N_("the décor"),
-    "deal": N_("the deal"),
-    "redraw": N_("the objective redrawn"),
-    "keep": N_("the starting tokens"),
-    "community": N_("the Community roll"),
-    "act": N_("the action"),
-    "search": N_("the search"),
-    "arrange": N_("the rearrangement"),
-    "use": N_("the object used"),
-    "attack": N_("the attack"),
-    "reroll": N_("the die rolled again"),
-    "defend": N_("the defence"),
-    "endure": N_("the Fatigue or wound"),
-    "wounds": N_("the wounds placed"),
-    "usage": N_("the green die"),
-    "zombies": N_("the zombies' attack"),
-    "aimed": N_("the answer to the aim"),
-    "drop": N_("the objects dropped"),
-    "bandage": N_("the bandage"),
-    "retarget": N_("the Cible marker moved"),
-    "give": N_("the object given"),
-    "end_exchange": N_("the end of the exchange"),
-    "roll": N_("the table's dice"),
-    "infections": N_("the infection dice"),
-    "spawn": N_("the zombies' spawn"),
-    "recover": N_("the tokens taken back"),
-    "claim": N_("the objective noted"),
-    "leave": N_("the exit"),
-}
-
-
 # 1: the seven skills the book prints, in the reader's language; the box's own words for the others.
 SKILL_TITLES = {
     "melee_die": N_("+1 yellow die in melee"),
@@ -636,10 +602,6 @@ def roll_label(purpose: str) -> Msg | str | None:
         if found:
             return Msg(words, found.groupdict())
     return None
-
-
-def label(command: Any) -> Msg:
-    return Msg(LABELS.get(command.type, N_("the action")))
 
 
 def template_globals() -> dict[str, Any]:

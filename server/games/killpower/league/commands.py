@@ -184,23 +184,3 @@ class OpenMatch(Strict):
     coach_a: LinkedPersonRef  # the match's people, not the league's
     coach_b: LinkedPersonRef
     organizer: LinkedPersonRef
-
-
-Command = Annotated[
-    OpenMatch
-    | CreateTeam
-    | EnterTeam
-    | Replace
-    | Improve
-    | Reequip
-    | RollArmour
-    | DrawBracket
-    | SetMode
-    | SetPoints
-    | SetDeck
-    | RecordMatch,
-    Field(discriminator="type"),
-]
-
-
-COACH_COMMANDS = (CreateTeam, Replace, Improve, Reequip, RollArmour)

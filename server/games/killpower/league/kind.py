@@ -11,7 +11,7 @@ and the results.
 Where a rule goes: `state.py` holds what the league is made of, `commands.py` what may be asked
 (`forms.py` reads the phone's forms as commands), and each rule module one part of the rule book
 (`teams` 2 and 3.4, `matches` 3.4, `tournament` 13.2, `settings` the owner's choices), its
-handlers listed in `HANDLERS` below; `views.py` says what each viewer sees.
+handlers listed in `MOVES` below; `views.py` says what each viewer sees.
 """
 
 from __future__ import annotations
@@ -19,13 +19,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
 from server.games.killpower import rules
 from server.games.killpower.league import forms, matches, paper, settings, teams, tournament, views
 from server.games.killpower.league.commands import (
-    COACH_COMMANDS,
-    Command,
     CreateTeam,
     DrawBracket,
     EnterTeam,
@@ -42,28 +40,36 @@ from server.games.killpower.league.commands import (
 from server.games.killpower.league.state import LeagueSettings, LeagueState, team_owner
 from server.i18n import N_, Msg
 from server.platform.kinds import (
+    NOBODY,
+    ORGANIZER,
+    STAFF,
     GameKind,
-    Handler,
     LinkedGame,
     LoggedEvent,
+    Move,
     PersonInfo,
     Viewer,
 )
 
-HANDLERS: dict[type, Handler] = {
-    CreateTeam: teams.on_team,
-    EnterTeam: paper.on_paper_team,
-    Replace: teams.on_replace,
-    Improve: teams.on_improve,
-    Reequip: teams.on_reequip,
-    RollArmour: teams.on_roll_armour,
-    SetMode: settings.on_mode,
-    SetPoints: settings.on_points,
-    SetDeck: settings.on_deck,
-    OpenMatch: matches.on_open_match,
-    RecordMatch: matches.on_match,
-    DrawBracket: tournament.on_bracket,
-}
+COACHES = ORGANIZER | {"coach"}  # a team's coach, or the owner for a team they keep
+# A finished match's result: its game sends it (3.4), else the owner or a referee enters it.
+RECORDERS = STAFF | {"system"}
+
+MOVES = (
+    Move(CreateTeam, teams.on_team, COACHES, label=N_("the team's creation")),
+    Move(EnterTeam, paper.on_paper_team, ORGANIZER, label=N_("the team entered from paper")),
+    Move(Replace, teams.on_replace, COACHES, label=N_("the recruit")),
+    Move(Improve, teams.on_improve, COACHES, label=N_("the increase")),
+    Move(Reequip, teams.on_reequip, COACHES, label=N_("the new equipment")),
+    Move(RollArmour, teams.on_roll_armour, STAFF | COACHES, label=N_("the armour roll")),
+    Move(SetMode, settings.on_mode, ORGANIZER, label=N_("the choice of mode")),
+    Move(SetPoints, settings.on_points, ORGANIZER, label=N_("the ranking settings")),
+    Move(SetDeck, settings.on_deck, ORGANIZER, label=N_("the new power deck")),
+    # Recorded by the platform when it opens a match (`linked_game`), never sent.
+    Move(OpenMatch, matches.on_open_match, NOBODY, label=N_("the opening of the match")),
+    Move(RecordMatch, matches.on_match, RECORDERS),
+    Move(DrawBracket, tournament.on_bracket, ORGANIZER, label=N_("the bracket draw")),
+)
 
 
 class KillpowerLeague(GameKind[LeagueState]):
@@ -80,10 +86,7 @@ class KillpowerLeague(GameKind[LeagueState]):
     ready_title = N_("Your league is ready")
     invite_title = N_("Invite the coaches")
     settings_model = LeagueSettings
-    command_union = Command
-    commands: TypeAdapter[Any] = TypeAdapter(Command)
-    handlers = HANDLERS
-    internal = (OpenMatch,)
+    moves = MOVES
     parts = views.PARTS
     # A match recorded from paper: its two teams picked; a team's sheet open; the paper sheet of
     # a team to enter, asked for.
@@ -148,18 +151,11 @@ class KillpowerLeague(GameKind[LeagueState]):
         return lambda owner: physical and owner in mine
 
     def may_send(self, viewer: Viewer, command: Any) -> bool:
-        if isinstance(command, OpenMatch):
-            # Recorded by the platform when it opens a match (`linked_game`), never sent.
-            return False
-        if isinstance(command, RecordMatch) and command.match_game and viewer.role != "system":
+        if isinstance(command, RecordMatch) and command.match_game:
             # A match played on the live sheet is recorded by its own game alone (3.4): nobody
             # records another result in its name, nor blocks the true one.
-            return False
-        if viewer.role == "system":  # a finished match's result, sent by its game (3.4)
-            return isinstance(command, RecordMatch)
-        if viewer.is_staff:
-            return viewer.is_organizer or isinstance(command, RecordMatch | RollArmour)
-        return viewer.role == "coach" and isinstance(command, COACH_COMMANDS)
+            return viewer.role == "system"
+        return super().may_send(viewer, command)
 
     def linked_game(
         self, game_id: str, state: LeagueState, actor: Viewer, request: Mapping[str, Any]
@@ -175,7 +171,7 @@ class KillpowerLeague(GameKind[LeagueState]):
         return rules.roll_label(purpose)
 
     def label(self, command: Any, state: LeagueState) -> Msg:
-        return views.label(command, state)
+        return views.label(command, state, super().label(command, state))
 
     # ------------------------------------------------------------------ what each viewer sees
 

@@ -34,27 +34,14 @@ from server.platform.kinds import (
 from server.platform.now import Now
 
 
-def label(command: Any, state: LeagueState) -> Msg:
+def label(command: Any, state: LeagueState, declared: Msg) -> Msg:
     if isinstance(command, RecordMatch):
         names = [state.teams.get(str(t)) for t in (command.team_a, command.team_b)]
         return Msg(
             N_("the match {a} – {b}"),
             {"a": names[0].name if names[0] else "?", "b": names[1].name if names[1] else "?"},
         )
-    labels = {
-        "team": N_("the team's creation"),
-        "paper_team": N_("the team entered from paper"),
-        "replace": N_("the recruit"),
-        "improve": N_("the increase"),
-        "reequip": N_("the new equipment"),
-        "roll_armour": N_("the armour roll"),
-        "bracket": N_("the bracket draw"),
-        "points": N_("the ranking settings"),
-        "mode": N_("the choice of mode"),
-        "deck": N_("the new power deck"),
-        "open_match": N_("the opening of the match"),
-    }
-    return Msg(labels[command.type])
+    return declared
 
 
 def table_part(state: LeagueState, viewer: Viewer, now: datetime) -> dict[str, Any]:

@@ -224,31 +224,3 @@ class FreeShot(Strict):
     type: Literal["free_throw"]
     gladiator: GladiatorRef
     distance: int = Field(ge=2, le=12)
-
-
-Command = Annotated[
-    Lineup
-    | GiveBall
-    | Enter
-    | EndPhase
-    | Act
-    | Shot
-    | Throw
-    | Handoff
-    | Take
-    | Pick
-    | Attack
-    | Answer
-    | Hurt
-    | SetCondition
-    | Expel
-    | Reentry
-    | UsePower
-    | Check
-    | Trigger
-    | Surrender
-    | FreeShot
-    | Move
-    | BlindMove,
-    Field(discriminator="type"),
-]

@@ -11,7 +11,7 @@ ends, its result goes to the league's end-of-match operations (3.4, `contract.py
 Where a rule goes: `state.py` holds what the match is made of, `commands.py` what may be asked,
 `play.py` the engine every rule works through, and each rule module one part of the rule book
 (`preparation` 3.2, `turn` 3.3 and 5, `ball` 6 and 7, `combat` 8 and 9, `powers` 4, `records`
-TABLE 7, 11 and 13), its handlers listed in `HANDLERS` below; `views.py` says what each viewer
+TABLE 7, 11 and 13), its rules listed in `MOVES` below; `views.py` says what each viewer
 sees. Summaries in the log are what both coaches may read; what only one side may read (a die
 against a hidden value, a power's name, a bluff) is a private note of that side (`Applied`).
 """
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel
 
 from server.games.killpower import rules
 from server.games.killpower.match import (
@@ -34,63 +34,44 @@ from server.games.killpower.match import (
     turn,
     views,
 )
-from server.games.killpower.match.commands import (
-    Act,
-    Answer,
-    Attack,
-    BlindMove,
-    Check,
-    Command,
-    EndPhase,
-    Enter,
-    Expel,
-    FreeShot,
-    GiveBall,
-    Handoff,
-    Hurt,
-    Lineup,
-    Move,
-    Pick,
-    Reentry,
-    SetCondition,
-    Shot,
-    Surrender,
-    Take,
-    Throw,
-    Trigger,
-    UsePower,
-)
+from server.games.killpower.match import commands as c
 from server.games.killpower.match.contract import league_record
 from server.games.killpower.match.play import played, side_of
 from server.games.killpower.match.state import SIDES, MatchSettings, MatchState, TeamPlay
 from server.i18n import N_, Msg
-from server.platform.kinds import GameKind, Handler, LoggedEvent, Viewer
+from server.platform.kinds import STAFF, GameKind, LoggedEvent, Move, Viewer
 
-HANDLERS: dict[type, Handler] = {
-    Lineup: played(preparation.on_lineup),
-    GiveBall: played(turn.on_give_ball),
-    Enter: played(turn.on_enter),  # and "leave"
-    EndPhase: played(turn.on_end_phase),
-    Act: played(turn.on_act),
-    Shot: played(ball.on_shot),
-    Throw: played(ball.on_throw),
-    Handoff: played(ball.on_handoff),
-    Take: played(ball.on_take),
-    Pick: played(ball.on_pick),  # and "drop"
-    Attack: played(combat.on_attack),
-    Answer: played(combat.on_answer),
-    UsePower: played(powers.on_power),
-    Trigger: played(powers.on_trigger),
-    Check: played(powers.on_check),
-    Hurt: played(records.on_hurt),
-    SetCondition: played(records.on_condition),
-    Expel: played(records.on_expel),
-    Reentry: played(records.on_reentry),
-    Surrender: played(records.on_surrender),
-    FreeShot: played(records.on_free_throw),
-    Move: played(field.on_move),
-    BlindMove: played(field.on_blind_move),
-}
+# A coach plays their own team (self-refereed), or the referee holds the sheet and a coach gives
+# the lineup (`played` says which); the staff may make any move.
+EITHER = STAFF | {"coach"}
+
+# The match's moves, each an engine rule (`played` runs it: who plays, what must be answered
+# first, and what every command ends with).
+MOVES = (
+    Move(c.Lineup, preparation.on_lineup, EITHER, label=N_("the lineup")),
+    Move(c.GiveBall, turn.on_give_ball, EITHER, label=N_("giving the ball")),
+    Move(c.Enter, turn.on_enter, EITHER, label=N_("the entry on the field")),  # and "leave"
+    Move(c.EndPhase, turn.on_end_phase, EITHER, label=N_("the end of the phase")),
+    Move(c.Act, turn.on_act, EITHER, label=N_("the action")),
+    Move(c.Shot, ball.on_shot, EITHER, label=N_("the shot")),
+    Move(c.Throw, ball.on_throw, EITHER, label=N_("the throw")),
+    Move(c.Handoff, ball.on_handoff, EITHER, label=N_("the hand-off")),
+    Move(c.Take, ball.on_take, EITHER, label=N_("taking the ball")),
+    Move(c.Pick, ball.on_pick, EITHER, label=N_("picking the ball up")),  # and "drop"
+    Move(c.Attack, combat.on_attack, EITHER, label=N_("the attack")),
+    Move(c.Answer, combat.on_answer, EITHER, label=N_("the answer")),
+    Move(c.Hurt, records.on_hurt, EITHER, label=N_("the damage")),
+    Move(c.SetCondition, records.on_condition, EITHER, label=N_("the state")),
+    Move(c.Expel, records.on_expel, EITHER, label=N_("the expulsion")),
+    Move(c.Reentry, records.on_reentry, EITHER, label=N_("the re-entry")),
+    Move(c.UsePower, powers.on_power, EITHER, label=N_("the power card")),
+    Move(c.Check, powers.on_check, EITHER, label=N_("the roll")),
+    Move(c.Trigger, powers.on_trigger, EITHER, label=N_("the power's moment")),
+    Move(c.Surrender, records.on_surrender, EITHER, label=N_("the surrender")),
+    Move(c.FreeShot, records.on_free_throw, EITHER, label=N_("the free throw")),
+    Move(c.Move, field.on_move, EITHER, label=N_("the move")),
+    Move(c.BlindMove, field.on_blind_move, EITHER, label=N_("the move")),
+)
 
 
 class KillpowerMatch(GameKind[MatchState]):
@@ -104,9 +85,8 @@ class KillpowerMatch(GameKind[MatchState]):
     page_log = 40
     state_model = MatchState
     settings_model = MatchSettings
-    command_union = Command
-    commands: TypeAdapter[Any] = TypeAdapter(Command)
-    handlers = HANDLERS
+    moves = MOVES
+    engine = staticmethod(played)
     parts = views.PARTS
 
     def new_state(self, settings: BaseModel) -> MatchState:
@@ -130,9 +110,6 @@ class KillpowerMatch(GameKind[MatchState]):
             "power": {"bluff", *state.cards},
         }
 
-    def may_send(self, viewer: Viewer, command: Any) -> bool:
-        return viewer.is_staff or viewer.role == "coach"
-
     subjects = staticmethod(turn.subjects)
 
     # Self-refereed, a coach's hand tools on the other team (platform.md, "Adversaries consent").
@@ -140,7 +117,9 @@ class KillpowerMatch(GameKind[MatchState]):
     touches = staticmethod(records.touches)
     sides = staticmethod(records.sides)
     moment = staticmethod(records.moment)
-    describe = staticmethod(views.described)
+
+    def describe(self, command: Any, state: MatchState) -> Msg:
+        return views.described(command, state) or self.label(command, state)
 
     def may_enter_dice(
         self, state: MatchState, actor: Viewer, physical: bool
@@ -188,7 +167,8 @@ class KillpowerMatch(GameKind[MatchState]):
         return rules.roll_label(purpose)
 
     def label(self, command: Any, state: MatchState) -> Msg:
-        return Msg(views.LABELS.get(command.type, N_("the action")))
+        second = views.SECOND_LABELS.get(command.type)
+        return Msg(second) if second is not None else super().label(command, state)
 
     def template_globals(self) -> dict[str, Any]:
         return views.template_globals()

@@ -44,30 +44,10 @@ from server.platform.kinds import (
 )
 from server.platform.now import NOTHING_LEFT, WATCH, Now
 
-LABELS = {
-    "lineup": N_("the lineup"),
-    "give_ball": N_("giving the ball"),
-    "enter": N_("the entry on the field"),
+# The second type of a command sent as two (its move's label names the first).
+SECOND_LABELS = {
     "leave": N_("the return to the side-line zone"),
-    "end_phase": N_("the end of the phase"),
-    "act": N_("the action"),
-    "shot": N_("the shot"),
-    "throw": N_("the throw"),
-    "handoff": N_("the hand-off"),
-    "take": N_("taking the ball"),
-    "pick": N_("picking the ball up"),
     "drop": N_("putting the ball down"),
-    "attack": N_("the attack"),
-    "answer": N_("the answer"),
-    "hurt": N_("the damage"),
-    "condition": N_("the state"),
-    "expel": N_("the expulsion"),
-    "reentry": N_("the re-entry"),
-    "power": N_("the power card"),
-    "check": N_("the roll"),
-    "trigger": N_("the power's moment"),
-    "surrender": N_("the surrender"),
-    "free_throw": N_("the free throw"),
 }
 
 
@@ -477,8 +457,9 @@ def template_globals() -> dict[str, Any]:
     }
 
 
-def described(command: Any, state: MatchState) -> Msg:
-    """What a coach's hand tool would do, for the other coach asked to agree to it."""
+def described(command: Any, state: MatchState) -> Msg | None:
+    """What a coach's hand tool would do, for the other coach asked to agree to it (None: its
+    label says it)."""
     fighter = state.fighters.get(str(getattr(command, "gladiator", "")))
     name = fighter.label if fighter is not None else str(getattr(command, "gladiator", "?"))
     if command.type == "hurt":
@@ -514,7 +495,7 @@ def described(command: Any, state: MatchState) -> Msg:
             N_("{name} is expelled for {offence}"),
             {"name": name, "offence": Msg(OFFENCE_TITLES[command.offence])},
         )
-    return Msg(LABELS.get(command.type, N_("the action")))
+    return None
 
 
 def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
