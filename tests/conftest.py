@@ -48,8 +48,16 @@ from tests.server_process import free_port
 __all__ = ["_browser_marker", "quiet_console"]  # every browser test's, wherever its file is
 
 register(TALLY)
-
-TEST_TEMPLATES = Path(__file__).parent / "templates"
+# Test-only games in folders of their own (issue 52's sixth-game drill): each
+# `tests/<folder>/kind.py` with a `KIND` is registered, its templates are in
+# `tests/<folder>/templates/<kind>/`, its scenes in `tests/<folder>/scenes.py` (`tests/scene.py`).
+KIND_FOLDERS = sorted(p.parent for p in Path(__file__).parent.glob("*/kind.py"))
+for _folder in KIND_FOLDERS:
+    register(importlib.import_module(f"tests.{_folder.name}.kind").KIND)
+TEST_TEMPLATES = [
+    Path(__file__).parent / "templates",
+    *(f / "templates" for f in KIND_FOLDERS if (f / "templates").is_dir()),
+]
 SECRET = "test-secret-key-for-arbitre"
 PG_URL = os.environ.get("DATABASE_URL", "")
 ON_POSTGRES = PG_URL.startswith(("postgresql", "postgres"))
@@ -154,7 +162,7 @@ def app(settings: Settings, clock: FakeClock, rolls: ScriptedRolls) -> Any:
         settings,
         clock=clock,
         dice=rolls,
-        template_dirs=[TEST_TEMPLATES],
+        template_dirs=TEST_TEMPLATES,
         migrate=False,
         scheduler=False,
     )
@@ -262,7 +270,7 @@ def live_app(url: str, clock: FakeClock) -> Any:
         **ROOMY,
     )
     return create_app(
-        settings, template_dirs=[TEST_TEMPLATES], dice=ScriptedRolls.cycle(), clock=clock
+        settings, template_dirs=TEST_TEMPLATES, dice=ScriptedRolls.cycle(), clock=clock
     )
 
 

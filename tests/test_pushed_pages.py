@@ -27,6 +27,7 @@ from server.platform.kinds import PUBLIC, Viewer
 from server.platform.service import GameService
 from server.web.answers import page_context
 from server.web.templating import Marks, Templates, make_environment, shared_context
+from tests.conftest import TEST_TEMPLATES
 from tests.security.conftest import SCENES
 
 STAND_IN = "<!-- the live part -->"
@@ -40,7 +41,7 @@ CHANGES = ("perform", "answer", "undo", "register", "reissue", "revoke", "open_l
 def templates() -> Templates:
     from server.platform.kinds import KINDS
 
-    environment = make_environment()
+    environment = make_environment(TEST_TEMPLATES)
     for kind in KINDS.values():
         environment.globals.update(kind.template_globals())
     return Templates(environment)

@@ -51,7 +51,7 @@ def app_with(settings: Settings, **changes: Any) -> Any:
         settings.model_copy(update=changes),
         clock=FakeClock(),
         dice=ScriptedRolls.cycle(),
-        template_dirs=[TEST_TEMPLATES],
+        template_dirs=TEST_TEMPLATES,
         migrate=False,
         scheduler=False,
     )
