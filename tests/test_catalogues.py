@@ -14,12 +14,11 @@ from server.i18n import translations
 @pytest.mark.parametrize(
     ("path", "catalogue"),
     [
-        ("server/games/rcb/round.py", "rcb"),
-        ("server/games/killpower/match/turn.py", "killpower"),
-        ("templates/killpower_league/staff.html", "killpower"),
-        ("templates/trust_me/_sheet.html", "trust_me"),
-        ("templates/rcb_extra/page.html", "rcb"),
-        ("templates/rcbx/page.html", PLATFORM),  # a folder named like a game is not the game's
+        ("server/games/chess/rules.py", "chess"),
+        ("server/games/go/match/turn.py", "go"),
+        ("templates/go_league/staff.html", "go"),
+        ("templates/chess/_board.html", "chess"),
+        ("templates/gox/page.html", PLATFORM),  # a folder named like a game is not the game's
         ("templates/game_base.html", PLATFORM),
         ("server/games/demo.py", PLATFORM),
         ("server/games/__init__.py", PLATFORM),
@@ -28,9 +27,7 @@ from server.i18n import translations
     ],
 )
 def test_a_message_goes_to_the_catalogue_of_the_folder_it_is_in(path: str, catalogue: str) -> None:
-    assert owner(path, ["battlefight", "killpower", "rcb", "serial_battle", "trust_me"]) == (
-        catalogue
-    )
+    assert owner(path, ["chess", "go"]) == catalogue
 
 
 def ids(catalogue: Any) -> set[Any]:
