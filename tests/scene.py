@@ -161,3 +161,9 @@ def all_scenes() -> tuple[dict[str, Builder], dict[str, set[str]]]:
     missing = sorted(k for k in KINDS if k in DEMOS and k not in found)
     assert not missing, f"no scenes for {missing}: declare them in tests/<game>/scenes.py"
     return scenes, waits
+
+
+def played_kinds() -> list[str]:
+    """Every kind that plays: a game's, or a test-only one's in a folder of its own (issue 52's
+    sixth-game drill); the shared walks hold each to the code's contract."""
+    return sorted({label.split(":", 1)[0] for label in all_scenes()[0]})

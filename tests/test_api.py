@@ -8,19 +8,7 @@ from fastapi.testclient import TestClient
 
 from server.platform.dice import ScriptedRolls
 from tests.conftest import key
-
-
-def post(
-    client: TestClient,
-    path: str,
-    body: dict[str, Any],
-    token: str | None = None,
-    idem: str | None = None,
-) -> Any:
-    headers = {"Idempotency-Key": idem or key()}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    return client.post(path, json=body, headers=headers)
+from tests.phones_kit import post
 
 
 def make_game(client: TestClient) -> tuple[str, str, dict[str, str]]:

@@ -25,14 +25,14 @@ from server.platform.kinds import KINDS
 from server.platform.service import GameService
 from server.web.api import kind_title
 from tests.conftest import Phone, key
-from tests.scene import all_scenes
+from tests.scene import all_scenes, played_kinds
 
 ROOT = Path(__file__).resolve().parent.parent
 # The games people play: held to the product's contract too (a demo, French words, README).
 GAME_KINDS = sorted(k for k, kind in KINDS.items() if type(kind).__module__.startswith("server."))
 # Every kind that plays, a game's or a test-only one's in a folder of its own (issue 52's
 # sixth-game drill): held to the code's contract.
-PLAYED = sorted({label.split(":", 1)[0] for label in all_scenes()[0]})
+PLAYED = played_kinds()
 HX = {"HX-Request": "true"}
 
 

@@ -10,12 +10,9 @@ both languages. (What it saves, on a game's own changes: in the games' folders.)
 from __future__ import annotations
 
 import asyncio
-import json
 import re
-import secrets
 import time
 from collections import Counter
-from typing import Any
 
 import anyio
 import pytest
@@ -28,55 +25,17 @@ from server.platform.live import Broker
 from server.platform.service import GameService
 from server.platform.service.store import may_undo
 from server.web.answer_first import HeldNudges
-from server.web.answers import digest, live_tag, page_context
+from server.web.answers import digest
 from server.web.fanout import REVOKED, Fanout, Shown, Watcher
 from server.web.parts import LiveParts
-from tests.conftest import Phone, key, run_async, tally_game, viewer_of
+from tests.conftest import key, run_async, tally_game, viewer_of
+from tests.phones_kit import HX, filled, key_base, opened, part_of
 from tests.security.conftest import SCENES
-
-HX = {"HX-Request": "true"}
-CSRF = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 
 
 def same(html: str) -> str:
     """A part with its forms' idempotency keys set aside: every render makes new ones."""
     return re.sub(r'name="idem" value="[^"]*"', 'name="idem"', html)
-
-
-def opened(client: TestClient, service: GameService, game: str, person: int | None) -> Any:
-    """A phone that opened this person's link (None: nobody's), and its cross-site token."""
-    phone = Phone(client, follow_redirects=False)
-    if person is not None:
-        token = service.link_of(service.person(game, person)).token
-        assert phone.get(f"/t/{token}").status_code == 303
-    page = phone.get(f"/g/{game}/board" if person is None else f"/g/{game}")
-    found = CSRF.search(page.text)
-    assert found, page.text[:300]
-    return phone, found.group(1)
-
-
-def part_of(shown: Shown) -> dict[str, Any]:
-    """What a "part" event brings: the HTML and its marks."""
-    assert shown.part is not None
-    data = json.loads(shown.part.raw.decode().split("data: ", 1)[1])
-    assert data["tag"] == shown.tag and isinstance(data["html"], str)
-    return dict(data)
-
-
-def filled(part: dict[str, Any], csrf: str, keys: str | None = None) -> str:
-    """What a page does with a part that arrives on its stream (`arbitre.js`): its own token
-    and a base of its own for its forms' keys where the marks are."""
-    html = str(part["html"]).replace(part["marks"]["csrf"], csrf)
-    return html.replace(part["marks"]["keys"], keys or secrets.token_hex(16))
-
-
-KEY_BASE = re.compile(r'name="idem" value="([0-9a-f]+)-1"')
-
-
-def key_base(html: str) -> str | None:
-    """The base of a render's form keys (`templating.key_factory`), when it has forms."""
-    found = KEY_BASE.search(html)
-    return found.group(1) if found else None
 
 
 @pytest.mark.parametrize("label", sorted(SCENES))
@@ -147,14 +106,6 @@ def test_a_page_not_the_viewer_s_is_never_made_for_them(
     ]
     made = fanout.make(game, asking)[1]
     assert all(made[w] is None for w in asking)
-
-
-def alone(service: GameService, client: TestClient, watcher: Watcher) -> tuple[str, Any]:
-    """A phone's part taken alone, as its refresh takes it: its fingerprint and projection."""
-    clock = client.app.state.clock  # type: ignore[attr-defined]
-    loaded = service.load(watcher.game_id)
-    context = page_context(service, clock, loaded, watcher.viewer, watcher.page)
-    return live_tag(context), context["projection"]
 
 
 def test_a_part_s_marks_are_its_render_s_own_and_stand_only_where_secrets_go(

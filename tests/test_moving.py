@@ -14,7 +14,6 @@ from fastapi.testclient import TestClient
 
 from server.errors import InvalidInput, LinkInvalid
 from server.i18n import Msg
-from server.models import Game
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import KINDS, SYSTEM, Viewer
 from server.platform.sealing import server_key
@@ -30,6 +29,7 @@ from tests.conftest import (
     table,
     top_of,
 )
+from tests.files_kit import exported, imported
 from tests.scene import declared
 from tests.security.conftest import SCENES
 
@@ -52,15 +52,6 @@ def tally_played(service: GameService, rolls: ScriptedRolls) -> str:
     score = {"type": "score", "player": t.viewer("Hugo").person_id, "points": 3}
     service.perform(t.game.id, ref, score, idem_key=key())
     return t.game.id
-
-
-def exported(service: GameService, game_id: str) -> str:
-    return json.dumps(service.export_game(game_id, SYSTEM))
-
-
-def imported(server: GameService, text: str) -> Game:
-    game, _ = server.import_game(text, caller="test", idem_key=key())
-    return game
 
 
 def story(service: GameService, game_id: str) -> list[tuple[str, str, list[Any]]]:

@@ -6,26 +6,11 @@ holds and returns, on a game's own rules: in the games' folders.)
 
 from __future__ import annotations
 
-from typing import Any
-from urllib.parse import urlencode
-
 from fastapi.testclient import TestClient
 
 from server.platform.service import GameService
-from tests.conftest import Phone, csrf_of, key, tally_game
-
-
-def referee_phone(client: TestClient, service: GameService, game: str, person: int) -> Any:
-    phone = Phone(client, follow_redirects=False)
-    token = service.link_of(service.person(game, person)).token
-    assert phone.get(f"/t/{token}").status_code == 303
-    phone.headers["X-CSRF-Token"] = csrf_of(phone.get(f"/g/{game}").text)
-    return phone
-
-
-def tap(seq: int, **fields: Any) -> dict[str, str]:
-    """A queued tap: the form's fields, its own key, the screen's sequence number."""
-    return {"body": urlencode({**fields, "seq": seq, "idem": key()}, doseq=True)}
+from tests.conftest import Phone, key, tally_game
+from tests.phones_kit import referee_phone, tap
 
 
 def test_a_queue_is_read_strictly(client: TestClient) -> None:

@@ -13,8 +13,7 @@ from server.platform.dice import ScriptedRolls
 from server.platform.sealing import server_key
 from server.platform.service import GameService
 from tests.conftest import OTHER_SECRET, counts, key
-from tests.security.conftest import SCENES
-from tests.security.test_game_file import (
+from tests.files_kit import (
     brought,
     dice_of,
     dicts_in,
@@ -22,6 +21,7 @@ from tests.security.test_game_file import (
     lists_in,
     organizer_of,
 )
+from tests.security.conftest import SCENES
 
 
 def test_battlefight_on_phones_no_hand_no_draw_order(

@@ -78,12 +78,12 @@ def test_the_first_to_the_target_wins_and_nothing_is_shown_twice() -> None:
 
 
 def test_the_drill_is_walked_by_the_shared_tests() -> None:
+    from tests.scene import played_kinds
     from tests.security.conftest import SCENES
-    from tests.test_contract import PLAYED
 
     assert KINDS[KIND.key] is KIND
     assert {"drill:setup", "drill:playing", "drill:won"} <= set(SCENES)
-    assert KIND.key in PLAYED
+    assert KIND.key in played_kinds()
 
 
 def test_the_drill_is_added_with_no_edit_to_any_shared_file() -> None:

@@ -10,8 +10,8 @@ import pytest
 from server.errors import InvalidInput
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
+from tests.files_kit import brought, clear_file
 from tests.security.conftest import SCENES
-from tests.security.test_game_file import brought, clear_file
 
 
 def test_a_match_comes_with_its_league_or_not_at_all(

@@ -11,8 +11,8 @@ from server.errors import NotAllowed
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
+from tests.files_kit import exported, imported
 from tests.security.conftest import SCENES
-from tests.test_moving import exported, imported
 
 
 def test_a_league_moves_with_its_match_and_the_coach_still_reaches_it(

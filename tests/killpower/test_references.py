@@ -10,7 +10,7 @@ from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
 from tests.conftest import key, seat_key
 from tests.killpower.scenes import league_world
-from tests.security.test_references import api
+from tests.phones_kit import api
 
 
 def test_a_match_is_opened_by_the_platform_only(client: TestClient, rolls: ScriptedRolls) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 from tests.conftest import key
-from tests.test_api import post
+from tests.phones_kit import post
 
 
 def test_a_kind_route_takes_its_own_kind_s_commands_only(client: TestClient) -> None:

@@ -18,7 +18,7 @@ from server.web.fanout import Fanout, Shown, Watcher
 from server.web.parts import LiveParts, OneState
 from server.web.templating import Templates
 from tests.conftest import key, viewer_of
-from tests.test_fanout import HX, filled, key_base, opened, part_of
+from tests.phones_kit import HX, filled, key_base, opened, part_of
 
 
 def rcb_round(service: GameService, fighters: int) -> tuple[str, Viewer, list[Viewer]]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -37,8 +36,9 @@ from tests.conftest import (
     tally_game,
     top_of,
 )
+from tests.files_kit import brought, clear_file, dice_of, file_of, organizer_of
 from tests.scene import declared
-from tests.security.conftest import SCENES, Scene
+from tests.security.conftest import SCENES
 
 # Each game's declarations (tests/<game>/scenes.py): whether the organizer reads the whole game;
 # the games in progress with secrets from them; the scenes brought in past a role's room.
@@ -47,43 +47,6 @@ SECRET_IN_PLAY = sorted(declared("SECRET_IN_PLAY"))
 CROWDED = [
     (label, role) for label, roles in sorted(declared("ROLE_LIMITS").items()) for role in roles
 ]
-
-
-def organizer_of(service: GameService, game_id: str) -> Viewer:
-    person = next(p for p in service.people(game_id) if p.role == "organizer")
-    return Viewer(person.role, person.id, person.name)
-
-
-def file_of(service: GameService, scene: Scene, ticket: str | None = None) -> dict[str, Any]:
-    """The file the organizer of the scene's game (of the league, for a match) downloads."""
-    top = top_of(service, scene.game)
-    body = service.export_game(top, organizer_of(service, top), ticket=ticket)
-    return json.loads(json.dumps(body))
-
-
-def lists_in(data: Any) -> Iterator[list[Any]]:
-    if isinstance(data, list):
-        yield data
-        for item in data:
-            yield from lists_in(item)
-    elif isinstance(data, dict):
-        for value in data.values():
-            yield from lists_in(value)
-
-
-def dicts_in(data: Any) -> Iterator[dict[str, Any]]:
-    if isinstance(data, dict):
-        yield data
-        for value in data.values():
-            yield from dicts_in(value)
-    elif isinstance(data, list):
-        for item in data:
-            yield from dicts_in(item)
-
-
-def clear_file(service: GameService, scene: Scene) -> dict[str, Any]:
-    """The whole file, as the server's runner takes it on the command line."""
-    return json.loads(json.dumps(service.export_game(top_of(service, scene.game), SYSTEM)))
 
 
 def tally_file(service: GameService, rolls: ScriptedRolls) -> dict[str, Any]:
@@ -97,16 +60,6 @@ def tally_file(service: GameService, rolls: ScriptedRolls) -> dict[str, Any]:
     score = {"type": "score", "player": hugo.person_id, "points": 3}
     service.perform(game.id, referee, score, idem_key=key())
     return json.loads(json.dumps(service.export_game(game.id, SYSTEM)))
-
-
-def dice_of(server: GameService, game_id: str) -> list[dict[str, Any]]:
-    """Every die the game's log keeps, as stored (a log page shows each reader their part)."""
-    with server.db.read() as s:
-        return [r for e in server.store.events(s, game_id) for r in e.rolls]
-
-
-def brought(server: GameService, data: dict[str, Any]) -> Any:
-    return server.import_game(json.dumps(data), caller="attacker", idem_key=key())
 
 
 # ------------------------------------------------------------------------------ the way out

@@ -12,14 +12,13 @@ field whose name says it names something: a new command or field must come with 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from fastapi.testclient import TestClient
 
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.conftest import key, seat_key
+from tests.conftest import seat_key
+from tests.phones_kit import api
 from tests.scene import References, declared
 from tests.security.conftest import commands_of
 
@@ -72,14 +71,6 @@ ID_WORDS = {
 
 
 CASES = [(k, c) for k, kind in sorted(KIND_CASES.items()) for c in sorted(kind.cases)]
-
-
-def api(client: TestClient, token: str, game: str, command: dict[str, Any]) -> Any:
-    return client.post(
-        f"/api/v1/games/{game}/commands",
-        json={"command": command},
-        headers={"Authorization": f"Bearer {token}", "Idempotency-Key": key()},
-    )
 
 
 @pytest.mark.parametrize(("kind", "command"), CASES)

@@ -11,8 +11,8 @@ from server.platform.kinds import PUBLIC, Viewer
 from server.platform.service import GameService
 from server.web.fanout import Fanout, Watcher
 from tests.conftest import key, viewer_of
+from tests.phones_kit import alone
 from tests.serial_battle.scenes import sb_game
-from tests.test_fanout import alone
 
 
 def test_an_assault_renders_the_projections_it_touched_not_the_phones(

@@ -15,9 +15,9 @@ from fastapi.testclient import TestClient
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
 from tests.conftest import key
+from tests.phones_kit import referee_phone, tap
 from tests.scene import registered
 from tests.serial_battle.scenes import sb_game
-from tests.test_queue import referee_phone, tap
 
 
 def test_a_drained_queue_applies_what_nobody_touched_and_returns_the_rest(

@@ -7,8 +7,8 @@ from typing import Any
 
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
+from tests.files_kit import dicts_in, file_of, lists_in
 from tests.security.conftest import SCENES
-from tests.security.test_game_file import dicts_in, file_of, lists_in
 
 
 def test_trust_me_no_objective_and_no_deck_order(
