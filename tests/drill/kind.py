@@ -1,6 +1,7 @@
 """A sixth game, for the drill of issue 52: three fingers. Each player shows one, two or three
 fingers in secret; the referee reveals them; the highest number that no one else showed scores a
-point; the first to the target wins.
+point (where every number was shown twice, a die names one of those who showed the highest); the
+first to the target wins.
 
 It lives in its own folder only (this kind, its templates in `templates/drill/`, its scenes and
 its tests), added with no edit to any shared file: the platform finds it (`tests/conftest.py`
@@ -100,17 +101,18 @@ def on_reveal(state: DrillState, c: Reveal, ctx: Context) -> Applied:
     values = list(shown.values())
     unique = [v for v in values if v is not None and values.count(v) == 1]
     said = ", ".join(f"{p.name} {p.shown}" for p in state.players.values())
-    scorer = next((state.players[k] for k, v in shown.items() if unique and v == max(unique)), None)
+    top = max(unique) if unique else max(v for v in values if v is not None)
+    tied = [
+        state.players[k] for k, v in sorted(shown.items(), key=lambda kv: int(kv[0])) if v == top
+    ]
+    scorer = tied[0] if unique else tied[ctx.dice.roll(len(tied), "tie") - 1]
     for p in state.players.values():
         p.shown = None
-    if scorer is None:
-        state.last = f"{said}: nobody scores."
-    else:
-        scorer.points += 1
-        state.last = f"{said}: {scorer.name} scores."
-        if scorer.points >= state.target:
-            state.phase, state.winner = "finished", scorer.name
-            return Applied(Msg("{last} {name} wins.", {"last": state.last, "name": scorer.name}))
+    scorer.points += 1
+    state.last = f"{said}: {scorer.name} scores" + ("." if unique else " (the die).")
+    if scorer.points >= state.target:
+        state.phase, state.winner = "finished", scorer.name
+        return Applied(Msg("{last} {name} wins.", {"last": state.last, "name": scorer.name}))
     state.round += 1
     return Applied(Msg("Round {n}: {last}", {"n": state.round - 1, "last": state.last}))
 

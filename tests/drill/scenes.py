@@ -43,12 +43,14 @@ def drill_playing(service: GameService, rolls: ScriptedRolls) -> Scene:
 
 
 def drill_won(service: GameService, rolls: ScriptedRolls) -> Scene:
-    """Léa won 2-0 (3 against 1, then 2 against 1)."""
+    """Léa won 2-0: 2 against 2, the die names her; then 3 against 1."""
     scene = drill_game(service, rolls, start=True)
-    for mine, theirs in ((3, 1), (2, 1)):
+    for mine, theirs in ((2, 2), (3, 1)):
         show(service, scene, "player", mine)
         show(service, scene, "player_b", theirs)
+        rolls.push(1)  # the tie's die: the first who showed the highest
         reveal(service, scene)
+        rolls.values.clear()
     return Scene(KIND.key, "won", scene.game, scene.people)
 
 
@@ -82,8 +84,4 @@ RECORD_READABLE: dict[str, bool] = {
 SECRET_IN_PLAY: dict[str, str] = {"drill:playing": "the fingers shown before the reveal"}
 
 # Scenes in which the server rolled no die yet (tests/security/test_undo.py).
-DICE_FREE: dict[str, str] = {
-    "drill:setup": "a setup",
-    "drill:playing": "no die in this game",
-    "drill:won": "no die in this game",
-}
+DICE_FREE: dict[str, str] = {"drill:setup": "a setup", "drill:playing": "no tie revealed yet"}

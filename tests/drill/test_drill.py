@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from server.errors import RuleError
-from server.platform.dice import ScriptedRolls
+from server.platform.dice import CommandDice, ScriptedRolls
 from server.platform.kinds import KINDS, PersonInfo, Viewer
 from server.platform.kinds import Context as RuleContext
 from tests.drill.kind import KIND, DrillState
@@ -26,36 +26,37 @@ def table(*names: str) -> DrillState:
     return KIND.apply(state, KIND.parse({"type": "start"}), ctx(ORGANIZER)).state
 
 
-def ctx(actor: Viewer) -> RuleContext:
-    return RuleContext(actor, ScriptedRolls(), datetime(2026, 1, 1, tzinfo=UTC))
+def ctx(actor: Viewer, *dice: int) -> RuleContext:
+    return RuleContext(actor, CommandDice(ScriptedRolls(dice)), datetime(2026, 1, 1, tzinfo=UTC))
 
 
-def round_of(state: DrillState, fingers: dict[str, int]) -> tuple[DrillState, str]:
+def round_of(state: DrillState, fingers: dict[str, int], *dice: int) -> tuple[DrillState, str]:
     for player in state.players.values():
         if player.name in fingers:
             command = KIND.parse({"type": "show", "fingers": fingers[player.name]})
             state = KIND.apply(state, command, ctx(Viewer("player", player.id))).state
-    done = KIND.apply(state, KIND.parse({"type": "reveal"}), ctx(ORGANIZER))
+    done = KIND.apply(state, KIND.parse({"type": "reveal"}), ctx(ORGANIZER, *dice))
     return done.state, done.summary.render()
 
 
 @pytest.mark.parametrize(
-    ("fingers", "scorer"),
+    ("fingers", "dice", "scorer"),
     [
-        ({"Léa": 3, "Hugo": 1}, "Léa"),  # the highest
-        ({"Léa": 2, "Hugo": 2}, None),  # shown twice: nobody's
-        ({"Léa": 3, "Hugo": 3, "Zoé": 1}, "Zoé"),  # the highest no one else showed
-        ({"Léa": 1, "Hugo": 2, "Zoé": 2}, "Léa"),
-        ({"Léa": 2, "Hugo": 2, "Zoé": 2}, None),
+        ({"Léa": 3, "Hugo": 1}, (), "Léa"),  # the highest
+        ({"Léa": 3, "Hugo": 3, "Zoé": 1}, (), "Zoé"),  # the highest no one else showed
+        ({"Léa": 1, "Hugo": 2, "Zoé": 2}, (), "Léa"),
+        ({"Léa": 2, "Hugo": 2}, (2,), "Hugo"),  # each shown twice: a die among the highest
+        ({"Léa": 2, "Hugo": 2, "Zoé": 2}, (1,), "Léa"),
+        ({"Léa": 1, "Hugo": 3, "Zoé": 1, "Max": 3}, (2,), "Max"),
     ],
 )
 def test_the_highest_number_no_one_else_showed_scores(
-    fingers: dict[str, int], scorer: str | None
+    fingers: dict[str, int], dice: tuple[int, ...], scorer: str
 ) -> None:
-    state, said = round_of(table(*fingers), fingers)
+    state, said = round_of(table(*fingers), fingers, *dice)
     points = {p.name: p.points for p in state.players.values()}
     assert points == {name: int(name == scorer) for name in fingers}
-    assert said.endswith(f"{scorer} scores." if scorer else "nobody scores.")
+    assert f"{scorer} scores" in said and ("(the die)" in said) == bool(dice)
     assert all(p.shown is None for p in state.players.values()) and state.round == 2
 
 
