@@ -71,7 +71,7 @@ from server.platform.live import Broker
 from server.platform.service import GameService
 from tests.server_process import SECRET, Server
 
-STREAM = re.compile(r'hx-sse:connect="([^"]+)"[^>]*data-seq="(\d+)"')
+STREAM = re.compile(r'data-stream="([^"]+)"[^>]*data-seq="(\d+)"')
 LIVE_PART = re.compile(r'id="live" hx-get="([^"]+)"')
 
 

@@ -84,3 +84,21 @@ def test_actors_start_as_if_they_had_been_playing_all_along() -> None:
     assert all(abs(count - mean) < 0.08 * mean for count in steady), steady
     surged = steps_per_window(lambda rng, think: rng.uniform(0, think), 20000)
     assert max(surged) > 1.3 * mean  # what it was: a surge in the measured minute
+
+
+def test_a_bench_phone_finds_its_live_part_and_its_stream_on_a_real_page(
+    client: Any, service: Any
+) -> None:
+    """The load generator reads a page as a browser's script does: the live part's address and
+    the stream's (`#stream`'s `data-stream`) with the sequence number the page shows. A page
+    that changes how it says them would leave every bench phone without its stream."""
+    from bench.run import LIVE_PART, STREAM
+    from tests.conftest import opened, tally_game
+
+    game, org, _referee, _players = tally_game(service)
+    page = opened(client, service.link_of(service.person(game.id, org.person_id)).token)
+    html = page.get(f"/g/{game.id}").text
+    stream, live = STREAM.search(html), LIVE_PART.search(html)
+    assert stream and live, html[:600]
+    assert stream.group(1).startswith(f"/g/{game.id}/events") and int(stream.group(2)) >= 0
+    assert live.group(1).startswith(f"/g/{game.id}/live/")
