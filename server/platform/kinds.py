@@ -81,7 +81,7 @@ Scope = Literal["game", "staff", "organizer", "side", "person"]
 class Part(Generic[S]):
     """One part of what viewers see, with what it depends on declared. `build` gives the part's
     keys for this viewer, or None when the viewer has no such part (a stranger has no "me").
-    Two viewers with the same `GameKind.part_key` get the same part: this is what lets a change
+    Two viewers with the same `part_key` get the same part: this is what lets a change
     re-render a part once for all who share it (`tests/test_contract.py` holds kinds to it)."""
 
     name: str
@@ -119,7 +119,7 @@ class Applied:
     private notes: sentences only one audience reads (a side, a person), by the audience's key.
 
     Private notes are the platform's convention: stored with the event under `result["private"]`
-    and given to a viewer by `GameKind.log_entry` for the audiences `GameKind.audiences` grants
+    and given to a viewer by `log_entry` for the audiences `GameKind.audiences` grants
     that viewer, and to nobody else; a kind's own `log_view` never hands them out."""
 
     summary: Msg
@@ -409,14 +409,6 @@ class GameKind(ABC, Generic[S]):
         """What a command would do, for the side asked to agree to it."""
         return self.label(command, state)
 
-    def consent_of(self, state: S, command: Any, actor: Viewer) -> str | None:
-        """The side whose member must agree to `command` from `actor`, or None: it is one tap
-        (the staff's, one's own side's, or one the kind does not declare)."""
-        if actor.is_staff or getattr(command, "type", None) not in self.consent_commands:
-            return None
-        others = sorted(self.touches(state, command) - {self.side_of(state, actor)})
-        return others[0] if others else None
-
     # What viewers see, part by part, in order (a later part's keys win).
     parts: ClassVar[Sequence[Part[Any]]] = ()
 
@@ -443,67 +435,14 @@ class GameKind(ABC, Generic[S]):
     # and the same defaults hold on every form of the command, online or built offline.
     declared_defaults: ClassVar[Mapping[str, Mapping[str, str]]] = {}
 
-    def personal_parts(self) -> frozenset[str]:
-        """The names of the parts of scope "person": what `personal_block` alone shows."""
-        return frozenset(part.name for part in self.parts if part.scope == "person")
-
     def view(self, state: S, viewer: Viewer, now: datetime) -> dict[str, Any]:
         """What this viewer may see, and nothing more: pages and the API are built from it; the
         parts this viewer has, put together."""
-        return self._assemble(state, viewer, now, None).view
-
-    def projection(
-        self, state: S, viewer: Viewer, now: datetime, built: Built | None = None
-    ) -> Projection:
-        """This viewer's view, with the copies of parts it is made of: two viewers with the same
-        copies see the same view. `built`, kept across the viewers of one state, builds each
-        copy once for all of them (a change's live parts: `server.web.fanout`).
-
-        A kind that builds its views whole (no parts) makes each viewer a projection of their own."""
-        if type(self).view is not GameKind.view:
-            whole = (("whole", f"{viewer.role}:{viewer.person_id}"),)
-            view = self.view(state, viewer, now)
-            return Projection(whole, view, (view,))
-        return self._assemble(state, viewer, now, built)
-
-    def _assemble(self, state: S, viewer: Viewer, now: datetime, built: Built | None) -> Projection:
-        copies: list[tuple[str, str]] = []
-        parts: list[dict[str, Any]] = []
-        view: dict[str, Any] = {}
-        for part in self.parts:
-            key = self.part_key(part, state, viewer)
-            if key is None:
-                continue
-            copy = (part.name, key)
-            if built is not None and copy in built:
-                made = built[copy]
-            else:
-                made = part.build(state, viewer, now)
-                if built is not None:
-                    built[copy] = made
-            if made is not None:
-                copies.append(copy)
-                parts.append(made)
-                view.update(made)
-        return Projection(tuple(copies), view, tuple(parts))
+        return assemble(self, state, viewer, now, None).view
 
     def side_of(self, state: S, viewer: Viewer) -> str | None:
         """The side (a team) this viewer plays, for parts of scope "side"."""
         return None
-
-    def part_key(self, part: Part[Any], state: S, viewer: Viewer) -> str | None:
-        """Which copy of a part this viewer gets (viewers with the same key get the same), or
-        None if the part is not theirs."""
-        if part.scope == "game":
-            return "game"
-        if part.scope == "staff":
-            return "staff" if viewer.is_staff else None
-        if part.scope == "organizer":
-            return "organizer" if viewer.is_organizer else None
-        if part.scope == "side":
-            side = self.side_of(state, viewer)
-            return f"side:{side}" if side is not None else None
-        return f"person:{viewer.person_id}" if viewer.person_id is not None else None
 
     def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
         """What of one event this viewer may read; by default the staff read all, others nothing."""
@@ -515,31 +454,6 @@ class GameKind(ABC, Generic[S]):
         """The private notes' audiences this viewer belongs to for this event (see `Applied`):
         by default, a person reads the notes addressed to them."""
         return {f"person:{viewer.person_id}"} if viewer.person_id is not None else set()
-
-    def log_entry(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
-        """What of one event a viewer reads, everywhere the log is shown or an action answered:
-        the kind's `log_view`, with the private notes of the viewer's audiences and no other; a
-        proposal and its answer (`server.platform.consent`) for everyone of the game."""
-        if event.type in CONSENT_EVENTS:
-            return consent_entry(event, viewer)
-        if event.type == "access" and event.command.get("type") == "link.reissue":
-            return reissue_entry(event, viewer)
-        entry = self.log_view(event, viewer)
-        if entry is None or viewer.is_staff:
-            return entry
-        entry.pop("private", None)
-        if isinstance(entry.get("result"), Mapping):
-            entry["result"] = {k: v for k, v in entry["result"].items() if k != "private"}
-        keys = set(self.audiences(event, viewer))
-        notes = [
-            Msg.from_json(m).render()
-            for key, ms in (event.result.get("private") or {}).items()
-            if key in keys
-            for m in ms
-        ]
-        if notes:
-            entry["private"] = notes
-        return entry
 
     def roll_label(self, purpose: str, state: S) -> Msg | str | None:
         """How the journal page names a die: words in the reader's language, or None for a die
@@ -583,6 +497,107 @@ class GameKind(ABC, Generic[S]):
 
     def parse(self, command: Mapping[str, Any]) -> Any:
         return self.commands.validate_python(command)
+
+
+# ---------------------------------------------------------------- the platform's, for every kind
+# What the platform does with a kind's declarations (a game's author writes none of it): each
+# viewer's projection made of the parts, the journal's entries with their private notes, whose
+# consent a command needs.
+
+
+def consent_of(kind: GameKind[Any], state: Any, command: Any, actor: Viewer) -> str | None:
+    """The side whose member must agree to `command` from `actor`, or None: it is one tap
+    (the staff's, one's own side's, or one the kind does not declare)."""
+    if actor.is_staff or getattr(command, "type", None) not in kind.consent_commands:
+        return None
+    others = sorted(kind.touches(state, command) - {kind.side_of(state, actor)})
+    return others[0] if others else None
+
+
+def personal_parts(kind: GameKind[Any]) -> frozenset[str]:
+    """The names of the parts of scope "person": what `personal_block` alone shows."""
+    return frozenset(part.name for part in kind.parts if part.scope == "person")
+
+
+def project(
+    kind: GameKind[Any], state: Any, viewer: Viewer, now: datetime, built: Built | None = None
+) -> Projection:
+    """This viewer's view, with the copies of parts it is made of: two viewers with the same
+    copies see the same view. `built`, kept across the viewers of one state, builds each
+    copy once for all of them (a change's live parts: `server.web.fanout`).
+
+    A kind that builds its views whole (no parts) makes each viewer a projection of their own."""
+    if type(kind).view is not GameKind.view:
+        whole = (("whole", f"{viewer.role}:{viewer.person_id}"),)
+        view = kind.view(state, viewer, now)
+        return Projection(whole, view, (view,))
+    return assemble(kind, state, viewer, now, built)
+
+
+def assemble(
+    kind: GameKind[Any], state: Any, viewer: Viewer, now: datetime, built: Built | None
+) -> Projection:
+    """The parts this viewer has, put together (`project`)."""
+    copies: list[tuple[str, str]] = []
+    parts: list[dict[str, Any]] = []
+    view: dict[str, Any] = {}
+    for part in kind.parts:
+        key = part_key(kind, part, state, viewer)
+        if key is None:
+            continue
+        copy = (part.name, key)
+        if built is not None and copy in built:
+            made = built[copy]
+        else:
+            made = part.build(state, viewer, now)
+            if built is not None:
+                built[copy] = made
+        if made is not None:
+            copies.append(copy)
+            parts.append(made)
+            view.update(made)
+    return Projection(tuple(copies), view, tuple(parts))
+
+
+def part_key(kind: GameKind[Any], part: Part[Any], state: Any, viewer: Viewer) -> str | None:
+    """Which copy of a part this viewer gets (viewers with the same key get the same), or
+    None if the part is not theirs."""
+    if part.scope == "game":
+        return "game"
+    if part.scope == "staff":
+        return "staff" if viewer.is_staff else None
+    if part.scope == "organizer":
+        return "organizer" if viewer.is_organizer else None
+    if part.scope == "side":
+        side = kind.side_of(state, viewer)
+        return f"side:{side}" if side is not None else None
+    return f"person:{viewer.person_id}" if viewer.person_id is not None else None
+
+
+def log_entry(kind: GameKind[Any], event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
+    """What of one event a viewer reads, everywhere the log is shown or an action answered:
+    the kind's `log_view`, with the private notes of the viewer's audiences and no other; a
+    proposal and its answer (`server.platform.consent`) for everyone of the game."""
+    if event.type in CONSENT_EVENTS:
+        return consent_entry(event, viewer)
+    if event.type == "access" and event.command.get("type") == "link.reissue":
+        return reissue_entry(event, viewer)
+    entry = kind.log_view(event, viewer)
+    if entry is None or viewer.is_staff:
+        return entry
+    entry.pop("private", None)
+    if isinstance(entry.get("result"), Mapping):
+        entry["result"] = {k: v for k, v in entry["result"].items() if k != "private"}
+    keys = set(kind.audiences(event, viewer))
+    notes = [
+        Msg.from_json(m).render()
+        for key, ms in (event.result.get("private") or {}).items()
+        if key in keys
+        for m in ms
+    ]
+    if notes:
+        entry["private"] = notes
+    return entry
 
 
 def declare(kind: type[GameKind[Any]]) -> None:

@@ -18,7 +18,7 @@ from starlette.datastructures import QueryParams
 from server import i18n
 from server.errors import ArbitreError
 from server.i18n import N_, Msg
-from server.platform.kinds import Built, GameKind, Projection, Viewer
+from server.platform.kinds import Built, GameKind, Projection, Viewer, personal_parts, project
 from server.platform.now import Now
 from server.platform.service import GameService, Loaded
 from server.platform.service.store import may_undo
@@ -51,7 +51,7 @@ def page_context(
     state (one change's live parts, built once for all the phones: `server.web.fanout`)."""
     now = clock.now()
     game = loaded.game
-    shown = loaded.kind.projection(loaded.state, viewer, now, built)
+    shown = project(loaded.kind, loaded.state, viewer, now, built)
     context: dict[str, Any] = {
         "game": game,
         "kind": loaded.kind,
@@ -149,7 +149,7 @@ def shared_tag(
     or this viewer no part of scope "person"."""
     if kind.personal_block is None:
         return None
-    personal = kind.personal_parts()
+    personal = personal_parts(kind)
     shown: Projection = context["shown"]
     if not any(name in personal for name, _ in shown.copies):
         return None

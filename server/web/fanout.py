@@ -33,7 +33,7 @@ import anyio
 
 from server import i18n
 from server.errors import ArbitreError
-from server.platform.kinds import PUBLIC, Viewer
+from server.platform.kinds import PUBLIC, Viewer, project
 from server.platform.service import GameService, Loaded
 from server.web.answer_first import HeldNudges
 from server.web.answers import projection
@@ -199,7 +199,7 @@ class Fanout:
         # Whose last action an undo would take back: a referee's undo button is their own.
         undo_actor = self.service.undo_actor(loaded.game.id)
         for watcher in watchers:
-            copies = loaded.kind.projection(loaded.state, watcher.viewer, now, one.built).copies
+            copies = project(loaded.kind, loaded.state, watcher.viewer, now, one.built).copies
             shown = projection(loaded.kind, watcher.viewer, watcher.page, copies, undo_actor)
             groups[shown].append(watcher)
         made: Made = {}

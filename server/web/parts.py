@@ -24,7 +24,7 @@ from starlette.datastructures import QueryParams
 from server import i18n
 from server.errors import NotAllowed
 from server.i18n import N_
-from server.platform.kinds import PUBLIC, Built, GameKind, Viewer
+from server.platform.kinds import PUBLIC, Built, GameKind, Viewer, personal_parts
 from server.platform.service import GameService, Loaded
 from server.web.answers import Digests, live_tag, page_context, shared_tag
 from server.web.templating import Marks, Templates, key_base, shared_context
@@ -98,7 +98,7 @@ def withheld(kind: GameKind[Any], context: dict[str, Any]) -> dict[str, Any]:
     The rest cannot show one viewer's own to another: a template that reads them outside the
     personal block has its parts rendered whole, and one that shows the viewer's name there
     differs from their refresh (`tests/test_fanout.py`)."""
-    personal = kind.personal_parts()
+    personal = personal_parts(kind)
     shown = context["shown"]
     keys = {
         key

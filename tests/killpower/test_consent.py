@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from server.errors import InvalidInput, NotAllowed, NotFound, StaleScreen
 from server.platform.dice import ScriptedRolls
-from server.platform.kinds import KINDS, SYSTEM, Viewer
+from server.platform.kinds import KINDS, SYSTEM, Viewer, consent_of
 from server.platform.service import GameService
 from tests.conftest import Phone, counts, csrf_of, key, seat_key
 from tests.killpower.conftest import NABOS, TITANOS, League, Match, team_command
@@ -405,8 +405,11 @@ def test_a_coach_with_no_side_proposes_nothing(service: GameService, rolls: Scri
     match = running(service, rolls)
     nobody = Viewer("coach", 999_999, "Personne")
     assert (
-        KINDS["killpower_match"].consent_of(
-            match.state, KINDS["killpower_match"].parse(TOOLS["hurt"](match.g("B", 1))), nobody
+        consent_of(
+            KINDS["killpower_match"],
+            match.state,
+            KINDS["killpower_match"].parse(TOOLS["hurt"](match.g("B", 1))),
+            nobody,
         )
         == "B"
     )

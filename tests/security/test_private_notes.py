@@ -12,7 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from server.i18n import Msg
-from server.platform.kinds import Applied, GameKind, LoggedEvent, Viewer
+from server.platform.kinds import Applied, GameKind, LoggedEvent, Viewer, log_entry
 from server.platform.now import Now
 
 NOTES = {
@@ -64,24 +64,24 @@ def event() -> LoggedEvent:
 
 
 def test_a_person_reads_their_own_notes_and_no_forged_or_other_one() -> None:
-    entry = Leaky().log_entry(event(), Viewer("player", 1))
+    entry = log_entry(Leaky(), event(), Viewer("player", 1))
     assert entry is not None
     assert entry["private"] == ["Only one reads this."]
     assert entry["result"] == {"kept": 1}
 
 
 def test_a_stranger_reads_no_note() -> None:
-    entry = Leaky().log_entry(event(), Viewer("public"))
+    entry = log_entry(Leaky(), event(), Viewer("public"))
     assert entry is not None and "private" not in entry and entry["result"] == {"kept": 1}
 
 
 def test_a_kind_grants_its_own_audiences() -> None:
-    assert BySide().log_entry(event(), Viewer("player", 3))["private"] == ["Side A's secret."]  # type: ignore[index]
-    assert "private" not in (BySide().log_entry(event(), Viewer("player", 1)) or {})
+    assert log_entry(BySide(), event(), Viewer("player", 3))["private"] == ["Side A's secret."]  # type: ignore[index]
+    assert "private" not in (log_entry(BySide(), event(), Viewer("player", 1)) or {})
 
 
 def test_the_staff_read_the_whole_event() -> None:
-    entry = Leaky().log_entry(event(), Viewer("referee", 9))
+    entry = log_entry(Leaky(), event(), Viewer("referee", 9))
     assert entry is not None and entry["private"] == ["forged"]  # the kind's view, unfiltered
 
 

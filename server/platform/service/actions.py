@@ -57,7 +57,9 @@ from server.platform.kinds import (
     GameKind,
     Outcome,
     Viewer,
+    consent_of,
     get_kind,
+    log_entry,
     logged,
 )
 from server.platform.refs import refs_of
@@ -101,7 +103,7 @@ class Performed:
     def of(
         cls, event: Event, kind: GameKind[Any], viewer: Viewer, replayed: bool = False
     ) -> Performed:
-        view = kind.log_entry(logged(event), viewer)
+        view = log_entry(kind, logged(event), viewer)
         if view is None or "summary" not in view:
             return cls(event.seq, Msg(N_("Done.")), {}, replayed)
         result = dict(view.get("result") or {})
@@ -199,7 +201,7 @@ class Actions:
                 return Performed.of(prior, kind, actor, replayed=True)
             state = self.store.state_of(game, kind, copy=False)  # apply copies before it changes
             command = self._checked(s, game, kind, state, actor, payload, seen_seq, trusted)
-            side = None if trusted else kind.consent_of(state, command, actor)
+            side = None if trusted else consent_of(kind, state, command, actor)
             if side is not None:
                 event = self._propose(s, game, kind, state, actor, command, side, idem)
                 applied = Applied(state)
@@ -224,7 +226,7 @@ class Actions:
         with self.store.db.read() as s:
             game, kind, state = self._present(s, game_id)
             command = self._checked(s, game, kind, state, actor, payload, seen_seq, False)
-            if kind.consent_of(state, command, actor) is not None:
+            if consent_of(kind, state, command, actor) is not None:
                 return kind.describe(command, state)
             now = self.store.clock.now()
             outcome, _ = self._decide(game, kind, state, actor, command, rolls, now, dice)

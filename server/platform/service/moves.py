@@ -30,6 +30,7 @@ from server.platform.kinds import (
     SYSTEM,
     GameKind,
     Viewer,
+    log_entry,
     logged,
     record_readable,
 )
@@ -184,7 +185,7 @@ class Moves:
         state = kind.state_model.model_validate(game.state)
         reader = viewer if viewer is not SYSTEM else Viewer("organizer", None, "Arbitre")
         over = game.status == "finished"
-        entries = (kind.log_entry(logged(event, over=over), reader) for event in events)
+        entries = (log_entry(kind, logged(event, over=over), reader) for event in events)
         journal = [e for e in entries if e]
         return {
             "id": game.id,

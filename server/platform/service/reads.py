@@ -26,6 +26,7 @@ from server.platform.kinds import (
     GameKind,
     Viewer,
     get_kind,
+    log_entry,
     logged,
 )
 from server.platform.service.store import (
@@ -184,7 +185,7 @@ class Reads:
         over = loaded.game.status == "finished"
         shown = []
         for event in events:
-            view = loaded.kind.log_entry(logged(event, over=over), viewer)
+            view = log_entry(loaded.kind, logged(event, over=over), viewer)
             if view is not None:
                 shown.append(view)
         return shown

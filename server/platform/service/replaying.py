@@ -39,6 +39,7 @@ from server.platform.kinds import (
     GameKind,
     PersonInfo,
     Viewer,
+    consent_of,
 )
 from server.platform.moving import (
     MovedEvent,
@@ -257,7 +258,7 @@ class Replayer:
         elif e.type == "command":
             command = guard.admitted(actor, renaming, e.command)
             self._check_names(kind, state, command, guard.mine)
-            side = kind.consent_of(state, command, actor)
+            side = consent_of(kind, state, command, actor)
             agreed = None
             if side is not None:  # sent on another side's pieces: that side agreed
                 agreed = self._agreed(guard, replayed, e, renaming, actor, dumped(command), state)
@@ -320,7 +321,7 @@ class Replayer:
         else:
             parsed_command = guard.admitted(actor, renaming, e.command)
             self._check_names(kind, state, parsed_command, guard.mine)
-            side = kind.consent_of(state, parsed_command, actor)
+            side = consent_of(kind, state, parsed_command, actor)
             what = trial(kind, state, parsed_command, actor, e.at)
             command = dumped(parsed_command)
         if side is None:

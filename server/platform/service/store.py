@@ -32,6 +32,7 @@ from server.platform.idempotency import (
 from server.platform.kinds import (
     GameKind,
     Viewer,
+    log_entry,
     logged,
 )
 from server.platform.sealing import trusted_keys
@@ -176,7 +177,7 @@ class Store:
             if actor.person_id is not None and event.actor_id == actor.person_id:
                 continue
             if touched is None or event.subjects is None or touched & set(event.subjects):
-                entry = kind.log_entry(logged(event), actor)
+                entry = log_entry(kind, logged(event), actor)
                 if not entry or not entry.get("summary"):
                     raise StaleScreen(
                         N_("The game changed since your screen was shown: check and retry.")
