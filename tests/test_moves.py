@@ -136,3 +136,30 @@ def test_every_kind_is_declared_by_its_moves(key: str) -> None:
     assert set(kind.internal) == {m.command for m in kind.moves if not m.by}
     for move in kind.moves:
         assert move.by <= {*kind.registrable_roles(), *STAFF, "system"}, (key, move.command)
+
+
+def test_a_kind_that_says_nothing_of_its_secrets_keeps_them() -> None:
+    """The defaults a game's author may forget are the safe ones: nobody reads a game's record
+    whole (its file in clear) until the kind says who, and the journal tells what happened, never
+    what was sent (a player's pick), even to the staff."""
+    from server.platform.kinds import LoggedEvent
+
+    state = Board(started=True)
+    assert not STEPS.reads_everything(state, Viewer("organizer", 1))
+    event = LoggedEvent(
+        seq=3,
+        type="command",
+        at=datetime(2026, 1, 1, tzinfo=UTC),
+        actor_role="player",
+        actor_name="Léa",
+        command={"type": "step", "to": "secret-square"},
+        rolls=[],
+        result={},
+        summary=Msg("Stepped."),
+        undone=False,
+        actor_id=2,
+    )
+    for viewer in (Viewer("organizer", 1), Viewer("referee", 5), Viewer("player", 3)):
+        entry = STEPS.log_view(event, viewer)
+        assert entry is not None and "secret-square" not in str(entry), viewer
+        assert entry["summary"] == "Stepped."

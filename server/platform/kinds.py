@@ -29,6 +29,7 @@ STAFF_ROLES = ("organizer", "referee")
 # the platform's own command (`GameKind.internal`).
 STAFF = frozenset(STAFF_ROLES)
 ORGANIZER = frozenset({"organizer"})
+PLAYERS = frozenset({"player"})
 NOBODY: frozenset[str] = frozenset()
 # People of one role a game holds at most, where its kind sets no number of its own.
 PEOPLE_PER_ROLE = 64
@@ -362,12 +363,13 @@ class GameKind(ABC, Generic[S]):
 
     def reads_everything(self, state: S, viewer: Viewer) -> bool:
         """Whether this viewer may know everything the game's record holds: its state, every
-        command and every die of its log (its file in clear: `record_readable`). By default its
-        staff, whom the kind shows it all; a kind whose staff must not read some secret (a
-        hand, an objective) says no while it lasts. Who owns the rest is declared where it is
+        command and every die of its log (its file in clear: `record_readable`). Nobody by
+        default (the server's runner aside): a kind says who, its staff where it hides nothing
+        from them (`staff_reads_all`), or its staff while no secret of its players is in play
+        (a hand, an objective, a pick not revealed). Who owns the rest is declared where it is
         shown (the views' parts and log) and on each die (`dice`: its owner, and `secret` for
         a value its owner alone may know; the server's own secret dice are nobody's)."""
-        return viewer.is_staff
+        return False
 
     def may_enter_dice(
         self, state: S, actor: Viewer, physical: bool
@@ -445,10 +447,11 @@ class GameKind(ABC, Generic[S]):
         return None
 
     def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
-        """What of one event this viewer may read; by default the staff read all, others nothing."""
-        if viewer.is_staff:
-            return full_event(event)
-        return None
+        """What of one event this viewer may read. By default what happened and never what was
+        sent (`sentences_only`: a command may hold a player's secret, a pick, a card chosen); a
+        kind whose commands hide nothing from its staff shows them the event whole
+        (`full_event`)."""
+        return sentences_only(event, viewer)
 
     def audiences(self, event: LoggedEvent, viewer: Viewer) -> Collection[str]:
         """The private notes' audiences this viewer belongs to for this event (see `Applied`):
@@ -614,6 +617,11 @@ def declare(kind: type[GameKind[Any]]) -> None:
     kind.handlers = {move.command: run(move.rule) if run else move.rule for move in moves}
     kind.internal = tuple(move.command for move in moves if not move.by)
     kind.declared = {move.command: move for move in moves}
+
+
+def staff_reads_all(state: Any, viewer: Viewer) -> bool:
+    """`GameKind.reads_everything` for a kind that hides nothing from its staff."""
+    return viewer.is_staff
 
 
 def full_event(event: LoggedEvent) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from server.errors import RuleError
 from server.i18n import Msg
 from server.platform.commands import Strict
 from server.platform.kinds import (
+    PLAYERS,
     STAFF,
     Applied,
     Context,
@@ -122,7 +123,7 @@ PLAYING = Phase(lambda s: s.phase == "playing", "No round is being played.")
 
 MOVES = (
     Move(DrillStart, on_start, STAFF, (SETUP,), "the start"),
-    Move(Show, on_show, frozenset({"player"}), (PLAYING,), "the fingers shown"),
+    Move(Show, on_show, PLAYERS, (PLAYING,), "the fingers shown"),
     Move(Reveal, on_reveal, STAFF, (PLAYING,), "the reveal"),
 )
 

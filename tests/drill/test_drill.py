@@ -3,18 +3,31 @@ any shared file, plays through the platform and is walked by every shared test l
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from server.errors import RuleError
+from server.i18n import current_language
 from server.platform.dice import CommandDice, ScriptedRolls
 from server.platform.kinds import KINDS, PersonInfo, Viewer
 from server.platform.kinds import Context as RuleContext
 from tests.drill.kind import KIND, DrillState
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def english() -> Iterator[None]:
+    """The drill is no product: its words are its English ones, whatever another game's
+    catalogue says of the same English (the catalogues are read as one)."""
+    token = current_language.set("en")
+    yield
+    current_language.reset(token)
+
+
 HERE = Path(__file__).resolve().parent
 ORGANIZER = Viewer("organizer", 1, "Orga")
 

@@ -22,6 +22,7 @@ from server.platform.kinds import (
     PersonInfo,
     Viewer,
     full_event,
+    staff_reads_all,
 )
 from server.platform.now import Now
 from server.platform.refs import PersonRef
@@ -137,6 +138,7 @@ class Tally(GameKind[TallyState]):
     state_model = TallyState
     settings_model = TallySettings
     moves = MOVES
+    reads_everything = staticmethod(staff_reads_all)
 
     def new_state(self, settings: BaseModel) -> TallyState:
         assert isinstance(settings, TallySettings)

@@ -34,11 +34,19 @@ from server.games.battlefight.commands import (
 from server.games.battlefight.decks import sample_collection
 from server.games.battlefight.state import MAX_PLAYERS, BFSettings, BFState, Player
 from server.i18n import N_, Msg
-from server.platform.kinds import STAFF, GameKind, LoggedEvent, Move, PersonInfo, Phase, Viewer
+from server.platform.kinds import (
+    PLAYERS,
+    STAFF,
+    GameKind,
+    LoggedEvent,
+    Move,
+    PersonInfo,
+    Phase,
+    Viewer,
+)
 
 SETUP = Phase(lambda s: s.phase == "setup", N_("This is settled before the game starts."))
 PLAYING = Phase(lambda s: s.phase == "playing", N_("No game is being played."))
-PLAYERS = frozenset({"player"})
 # A choice: the player's own, or the organizer's at a table of physical cards (the rule checks
 # which).
 EITHER = STAFF | PLAYERS

@@ -38,6 +38,7 @@ from server.platform.kinds import (
     PersonInfo,
     Phase,
     Viewer,
+    staff_reads_all,
 )
 
 SETUP = Phase(lambda s: s.phase == "setup", N_("This is settled before the cards are dealt."))
@@ -77,6 +78,9 @@ class RoiChevalierBourreau(GameKind[RCBState]):
     invite_title = N_("Invite the fighters and the teams' phones")
     settings_model = RCBSettings
     moves = MOVES
+    # The game master deals the characters and reads them all (the deal's shuffle aside: its
+    # dice are nobody's while the game lasts, `record_readable`).
+    reads_everything = staticmethod(staff_reads_all)
     parts = views.PARTS
     personal_block = "me"  # a fighter's own card: the rest of their part is their team's
 

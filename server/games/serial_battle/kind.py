@@ -39,7 +39,16 @@ from server.games.serial_battle.commands import (
 )
 from server.games.serial_battle.state import Player, SBSettings, SBState, copy_but_deck
 from server.i18n import N_, Msg
-from server.platform.kinds import NOBODY, GameKind, LoggedEvent, Move, PersonInfo, Phase, Viewer
+from server.platform.kinds import (
+    NOBODY,
+    GameKind,
+    LoggedEvent,
+    Move,
+    PersonInfo,
+    Phase,
+    Viewer,
+    staff_reads_all,
+)
 
 SETUP = Phase(lambda s: s.phase == "setup", N_("This is settled before the game starts."))
 STARTED = Phase(lambda s: s.phase != "setup", N_("The game has not started."))
@@ -81,6 +90,8 @@ class SerialBattle(GameKind[SBState]):
     state_model = SBState
     settings_model = SBSettings
     moves = MOVES
+    # The referees see every card, hit point and sector: nothing is hidden from them.
+    reads_everything = staticmethod(staff_reads_all)
     parts = views.PARTS
     page_query = ("attacker", "defenders")  # an assault being entered, its players picked
     page_query_ends = frozenset({"assault"})

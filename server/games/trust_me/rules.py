@@ -40,7 +40,7 @@ from server.games.trust_me.commands import (
 )
 from server.games.trust_me.state import TMState
 from server.i18n import N_
-from server.platform.kinds import STAFF, Applied, Context, Move, Phase
+from server.platform.kinds import PLAYERS, STAFF, Applied, Context, Move, Phase
 
 NOT_OVER = Phase(lambda s: s.phase != "finished", N_("The game is over."))
 SETUP = Phase(lambda s: s.phase == "setup", N_("This is settled before the deal."))
@@ -48,7 +48,6 @@ PREPARING = Phase(
     lambda s: s.phase == "preparing", N_("This is done between the deal and the first round.")
 )
 PLAYING = Phase(lambda s: s.phase in ("players", "zombies"), N_("The game has not begun."))
-PLAYERS = frozenset({"player"})
 # The table's (the zombies, the dice), and the answers a staff member may give for a player.
 EITHER = STAFF | PLAYERS
 

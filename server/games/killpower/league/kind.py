@@ -49,6 +49,7 @@ from server.platform.kinds import (
     Move,
     PersonInfo,
     Viewer,
+    staff_reads_all,
 )
 
 COACHES = ORGANIZER | {"coach"}  # a team's coach, or the owner for a team they keep
@@ -87,6 +88,8 @@ class KillpowerLeague(GameKind[LeagueState]):
     invite_title = N_("Invite the coaches")
     settings_model = LeagueSettings
     moves = MOVES
+    # The league's owner and referees keep every team's sheet (a match keeps its own secrets).
+    reads_everything = staticmethod(staff_reads_all)
     parts = views.PARTS
     # A match recorded from paper: its two teams picked; a team's sheet open; the paper sheet of
     # a team to enter, asked for.
