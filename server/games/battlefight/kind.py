@@ -38,7 +38,6 @@ from server.platform.kinds import (
     PLAYERS,
     STAFF,
     GameKind,
-    LoggedEvent,
     Move,
     PersonInfo,
     Phase,
@@ -137,14 +136,12 @@ class BattleFight(GameKind[BFState]):
     def status(self, state: BFState) -> str:
         return {"setup": "setup", "finished": "finished"}.get(state.phase, "running")
 
-    def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
-        return views.log_view(event, viewer)
+    log_view = staticmethod(views.log_view)
 
     def roll_label(self, purpose: str, state: BFState) -> Msg | str | None:
         return None  # shuffles and boosters: nobody at the table reads them
 
-    def template_globals(self) -> dict[str, Any]:
-        return views.template_globals()
+    template_globals = staticmethod(views.template_globals)
 
     now = staticmethod(views.now)
 

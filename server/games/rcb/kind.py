@@ -28,12 +28,11 @@ from server.games.rcb.commands import (
     TeamNames,
 )
 from server.games.rcb.state import Fighter, Phone, RCBSettings, RCBState
-from server.i18n import N_, Msg
+from server.i18n import N_
 from server.platform.kinds import (
     NOBODY,
     ORGANIZER,
     GameKind,
-    LoggedEvent,
     Move,
     PersonInfo,
     Phase,
@@ -139,14 +138,11 @@ class RoiChevalierBourreau(GameKind[RCBState]):
         """A team's fighters and its phones share the team's part; the game master has none."""
         return None if viewer.is_organizer else views.team_of(state, viewer)
 
-    def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
-        return views.log_view(event, viewer)
+    log_view = staticmethod(views.log_view)
 
-    def roll_label(self, purpose: str, state: RCBState) -> Msg | str | None:
-        return views.roll_label(purpose, state)
+    roll_label = staticmethod(views.roll_label)
 
-    def template_globals(self) -> dict[str, Any]:
-        return views.template_globals()
+    template_globals = staticmethod(views.template_globals)
 
     now = staticmethod(views.now)
 

@@ -42,7 +42,6 @@ from server.i18n import N_, Msg
 from server.platform.kinds import (
     NOBODY,
     GameKind,
-    LoggedEvent,
     Move,
     PersonInfo,
     Phase,
@@ -173,17 +172,14 @@ class SerialBattle(GameKind[SBState]):
 
     # ------------------------------------------------------------------ what each viewer sees
 
-    def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
-        return views.log_view(event, viewer)
+    log_view = staticmethod(views.log_view)
 
-    def roll_label(self, purpose: str, state: SBState) -> Msg | str | None:
-        return views.roll_label(purpose, state)
+    roll_label = staticmethod(views.roll_label)
 
     def label(self, command: Any, state: SBState) -> Msg:
         return views.label(command, state, super().label(command, state))
 
-    def template_globals(self) -> dict[str, Any]:
-        return views.template_globals()
+    template_globals = staticmethod(views.template_globals)
 
     now = staticmethod(views.now)
 

@@ -23,7 +23,6 @@ from server.i18n import N_, Msg
 from server.platform.kinds import (
     Context,
     GameKind,
-    LoggedEvent,
     PersonInfo,
     Viewer,
 )
@@ -79,8 +78,7 @@ class TrustMe(GameKind[TMState]):
         turn.settle(after)
         return ending.check_end(after)
 
-    def from_form(self, payload: dict[str, Any]) -> dict[str, Any]:
-        return forms.from_form(payload)
+    from_form = staticmethod(forms.from_form)
 
     def may_enter_dice(
         self, state: TMState, actor: Viewer, physical: bool
@@ -105,14 +103,12 @@ class TrustMe(GameKind[TMState]):
             state.phase, "running"
         )
 
-    def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
-        return views.log_view(event, viewer)
+    log_view = staticmethod(views.log_view)
 
     def roll_label(self, purpose: str, state: TMState) -> Msg | str | None:
         return views.roll_label(purpose)
 
-    def template_globals(self) -> dict[str, Any]:
-        return views.template_globals()
+    template_globals = staticmethod(views.template_globals)
 
     now = staticmethod(views.now)
 

@@ -44,8 +44,6 @@ from server.platform.kinds import (
     ORGANIZER,
     STAFF,
     GameKind,
-    LinkedGame,
-    LoggedEvent,
     Move,
     PersonInfo,
     Viewer,
@@ -132,8 +130,7 @@ class KillpowerLeague(GameKind[LeagueState]):
                 team.coach, team.left_by = None, person.id
         return state
 
-    def from_form(self, payload: dict[str, Any]) -> dict[str, Any]:
-        return forms.from_form(payload)
+    from_form = staticmethod(forms.from_form)
 
     def references(self, state: LeagueState) -> Mapping[str, Collection[Any]]:
         return {
@@ -160,10 +157,7 @@ class KillpowerLeague(GameKind[LeagueState]):
             return viewer.role == "system"
         return super().may_send(viewer, command)
 
-    def linked_game(
-        self, game_id: str, state: LeagueState, actor: Viewer, request: Mapping[str, Any]
-    ) -> LinkedGame:
-        return matches.linked_game(game_id, state, actor, request)
+    linked_game = staticmethod(matches.linked_game)
 
     # ------------------------------------------------------------------ the platform's questions
 
@@ -183,11 +177,9 @@ class KillpowerLeague(GameKind[LeagueState]):
             return "staff"
         return "board" if viewer.role == "public" else "player"
 
-    def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
-        return views.log_view(event, viewer)
+    log_view = staticmethod(views.log_view)
 
-    def template_globals(self) -> dict[str, Any]:
-        return views.template_globals()
+    template_globals = staticmethod(views.template_globals)
 
     now = staticmethod(views.now)
 

@@ -155,8 +155,7 @@ class KillpowerMatch(GameKind[MatchState]):
     side_of = staticmethod(side_of)
     reads_everything = staticmethod(views.reads_everything)
 
-    def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
-        return views.log_view(event, viewer)
+    log_view = staticmethod(views.log_view)
 
     def audiences(self, event: LoggedEvent, viewer: Viewer) -> Collection[str]:
         """A coach reads the private notes of the side they played when the event happened."""
@@ -170,8 +169,7 @@ class KillpowerMatch(GameKind[MatchState]):
         second = views.SECOND_LABELS.get(command.type)
         return Msg(second) if second is not None else super().label(command, state)
 
-    def template_globals(self) -> dict[str, Any]:
-        return views.template_globals()
+    template_globals = staticmethod(views.template_globals)
 
     now = staticmethod(views.now)
 
