@@ -20,7 +20,8 @@
 // (`data-enabled-when`, the same way) is greyed out, and not sent, otherwise (a box ticked for
 // a gladiator who played). Fields that share a `data-unique` key never hold one value (the
 // gladiators' numbers; an option may say how many may hold it, `data-copies`), and a number
-// may be bounded by another (`data-max-from`). An option that needs another menu of the
+// may be bounded by another (`data-max-from`); a name is never one already taken (`data-taken`,
+// a JSON list, told apart whatever their case and spaces: a team's in a league). An option that needs another menu of the
 // form on a value (`data-needs="backpack"`: a pocket needs the backpack worn) is greyed out
 // until one is.
 (function () {
@@ -173,15 +174,18 @@
     field.disabled = !on;
     if (!on && field.type === "checkbox") field.checked = false;
   }
-  // A value held by more of a key's fields than it may be (once; an option's `data-copies`).
+  // A value held by more of a key's fields than it may be (once; an option's `data-copies`),
+  // or by what the game already holds (`data-taken`).
+  function folded(text) { return String(text).trim().split(/\s+/).join(" ").toLowerCase(); }
   function unique(form) {
     var seen = {};
     form.querySelectorAll("[data-unique]").forEach(function (field) {
       if (field.disabled) { say(field, "unique", ""); return; }
       var option = field.selectedOptions && field.selectedOptions[0];
-      var cap = Number(option && option.dataset.copies || 1), key = field.dataset.unique + "\u0000" + field.value;
+      var cap = Number(option && option.dataset.copies || 1), key = field.dataset.unique + "\u0000" + folded(field.value);
       seen[key] = (seen[key] || 0) + 1;
-      say(field, "unique", field.value !== "" && seen[key] > cap ? field.dataset.rule || "?" : "");
+      var taken = JSON.parse(field.dataset.taken || "[]").map(folded).indexOf(folded(field.value)) >= 0;
+      say(field, "unique", field.value !== "" && (seen[key] > cap || taken) ? field.dataset.rule || "?" : "");
     });
   }
   // A number at most what another field holds, divided (`data-max-from="exp_3/10"`).

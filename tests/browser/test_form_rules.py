@@ -38,6 +38,7 @@ FORM = """<!doctype html><html><body><form id="f">
 <select name="to"><option value="">-</option><option value="hands">H</option>
   <option value="c1">C1</option><option value="back">B</option></select>
 <input name="exp" type="number" value="25"><input name="increases" type="number" min="0" data-max-from="exp/10">
+<input name="team" data-unique="team-name" data-taken="[&#34;Nabos&#34;, &#34;Les Titans&#34;]" data-rule="taken">
 </form></body></html>"""
 
 
@@ -98,4 +99,11 @@ def test_each_rule_holds_the_form_back_with_its_own_words(browser: Browser) -> N
     page.fill("[name=increases]", "3")
     assert page.evaluate(form_ok) is False  # 25 EXP: 2 increases at most
     page.fill("[name=increases]", "2")
+    assert page.evaluate(form_ok) is True
+    # A name another already holds, whatever its case and spaces (an outside walker's find).
+    page.fill("[name=team]", "  les   TITANS ")
+    assert valid(page, "team") == "taken"
+    assert page.evaluate(form_ok) is False
+    page.fill("[name=team]", "Les Titans du Nord")
+    assert valid(page, "team") == ""
     assert page.evaluate(form_ok) is True
