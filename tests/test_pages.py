@@ -319,6 +319,13 @@ def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
         headers = client.get(path).headers
         assert headers["x-content-type-options"] == "nosniff", path
         assert "content-security-policy" not in headers, path
+    # An image of ours opened alone is a document: it keeps the policy.
+    assert "default-src" in client.get("/static/icon.svg").headers["content-security-policy"]
+    # A bundle goes in the coding the phone takes, never one it refuses.
+    takes = {"br, gzip": "br", "gzip, br;q=0": "gzip", "br;q=0.0, gzip;q=0": None}
+    for accepted, coding in takes.items():
+        answer = client.get(bundle_url(), headers={"Accept-Encoding": accepted})
+        assert answer.headers.get("content-encoding") == coding, accepted
 
 
 def test_pages_are_compressed(client: TestClient) -> None:

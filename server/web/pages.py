@@ -6,6 +6,7 @@ A page asked by htmx gets one block of its template; the same URL without htmx g
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import partial
 from typing import Annotated, Any
@@ -614,7 +615,13 @@ def asset(request: Request, name: str, ext: str) -> Response:
     if not has_bundle(name, ext):
         raise NotFound(N_("This page does not exist."))
     headers = {"Cache-Control": "public, max-age=31536000, immutable", "Vary": "Accept-Encoding"}
-    takes = {e.split(";")[0].strip() for e in request.headers.get("accept-encoding", "").split(",")}
+    takes = {  # each coding the phone takes, but those it refuses ("br;q=0")
+        coding.strip()
+        for coding, _, weight in (
+            e.partition(";") for e in request.headers.get("accept-encoding", "").split(",")
+        )
+        if not re.fullmatch(r"\s*q\s*=\s*0(\.0*)?\s*", weight)
+    }
     encoding = next((e for e in ("br", "gzip") if e in takes), None)
     if encoding is None:
         body = bundle(name, ext)[0]

@@ -42,9 +42,11 @@ STATIC_HEADERS = [
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
 ]
 
-# A script or styles file (not a worker: `/sw.js` keeps them all) is no document: a policy for
-# documents on it is bytes every first visit waits for, and says nothing.
+# A script or a style sheet of ours (not a worker: `/sw.js` keeps them all) is no document: a
+# policy for documents on it is bytes every first visit waits for, and says nothing. Judged by
+# what the answer is, not by its address (an image of `/static/` opened alone is a document).
 SUBRESOURCE_PREFIXES = ("/assets/", "/static/")
+SUBRESOURCE_TYPES = (b"text/javascript", b"text/css")
 SUBRESOURCE_HEADERS = [(b"x-content-type-options", b"nosniff")]
 
 # Personal pages must never sit in a shared cache or the back-forward cache of another user.
@@ -60,16 +62,15 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         private = scope["path"].startswith(PRIVATE_PREFIXES) or scope["path"] == "/"
-        added = (
-            SUBRESOURCE_HEADERS
-            if scope["path"].startswith(SUBRESOURCE_PREFIXES)
-            else STATIC_HEADERS
-        )
+        ours = scope["path"].startswith(SUBRESOURCE_PREFIXES)
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 names = {name.lower() for name, _ in headers}
+                kind = next((v for n, v in headers if n.lower() == b"content-type"), b"")
+                script = ours and kind.split(b";")[0].strip() in SUBRESOURCE_TYPES
+                added = SUBRESOURCE_HEADERS if script else STATIC_HEADERS
                 headers.extend(h for h in added if h[0] not in names)
                 if private and b"cache-control" not in names:
                     headers.append((b"cache-control", b"no-store"))

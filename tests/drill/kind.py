@@ -27,13 +27,11 @@ from server.platform.kinds import (
     Applied,
     Context,
     GameKind,
-    LoggedEvent,
     Move,
     Part,
     PersonInfo,
     Phase,
     Viewer,
-    sentences_only,
 )
 from server.platform.now import NOTHING_LEFT, WATCH, Now
 
@@ -189,9 +187,6 @@ class Drill(GameKind[DrillState]):
         """The fingers shown are the players' until the reveal: the referee reads the game whole
         while none is hidden."""
         return viewer.is_staff and all(p.shown is None for p in state.players.values())
-
-    def log_view(self, event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
-        return sentences_only(event, viewer)
 
     def now(self, view: Mapping[str, Any], viewer: Viewer) -> Now:
         phase, mine = view["phase"], view.get("me")

@@ -167,7 +167,7 @@ class Tally(GameKind[TallyState]):
         return []
 
     def may_send(self, viewer: Viewer, command: Any) -> bool:
-        if viewer.role == "player" and command.player != viewer.person_id:
+        if viewer.role == "player" and getattr(command, "player", None) != viewer.person_id:
             return False
         return super().may_send(viewer, command)
 
