@@ -23,6 +23,7 @@ from server.platform.kinds import (
     Move,
     Phase,
     Viewer,
+    may_now,
 )
 from server.platform.now import Now
 
@@ -120,6 +121,25 @@ def test_a_move_outside_its_phases_is_refused_with_the_phase_s_words() -> None:
         STEPS.apply(started, Begin(type="begin"), CTX)
 
 
+@pytest.mark.parametrize(
+    ("role", "started", "may"),
+    [
+        ("organizer", False, {"begin"}),
+        ("organizer", True, {"step"}),
+        ("referee", False, set()),
+        ("player", True, {"step"}),
+        ("public", True, set()),
+        ("system", True, set()),  # the clock's own tick is nobody's to offer
+    ],
+)
+def test_what_a_viewer_may_do_now_is_read_from_the_moves(
+    role: str, started: bool, may: set[str]
+) -> None:
+    """The one source the walker holds every offered form to: the moves naming the viewer's
+    role whose phases hold, the same `check` and `may_send` judge by."""
+    assert may_now(STEPS, Board(started=started), Viewer(role)) == may
+
+
 def test_what_follows_every_command_is_said_after_its_rule() -> None:
     state = Board(started=True, moves=["A1", "A2"])
     done = STEPS.apply(state, Step(type="step", to="A3"), CTX)
@@ -163,3 +183,24 @@ def test_a_kind_that_says_nothing_of_its_secrets_keeps_them() -> None:
         entry = STEPS.log_view(event, viewer)
         assert entry is not None and "secret-square" not in str(entry), viewer
         assert entry["summary"] == "Stepped."
+
+
+@pytest.mark.parametrize(("may", "shown"), [({"step"}, True), ({"begin"}, False), (None, True)])
+def test_a_page_offers_no_form_for_a_move_the_game_refuses_now(
+    may: set[str] | None, shown: bool
+) -> None:
+    """The forms read the same source: `action_form` renders nothing for a command outside
+    the viewer's moves now (the page context's `may`)."""
+    from types import SimpleNamespace
+
+    from server.web.templating import make_environment
+
+    page = make_environment().from_string(
+        '{% import "_macros.html" as m with context %}'
+        '{% call m.action_form(game, 3, "step") %}<button>Go</button>{% endcall %}'
+    )
+    context: dict[str, Any] = {"game": SimpleNamespace(id="g1"), "replay": False}
+    if may is not None:
+        context["may"] = may
+    html = page.render(context)
+    assert ('name="type" value="step"' in html) is shown, html

@@ -18,6 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from server.platform.dice import ScriptedRolls
+from server.platform.kinds import may_now
 from server.platform.service import GameService
 from tests.security.conftest import SCENES, WAITS_ON, phones
 
@@ -25,6 +26,7 @@ LIVE = re.compile(r'<div id="live"[^>]*>\s*(<[^>]+>)(.*?)</p>', re.S)
 WHERE = re.compile(r'<strong class="now-where">([^<]+)</strong>')
 YOU = re.compile(r'<span class="now-you">([^<]+)</span>')
 TO = re.compile(r'<a href="#([\w-]+)" class="now-to')
+OFFERED = re.compile(r'<input type="hidden" name="type" value="(\w+)">')
 
 
 def test_every_scene_says_whom_it_waits_for() -> None:
@@ -38,6 +40,7 @@ def test_every_page_opens_on_where_the_game_stands_and_what_this_viewer_can_do(
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
     scene = SCENES[label](service, rolls)
     yours = set()
+    loaded = service.load(scene.game)
     for persona, phone in phones(client, service, scene).items():
         if persona == "stranger":
             continue
@@ -60,4 +63,13 @@ def test_every_page_opens_on_where_the_game_stands_and_what_this_viewer_can_do(
             if "data-yours" in first:
                 yours.add(persona)
                 assert to or you, line
+                # "Your turn" reads the game's moves as the forms and the rules do: the page
+                # offers one of this viewer's moves now, or a proposal to answer; unless the
+                # viewer's role sends nothing through Arbitre (their turn is said aloud at the
+                # table: Roi / Chevalier / Bourreau's teams).
+                viewer = scene.people[persona]
+                if any(viewer.role in move.by for move in loaded.kind.moves):
+                    may = may_now(loaded.kind, loaded.state, viewer)
+                    offered = set(OFFERED.findall(page))
+                    assert offered & may or "/proposals/" in page, (persona, offered, may)
     assert yours == WAITS_ON[label], f"{label}: the line says 'yours' to {sorted(yours)}"

@@ -23,6 +23,7 @@ from urllib.parse import urlencode, urlsplit
 
 from fastapi.testclient import TestClient
 
+from server.platform.kinds import Viewer, may_now
 from server.platform.service import GameService
 from tests.conftest import Phone
 from tests.scene import Scene
@@ -519,13 +520,24 @@ def walk(
     done = Walk(scene.label, seed)
     game = scene.game
     held: dict[str, str] = {}  # a person's page address, with the choice it keeps
+    viewers = {
+        f"{p.role}:{p.name}": Viewer(p.role, p.id, p.name) for p in service.people(game)
+    }
     for _ in range(steps):
         if service.load(game).kind.status(service.load(game).state) == "finished":
             done.ended = True
             break
         offered: list[tuple[str, Offer | str]] = []
+        loaded = service.load(game)
         for persona, phone in phones.items():
             forms, links = offers_of(phone, game, held.get(persona, ""))
+            # One source of what a person may do now: the game's declared moves (`may_now`).
+            may = may_now(loaded.kind, loaded.state, viewers[persona])
+            for form in forms:
+                if form.type != "undo" and form.type not in may:
+                    done.errors.append(
+                        f"{persona} is offered {form.type!r}, not among its moves now {sorted(may)}"
+                    )
             offered += [(persona, o) for o in forms]
             offered += [(persona, link) for link in links]
         if not offered:

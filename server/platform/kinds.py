@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, Field, TypeAdapter
 
@@ -515,6 +515,25 @@ def consent_of(kind: GameKind[Any], state: Any, command: Any, actor: Viewer) -> 
         return None
     others = sorted(kind.touches(state, command) - {kind.side_of(state, actor)})
     return others[0] if others else None
+
+
+def command_names(command: type[BaseModel]) -> tuple[str, ...]:
+    """The `type`s a command is sent with (one, or a pair such as "enter" / "leave")."""
+    return tuple(str(name) for name in get_args(command.model_fields["type"].annotation))
+
+
+def may_now(kind: GameKind[Any], state: Any, viewer: Viewer) -> frozenset[str]:
+    """What this viewer may do now, by the game's own declarations: the commands of the moves
+    that name their role and whose phases all hold, the same moves `check` and `may_send` judge
+    a command by. Every form a page offers is one of them (the walker checks it at each step,
+    `tests/test_walker.py`), and the rules refuse any other; what a move's rule asks beyond its
+    phase (whose turn, which piece) is the rule's and the form's own."""
+    return frozenset(
+        name
+        for move in kind.moves
+        for name in command_names(move.command)
+        if viewer.role in move.by and all(phase.holds(state) for phase in move.when)
+    )
 
 
 def personal_parts(kind: GameKind[Any]) -> frozenset[str]:

@@ -18,7 +18,15 @@ from starlette.datastructures import QueryParams
 from server import i18n
 from server.errors import ArbitreError
 from server.i18n import N_, Msg
-from server.platform.kinds import Built, GameKind, Projection, Viewer, personal_parts, project
+from server.platform.kinds import (
+    Built,
+    GameKind,
+    Projection,
+    Viewer,
+    may_now,
+    personal_parts,
+    project,
+)
 from server.platform.now import Now
 from server.platform.service import GameService, Loaded
 from server.platform.service.store import may_undo
@@ -76,6 +84,8 @@ def page_context(
         "flash": None,
         "query": NO_QUERY,
         "now_line": loaded.kind.now(shown.view, viewer),
+        # What this viewer may do now, by the game's moves: the forms offer nothing else.
+        "may": may_now(loaded.kind, loaded.state, viewer),
     }
     context["proposals"] = service.proposals(game, viewer, loaded.kind, loaded.state)
     asked = [p for p in context["proposals"] if p.get("status") == "open" and p.get("to_me")]
@@ -182,6 +192,7 @@ def described(
             undoes,
         ],
         "game": [game.name, game.status],
+        "may": sorted(context.get("may", ())),
         "undoable": context.get("undoable"),
         "undo_asks": context.get("undo_asks"),
         "proposals": context.get("proposals"),
