@@ -520,9 +520,7 @@ def walk(
     done = Walk(scene.label, seed)
     game = scene.game
     held: dict[str, str] = {}  # a person's page address, with the choice it keeps
-    viewers = {
-        f"{p.role}:{p.name}": Viewer(p.role, p.id, p.name) for p in service.people(game)
-    }
+    viewers = {f"{p.role}:{p.name}": Viewer(p.role, p.id, p.name) for p in service.people(game)}
     for _ in range(steps):
         if service.load(game).kind.status(service.load(game).state) == "finished":
             done.ended = True
