@@ -64,12 +64,10 @@ def test_every_page_opens_on_where_the_game_stands_and_what_this_viewer_can_do(
                 yours.add(persona)
                 assert to or you, line
                 # "Your turn" reads the game's moves as the forms and the rules do: the page
-                # offers one of this viewer's moves now, or a proposal to answer; unless the
-                # viewer's role sends nothing through Arbitre (their turn is said aloud at the
-                # table: Roi / Chevalier / Bourreau's teams).
-                viewer = scene.people[persona]
-                if any(viewer.role in move.by for move in loaded.kind.moves):
-                    may = may_now(loaded.kind, loaded.state, viewer)
+                # offers one of this viewer's moves now, or a proposal to answer; unless their
+                # turn is said aloud at the table, for the staff to enter (`Now.aloud`).
+                if "data-aloud" not in first:
+                    may = may_now(loaded.kind, loaded.state, scene.people[persona])
                     offered = set(OFFERED.findall(page))
                     assert offered & may or "/proposals/" in page, (persona, offered, may)
     assert yours == WAITS_ON[label], f"{label}: the line says 'yours' to {sorted(yours)}"

@@ -18,12 +18,14 @@ class Now:
     """`where`: the moment of the game and whose turn it is ("Turn 3 · Hugo chooses a
     technique"). `you`: what this viewer can do now, None on the public's board. `yours`: the
     game waits for this viewer. `to`: the id of the viewer's controls, when the page has them
-    further down."""
+    further down. `aloud`: the viewer's turn is said aloud at the table, for the staff to enter
+    (a team's stake, a player's choice at a table game): their page offers no control for it."""
 
     where: Msg
     you: Msg | None = None
     yours: bool = False
     to: str | None = None
+    aloud: bool = False
 
 
 NOTHING_LEFT = N_("Nothing left to do.")

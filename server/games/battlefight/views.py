@@ -342,7 +342,10 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
     if me["choice"] is not None:
         if at_table:
             return Now(
-                where, Msg(N_("Your turn: say your choice aloud to the organizer.")), yours=True
+                where,
+                Msg(N_("Your turn: say your choice aloud to the organizer.")),
+                yours=True,
+                aloud=True,
             )
         return Now(where, Msg(N_("Your turn.")), yours=True)
     offers = [n for n in (table or {}).get("draw_offer", []) if n != me["name"]]

@@ -225,4 +225,4 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
         "stakes": N_("Your turn: with your team, choose your stake, and say it."),
         "duel": N_("Wait: the game master settles the duel."),
     }
-    return Now(where, Msg(says[phase]), yours=phase != "duel")
+    return Now(where, Msg(says[phase]), yours=phase != "duel", aloud=True)

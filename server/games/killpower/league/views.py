@@ -307,6 +307,7 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
                 where,
                 Msg(N_("Your match is open: go to it.")),
                 yours=True,
+                to=f"waiting-{live['game']}",
             )
     gains = sum(g["increases_left"] for t in view["teams"] for g in t["gladiators"])
     if gains:  # the increases their EXP has earned (rules.EXP_PER_INCREASE each), to spend

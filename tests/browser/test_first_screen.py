@@ -1,0 +1,79 @@
+"""Issue 54: what you can do now is on the first screen. For every person whose now-line says
+the game waits for them, in every scene of every kind (each phase and end, `tests/scene.py`),
+the controls for it start within the first 844 px of their page at 390 px wide, in both
+languages (unless their turn is said aloud, for the staff to enter: `Now.aloud`): the first form of one of their moves now (`may_now`, the source the forms and the
+rules read), or of a proposal to answer, or what the line points to as theirs (`Now.to`). A form folded in a `<details>` counts by its summary,
+the tap that opens it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser
+
+from server.platform.kinds import may_now
+from server.platform.service import GameService
+from tests.conftest import BROWSER
+from tests.security.conftest import SCENES
+
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "service_workers": "block",
+}
+FOLD = 844  # px: the first screen of a 390 x 844 phone
+
+FIRST_CONTROL = r"""(may) => {
+  // A turn said aloud at the table, for the staff to enter, has no control on this page.
+  const yours = document.querySelector('#live [data-yours]:not([data-aloud])');
+  if (!yours) return null;
+  const tops = [];
+  for (const form of document.querySelectorAll('#live form')) {
+    const action = form.getAttribute('action') || '';
+    const type = form.querySelector('input[type=hidden][name=type]');
+    const ours = action.includes('/proposals/') || (type && may.includes(type.value));
+    if (!ours || form.closest('[hidden]')) continue;
+    let box = form.getBoundingClientRect();
+    const folded = form.closest('details:not([open])');
+    if (folded) box = folded.querySelector('summary').getBoundingClientRect();
+    if (!box.height) continue;
+    tops.push({top: box.top + window.scrollY, what: (type ? type.value : 'proposal')});
+  }
+  // What the line points to as the viewer's controls (a link to their match, a panel).
+  const to = yours.querySelector('a.now-to');
+  const target = to && document.getElementById(to.getAttribute('href').slice(1));
+  if (target) {
+    const box = (target.closest('section') || target).getBoundingClientRect();
+    tops.push({top: box.top + window.scrollY, what: '#' + target.id});
+  }
+  tops.sort((a, b) => a.top - b.top);
+  return tops.length ? tops[0] : {top: Infinity, what: 'no control'};
+}"""
+
+
+@pytest.mark.parametrize("label", sorted(SCENES))
+def test_the_controls_for_your_turn_start_on_the_first_screen(
+    browser: Browser, live_server: Any, label: str
+) -> None:
+    service: GameService = live_server.app.state.service
+    scene = SCENES[label](service, service.dice)  # type: ignore[arg-type]
+    loaded = service.load(scene.game)
+    late: list[str] = []
+    for language in ("fr-FR", "en-GB"):
+        context = browser.new_context(**PHONE, locale=language)
+        page = context.new_page()
+        for persona, viewer in scene.people.items():
+            context.clear_cookies()
+            person = service.person(scene.game, viewer.person_id)  # type: ignore[arg-type]
+            link = f"{live_server.url}/t/{service.link_of(person).token}"
+            assert context.request.get(link, max_redirects=0, headers=BROWSER).status == 303
+            page.goto(f"{live_server.url}/g/{scene.game}")
+            may = sorted(may_now(loaded.kind, loaded.state, viewer))
+            first = page.evaluate(FIRST_CONTROL, may)
+            if first is not None and first["top"] > FOLD:
+                late.append(f"{persona} ({language}): {first['what']} at {first['top']} px ")
+        context.close()
+    assert not late, "\n".join(late)
