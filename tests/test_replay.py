@@ -26,6 +26,7 @@ from tests.security.conftest import SCENES, phones
 
 ENDED = sorted(declared("ENDS"))  # every game's ends
 STEPS = re.compile(r'data-step="(\d+)" data-last="(\d+)"')
+NOW = re.compile(r'class="now-where">([^<]+)</strong>\s*<span class="now-you">(.*?)</span>', re.S)
 
 
 def test_a_step_is_the_game_as_it_stood_then(service: GameService) -> None:
@@ -90,12 +91,18 @@ def test_every_finished_game_replays_for_each_reader_step_by_step(
         assert found and found.group(1) == found.group(2), persona  # it opens on the end
         last = int(found.group(2))
         assert last == len(service.steps(scene.game)) and last > 0
+        numbers = [seq for seq, _undone in service.steps(scene.game)]
         for step in range(last + 1):
             page = phone.get(f"/g/{scene.game}/replay?step={step}").text
             assert f'data-step="{step}"' in page
             shown = page[page.index('id="replay"') :]  # the step and its controls
             assert 'method="post"' not in shown and "hx-post" not in shown, (persona, step)
             assert 'aria-current="step"' in page or step == 0
+            if step:  # numbered as the journal numbers it, said in words to every reader
+                line = NOW.search(page)
+                assert line and f"nº {numbers[step - 1]}," in line.group(1), (persona, step)
+                said = re.sub(r"<[^>]+>|\s+", " ", line.group(2)).strip()
+                assert said and said != "Une action", (persona, step, said)
 
 
 def tally_played(service: GameService, *, finished: bool) -> str:

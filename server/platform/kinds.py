@@ -471,6 +471,21 @@ class GameKind(ABC, Generic[S]):
             return Msg(move.label)
         return Msg(str(getattr(command, "type", "action")))
 
+    def replay_line(self, event: LoggedEvent, state: S) -> Msg:
+        """A finished game's action said as anyone may know it once the game is over, for a
+        replay's step that the reader's journal says nothing of (a Serial Battle's public
+        board): by default the words of its move ("elimination"), never what was sent; "undo"
+        for an undo. `state` is the game's at its end (its players' names)."""
+        if event.type == "undo":
+            return Msg(N_("An action undone"))
+        try:
+            move = self.declared.get(type(self.parse(dict(event.command))))
+        except ValueError:  # a command of an older version of the game
+            move = None
+        if move is not None and move.label is not None:
+            return Msg(N_("Action: {what}"), {"what": Msg(move.label)})
+        return Msg(N_("An action"))
+
     # --- pages ---
     def registrable_roles(self) -> tuple[str, ...]:
         """The roles the organizer may give: referees (where the game has any), then the kind's."""

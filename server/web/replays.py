@@ -61,24 +61,21 @@ def replay(
     tag = f'"{loaded.game.seq}-{viewer.role}-{viewer.person_id}-{asked}-{current_language.get()}"'
     if request.headers.get("if-none-match") == tag:
         return Response(status_code=304, headers={"ETag": tag, **KEPT})
-    # Every action is a step; those the timeline lists are labelled as this reader's journal
-    # says them, or by number where it says nothing to them (a Serial Battle's public board).
+    # Every action is a step, numbered as the journal numbers it; those the timeline lists are
+    # said as this reader's journal says them, else as anyone may know them once the game is
+    # over (`GameKind.replay_line`: a Serial Battle's public board).
     actions = service.steps(game_id)
     last = len(actions)
     shown = last if asked is None else min(asked, last)
     if step is not None and asked != shown:
         return RedirectResponse(f"/g/{game_id}/replay?step={shown}", status_code=303)
     near = range(max(shown - NEAR, 1), min(shown + NEAR, last) + 1)
-    said = {}
+    said: dict[int, Msg | str] = {}
     if actions:
         first_seq, last_seq = actions[near.start - 1][0], actions[near.stop - 2][0]
-        said = {
-            e["seq"]: e["summary"]
-            for e in service.log(game_id, viewer, after=first_seq - 1, upto=last_seq)
-            if e.get("summary")
-        }
+        said = service.step_lines(game_id, viewer, after=first_seq - 1, upto=last_seq)
     steps = [
-        Step(n, seq, said.get(seq) or Msg(N_("Action no. {n}"), {"n": n}), undone)
+        Step(n, seq, said.get(seq) or Msg(N_("An action")), undone)
         for n in near
         for seq, undone in [actions[n - 1]]
     ]
@@ -89,7 +86,11 @@ def replay(
     page = loaded.kind.page_for(viewer)
     context = page_context(service, clock, Loaded(game, loaded.kind, state), viewer, page)
     now = next((s.summary for s in steps if s.n == shown), Msg(N_("The game as it began.")))
-    where = Msg(N_("Replay · step {n} of {count}"), {"n": shown, "count": last})
+    where = (
+        Msg(N_("Replay · #{seq}, step {n} of {count}"), {"seq": seq, "n": shown, "count": last})
+        if shown
+        else Msg(N_("Replay · step {n} of {count}"), {"n": shown, "count": last})
+    )
     context.update(
         now_line=Now(where, now if isinstance(now, Msg) else Msg(str(now))),
         match_log=None,  # the page's own "last action" is the step's

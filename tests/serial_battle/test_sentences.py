@@ -62,3 +62,23 @@ def test_projectiles_and_empty_weapons_are_said(service: GameService, rolls: Scr
     # Hugo and Zoé each defended once, Léa attacked twice: an assault counts for both sides.
     counts = {p.name: p.assaults for p in service.load(game.id).state.players.values()}  # type: ignore[attr-defined]
     assert counts == {"Léa": 2, "Hugo": 1, "Zoé": 1}
+
+
+def test_the_public_replay_says_who_struck_whom_and_never_with_what(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """Issue 54: a replay's step that the public board's journal says nothing of is said as the
+    end reveals it (each player's assaults and damage), « Léa → Hugo : 3 PV », with no card nor
+    where it hit."""
+    from server.i18n import Msg
+    from server.platform.kinds import Viewer
+    from tests.serial_battle.scenes import sb_no_survivor
+
+    scene = sb_no_survivor(service, rolls)
+    lines = service.step_lines(scene.game, Viewer("public"))
+    said = [m.render() if isinstance(m, Msg) else m for m in lines.values()]
+    blows = [line for line in said if "→" in line]
+    assert blows and all("PV" in line for line in blows), said
+    assert blows == ["Léa → Hugo : 6 PV, hors jeu · Hugo → Léa : 6 PV, hors jeu"], said
+    assert not any("couteau" in line.lower() for line in said), said
+    assert "Action : carte donnée" in said, said  # a move said by its words, not what it gave

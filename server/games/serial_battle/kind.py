@@ -42,6 +42,7 @@ from server.i18n import N_, Msg
 from server.platform.kinds import (
     NOBODY,
     GameKind,
+    LoggedEvent,
     Move,
     PersonInfo,
     Phase,
@@ -175,6 +176,9 @@ class SerialBattle(GameKind[SBState]):
     log_view = staticmethod(views.log_view)
 
     roll_label = staticmethod(views.roll_label)
+
+    def replay_line(self, event: LoggedEvent, state: SBState) -> Msg:
+        return views.replay_line(event, state) or super().replay_line(event, state)
 
     def label(self, command: Any, state: SBState) -> Msg:
         return views.label(command, state, super().label(command, state))

@@ -13,7 +13,7 @@ from server.games.serial_battle.catalog import BARE_HANDS, Card
 from server.games.serial_battle.commands import Assault
 from server.games.serial_battle.setup import advice, start_missing
 from server.games.serial_battle.state import START_PV, Held, Player, SBState
-from server.i18n import N_, Msg, sort_key
+from server.i18n import N_, Msg, joined, sort_key
 from server.platform.kinds import LoggedEvent, Part, Viewer, full_event
 from server.platform.now import NOTHING_LEFT, WATCH, Now
 
@@ -232,6 +232,39 @@ def log_view(event: LoggedEvent, viewer: Viewer) -> dict[str, Any] | None:
             "summary": event.summary.render(),
             "undone": event.undone,
         }
+    return None
+
+
+def replay_line(event: LoggedEvent, state: SBState) -> Msg | None:
+    """An action as the public may know it once the game is over (its summary shows each
+    player's assaults, damage dealt and eliminations): an assault's blows, who struck whom for
+    how many PV, never with which card nor where; an elimination, whose. None: the words of
+    its move."""
+
+    def name(player_id: Any) -> str:
+        found = state.players.get(str(player_id))
+        return found.name if found else str(player_id)
+
+    command = event.command
+    if event.type == "command" and command.get("type") in ("assault", "knockout_again"):
+        blows = [b for b in event.result.get("blows", ()) if b.get("hit", True)]
+        if not blows:
+            return Msg(
+                N_("{name} attacks: no blow lands."), {"name": name(command.get("attacker"))}
+            )
+        said = []
+        for blow in blows:
+            params = {"striker": name(blow["striker"]), "target": name(blow["target"])}
+            out = blow.get("fatal") or blow.get("remaining", 1) <= 0
+            text = (
+                N_("{striker} → {target}: {pv} PV, out")
+                if out
+                else N_("{striker} → {target}: {pv} PV")
+            )
+            said.append(Msg(text, params | {"pv": blow.get("pv", 0)}))
+        return joined(said, " · ")
+    if event.type == "command" and command.get("type") == "eliminate":
+        return Msg(N_("{name} is eliminated."), {"name": name(command.get("player"))})
     return None
 
 

@@ -59,6 +59,7 @@ class GameService:
         self.token_viewer = reads.token_viewer
         self.people, self.person, self.links_held = reads.people, reads.person, reads.links_held
         self.log, self.recent_summaries = reads.log, reads.recent_summaries
+        self.step_lines = reads.step_lines
         self.last_undoable = reads.last_undoable
         self.undo_actor = reads.undo_actor
         # The log replayed.

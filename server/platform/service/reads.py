@@ -190,6 +190,25 @@ class Reads:
                 shown.append(view)
         return shown
 
+    def step_lines(
+        self, game_id: str, viewer: Viewer, after: int = 0, upto: int | None = None
+    ) -> dict[int, Msg | str]:
+        """A replay's actions said for `viewer`, by sequence number: as their journal says them,
+        else as the public may know them once the game is over (`GameKind.replay_line`)."""
+        loaded = self.load(game_id)
+        with self.store.db.read() as s:
+            events = self.store.events(s, game_id, after=after, upto=upto)
+        over = loaded.game.status == "finished"
+        lines: dict[int, Msg | str] = {}
+        for event in events:
+            if event.type not in ("command", "undo"):
+                continue
+            read = logged(event, over=over)
+            entry = log_entry(loaded.kind, read, viewer)
+            said = entry.get("summary") if entry else None
+            lines[event.seq] = said or loaded.kind.replay_line(read, loaded.state)
+        return lines
+
     def recent_summaries(self, game_id: str, limit: int = 5) -> list[Recent]:
         """The latest actions' sentences, for staff screens."""
         with self.store.db.read() as s:
