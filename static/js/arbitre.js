@@ -27,6 +27,21 @@
   document.addEventListener("input", function (evt) {
     if (evt.target.matches && evt.target.matches("[data-filter]")) filter(evt.target);
   });
+  // An action that asks first (`hx-confirm`) asks in the page's own dialog (templates/base.html),
+  // not the browser's: its words in big buttons, and a push renewing the page meanwhile does
+  // not close it. Declined, or the dialog gone: nothing is sent.
+  document.addEventListener("htmx:confirm", function (evt) {
+    var dialog = document.getElementById("confirm");
+    if (!dialog || typeof dialog.showModal !== "function") return;  // the browser's own
+    evt.preventDefault();
+    var detail = evt.detail;
+    dialog.querySelector("[data-confirm-text]").textContent = detail.ctx.confirm;
+    dialog.returnValue = "";
+    dialog.addEventListener("close", function () {
+      if (dialog.returnValue === "yes") detail.issueRequest(); else detail.dropRequest();
+    }, {once: true});
+    dialog.showModal();
+  });
   // A list renewed by a push is filtered again as its field says.
   function filterAll() { document.querySelectorAll("[data-filter]").forEach(filter); }
   document.addEventListener("htmx:after:settle", filterAll);

@@ -108,3 +108,14 @@ def live(page: Page) -> Page:
     """The page, once its live stream is connected."""
     expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
     return page
+
+
+def answer_confirm(page: Page, accept: bool) -> str:
+    """Answers the page's own question before an action (`hx-confirm`: templates/base.html, never
+    the browser's `confirm()`): Confirmer or Annuler tapped; what it asked."""
+    dialog = page.locator("dialog#confirm[open]")
+    expect(dialog).to_be_visible()
+    asked = dialog.locator("[data-confirm-text]").inner_text()
+    dialog.get_by_role("button", name="Confirmer" if accept else "Annuler").tap()
+    expect(dialog).to_be_hidden()
+    return asked

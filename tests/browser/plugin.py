@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext
+from playwright.sync_api import Browser, BrowserContext, Dialog
 
 # A test that asks for one of these (or for a browser of its own, `*_browser`) drives Chromium,
 # or the live server that browser tests share.
@@ -53,7 +53,8 @@ def quiet_console(
     the console without an error: no script error, no policy violation (an inline style that
     the strict CSP refuses), nothing logged as an error by Arbitre's own script. A test whose
     point is an error the browser logs (the network cut on purpose) says which, with
-    `@pytest.mark.console(r"pattern")`."""
+    `@pytest.mark.console(r"pattern")`. No page opens a native dialog (`confirm()`): the
+    page's own asks (issue 54)."""
     errors: list[str] = []
     if "browser" not in request.fixturenames and "page" not in request.fixturenames:
         yield errors
@@ -65,9 +66,15 @@ def quiet_console(
         if not text.startswith(ANSWER_LOGGED) and not any(p.search(text) for p in allowed):
             errors.append(text)
 
+    def native(dialog: Dialog) -> None:
+        # Issue 54: a question is asked in the page's own dialog, never the browser's.
+        errors.append(f"a native {dialog.type}() dialog: {dialog.message}")
+        dialog.dismiss()
+
     def watched(context: BrowserContext) -> BrowserContext:
         context.on("console", lambda m: heard(m.text) if m.type == "error" else None)
         context.on("weberror", lambda e: heard(f"script error: {e.error}"))
+        context.on("dialog", native)
         return context
 
     new_context = Browser.new_context

@@ -9,7 +9,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from server.games.killpower.demo import wizard
 from server.platform.service import GameService
-from tests.browser.kit import PHONE, assert_accessible, shot
+from tests.browser.kit import PHONE, answer_confirm, assert_accessible, shot
 from tests.conftest import key, viewer_of
 from tests.killpower.browser_kit import two_coach_match
 
@@ -146,8 +146,8 @@ def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_serv
         for page in (alix, basile):  # both have a gladiator on the field: both let it pass
             button = page.get_by_role("button", name="Nos autres gladiateurs ne font rien")
             expect(button).to_be_visible()
-            page.once("dialog", lambda d: d.accept())  # giving up the rest is asked first
             button.tap()
+            answer_confirm(page, accept=True)  # giving up the rest is asked first
             expect(button).to_be_hidden()
         for page in (alix, basile):
             expect(page.locator("[data-turn]")).to_have_text(f"Tour {turn - 1}")

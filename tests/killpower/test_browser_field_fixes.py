@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, expect
 
 from server.games.killpower.demo import wizard
 from server.platform.service import GameService
-from tests.browser.kit import assert_accessible, live, opened, shot
+from tests.browser.kit import answer_confirm, assert_accessible, live, opened, shot
 from tests.conftest import key, viewer_of
 
 
@@ -60,16 +60,13 @@ def test_a_coach_sees_the_waiting_match_first_and_is_warned_before_an_expulsion(
     mover.get_by_role("button", name="Donner le ballon").first.tap()
     warning = mover.get_by_role("alert").filter(has_text="La balle est encore en zone de touche")
     expect(warning).to_be_visible()
-    asked: list[str] = []
-    mover.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
     mover.get_by_role("button", name="Fin de la phase de déplacement").tap()
+    asked = answer_confirm(mover, accept=False)
     expect(warning).to_be_visible()
-    assert asked and "Terminer la phase quand même ?" in asked[0]
+    assert "Terminer la phase quand même ?" in asked
     assert service.load(match_id).state.phase == 1  # nothing ended, nobody expelled
 
-    asked.clear()
-    mover.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
     mover.get_by_role("button", name="Abandonner").tap()
-    assert asked == ["Abandonner le match ?"]
+    assert answer_confirm(mover, accept=False) == "Abandonner le match ?"
     assert service.load(match_id).state.stage == "running"
     shot(mover, "killpower-warning")

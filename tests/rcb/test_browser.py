@@ -8,7 +8,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from server.platform.service import GameService
-from tests.browser.kit import PHONE, assert_accessible, shot, wait_until
+from tests.browser.kit import PHONE, answer_confirm, assert_accessible, shot
 from tests.conftest import key, viewer_of
 
 
@@ -70,10 +70,8 @@ def test_a_game_master_runs_three_rounds(browser: Browser, live_server: Any) -> 
         if number == 1:
             # Issue 50: a settle tap whose confirmation is declined (or still being read) is no
             # action waiting: never listed as sent without an answer, nor sent after a reload.
-            declined: list[str] = []
-            console.once("dialog", lambda d, said=declined: (said.append(d.message), d.dismiss()))
             console.get_by_role("button", name="Régler le duel").tap()
-            wait_until(console, lambda said=declined: bool(said), "the question")
+            answer_confirm(console, accept=False)
             kept = "Object.keys(localStorage).filter(k => k.startsWith('arbitre-queue'))"
             assert console.evaluate(kept) == []
             expect(console.locator("#conn")).to_be_hidden()
@@ -83,11 +81,10 @@ def test_a_game_master_runs_three_rounds(browser: Browser, live_server: Any) -> 
             expect(console.locator("#stream")).to_have_attribute("data-connected", "1")
             assert service.seq_of(game.id) == seq and console.evaluate(kept) == []
         # Settling makes a ghost: asked first (issue 35, class A).
-        asked: list[str] = []
-        console.once("dialog", lambda d, asked=asked: (asked.append(d.message), d.accept()))
         console.get_by_role("button", name="Régler le duel").tap()
+        asked = answer_confirm(console, accept=True)
         expect(console.locator("#flash")).to_contain_text(f"Tour {number}")
-        assert asked and "fantôme" in asked[0]
+        assert "fantôme" in asked
         # The board and the fighter's page show the outcome without a reload.
         expect(board.locator(".history li")).to_have_count(number)
         expect(fighter.locator(".history li")).to_have_count(number)
