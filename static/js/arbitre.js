@@ -42,6 +42,17 @@
     }, {once: true});
     dialog.showModal();
   });
+  // A form of class `auto-submit` goes as soon as each of its choices is made (a round's two
+  // fighters, its two stakes: the game master's taps, issue 54); its button stays, for a
+  // keyboard and a page without this script.
+  document.addEventListener("change", function (evt) {
+    var form = evt.target.closest && evt.target.closest("form.auto-submit");
+    if (!form || evt.target.type !== "radio") return;
+    var names = {};
+    form.querySelectorAll("input[type=radio]").forEach(function (r) { names[r.name] = names[r.name] || r.checked; });
+    for (var name in names) if (!names[name]) return;
+    form.requestSubmit();
+  });
   // A list renewed by a push is filtered again as its field says.
   function filterAll() { document.querySelectorAll("[data-filter]").forEach(filter); }
   document.addEventListener("htmx:after:settle", filterAll);

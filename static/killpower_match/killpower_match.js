@@ -1,10 +1,13 @@
 // Killpower Ball's own script (bundled after Arbitre's, on a match's pages only).
 (function () {
   "use strict";
-  // Killpower Ball's board: a tap on one of your gladiators lights the squares it may reach;
-  // a tap on a lit square fills the move form. After "Aim on the board" (or a tap in a square
-  // field), the next tap on any square fills that field instead (a throw's aim, a drop). The
-  // forms work without any of it.
+  // Killpower Ball's board (issue 54: the board is the control). A tap on one of your gladiators
+  // (on the board, or its name above it) lights the squares it may reach and draws the board
+  // large around them, each square at least 44 px (the board pans sideways where they do not
+  // fit); a tap on a lit square moves it: two taps. After "Aim on the board" (or a tap in a
+  // square field), the next tap on any square fills that field instead (a throw's aim, a drop).
+  // The forms work without any of it.
+  var SQUARE = 46; // px: a square drawn large, above the 44 px of a finger
   var squareInput = null;
   function aimWith(input) {  // the next tap on the board fills this field, not the move form
     squareInput = input;
@@ -13,20 +16,71 @@
   document.addEventListener("focusin", function (evt) {
     if (evt.target.matches && evt.target.matches("[data-square-input]")) aimWith(evt.target);
   });
-  function boardOf(el) { return el.closest && el.closest(".kp-board"); }
+  function boardOf(el) { return el && el.closest && el.closest(".kp-board"); }
+  // The board drawn large around these squares (their x, y in the board's units), or whole.
+  function zoom(panel, squares) {
+    var svg = panel.querySelector(".kp-field"), box = panel.querySelector(".kp-zoom");
+    if (!svg.dataset.whole) svg.dataset.whole = svg.getAttribute("viewBox");
+    var whole = panel.querySelector("[data-kp-whole]");
+    if (!squares.length) {
+      svg.setAttribute("viewBox", svg.dataset.whole);
+      svg.style.width = "";
+      panel.classList.remove("kp-zoomed");
+      if (whole) whole.hidden = true;
+      return;
+    }
+    var xs = squares.map(function (s) { return s[0]; }), ys = squares.map(function (s) { return s[1]; });
+    var left = Math.min.apply(null, xs) - 0.6, top = Math.min.apply(null, ys) - 0.6;
+    var width = Math.max.apply(null, xs) + 1.6 - left, height = Math.max.apply(null, ys) + 1.6 - top;
+    var room = box.clientWidth;
+    var shown = Math.max(width, Math.min(room / SQUARE, 7));  // never fewer than 7 squares across
+    left -= (shown - width) / 2;
+    svg.setAttribute("viewBox", [left, top, shown, height].join(" "));
+    panel.classList.add("kp-zoomed");
+    // Wider than the phone at 46 px a square: the board is as wide as it needs, and pans.
+    var drawn = room / shown < SQUARE ? Math.ceil(shown * SQUARE) : 0;
+    svg.style.width = drawn ? drawn + "px" : "";
+    // Panned so that the gladiator (the last place given) stands in the middle.
+    var focus = squares[squares.length - 1];
+    box.scrollLeft = drawn ? ((focus[0] + 0.5 - left) / shown) * drawn - room / 2 : 0;
+    if (whole) whole.hidden = false;
+  }
+  function at(el) {  // a square's or a piece's place on the board, in its units
+    var shape = el.querySelector ? (el.querySelector("circle") || el) : el;
+    if (shape.tagName === "circle") {
+      return [parseFloat(shape.getAttribute("cx")) - 0.5, parseFloat(shape.getAttribute("cy")) - 0.5];
+    }
+    return [parseFloat(shape.getAttribute("x")), parseFloat(shape.getAttribute("y"))];
+  }
   function light(panel, id) {
+    if (!panel) return false;
     var svg = panel.querySelector(".kp-field");
     var moves = {};
     try { moves = JSON.parse(svg.getAttribute("data-moves") || "{}"); } catch (e) { moves = {}; }
     var lit = moves[id] || [];
+    var places = [];
     panel.querySelectorAll(".kp-square").forEach(function (sq) {
-      sq.classList.toggle("lit", lit.indexOf(sq.getAttribute("data-square")) >= 0);
+      var on = lit.indexOf(sq.getAttribute("data-square")) >= 0;
+      sq.classList.toggle("lit", on);
+      if (on) places.push(at(sq));
     });
     panel.querySelectorAll(".kp-piece").forEach(function (p) {
-      p.classList.toggle("chosen", p.getAttribute("data-id") === id);
+      var chosen = p.getAttribute("data-id") === id;
+      p.classList.toggle("chosen", chosen);
+      if (chosen && lit.length) places.push(at(p));
+    });
+    panel.querySelectorAll("[data-kp-pick]").forEach(function (b) {
+      b.setAttribute("aria-pressed", b.getAttribute("data-kp-pick") === id && lit.length ? "true" : "false");
     });
     panel.setAttribute("data-chosen", lit.length ? id : "");
+    zoom(panel, places);
     return lit.length > 0;
+  }
+  function choose(panel, id) {
+    var form = panel.querySelector(".kp-move");
+    if (!form || !light(panel, id)) return false;
+    form.querySelector("[name=gladiator]").value = id;
+    return true;
   }
   document.addEventListener("click", function (evt) {
     var aim = evt.target.closest && evt.target.closest("[data-aim]");
@@ -38,10 +92,19 @@
     }
     var panel = boardOf(evt.target);
     if (!panel) return;
+    var pick = evt.target.closest("[data-kp-pick]");
+    if (pick) {
+      squareInput = null;
+      if (choose(panel, pick.getAttribute("data-kp-pick"))) {
+        panel.querySelector(".kp-zoom").scrollIntoView({ block: "nearest" });
+      }
+      return;
+    }
+    if (evt.target.closest("[data-kp-whole]")) { light(panel, ""); return; }
     var piece = evt.target.closest(".kp-piece");
     var form = panel.querySelector(".kp-move");
-    if (piece && form && !squareInput && light(panel, piece.getAttribute("data-id"))) {
-      form.querySelector("[name=gladiator]").value = piece.getAttribute("data-id");
+    if (piece && !squareInput && panel.getAttribute("data-chosen") !== piece.getAttribute("data-id") &&
+        choose(panel, piece.getAttribute("data-id"))) {
       return;
     }
     var square = evt.target.closest(".kp-square") || (piece && panel.querySelector(
@@ -54,16 +117,20 @@
       squareInput = null;
     } else if (form && panel.getAttribute("data-chosen") && square.classList.contains("lit")) {
       form.querySelector("[name=to]").value = name;
-      form.querySelector("button[type=submit]").focus();
+      form.requestSubmit();  // the second tap moves
     }
   });
   document.addEventListener("change", function (evt) {
     if (evt.target.id === "move-who") { squareInput = null; light(boardOf(evt.target), evt.target.value); }
   });
-  // A board drawn anew (a page, a live part) lights the squares of the gladiator its form names.
+  // A board drawn anew (a page, a live part) offers its gladiators' names where it has a move
+  // form, and lights the squares of the gladiator its form names.
   function lightBoards() {
-    document.querySelectorAll(".kp-board #move-who").forEach(function (who) {
-      light(boardOf(who), who.value);
+    document.querySelectorAll(".kp-board").forEach(function (panel) {
+      var picks = panel.querySelector("[data-kp-picks]");
+      if (picks) picks.hidden = !panel.querySelector(".kp-move");
+      var who = panel.querySelector("#move-who");
+      if (who) light(panel, who.value);
     });
   }
   document.addEventListener("htmx:after:settle", lightBoards);

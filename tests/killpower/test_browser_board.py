@@ -48,30 +48,32 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     # sentence floats at the bottom of the screen instead of pulling the page up to it.
     expect(mover.locator(".said-float")).to_be_visible()
     assert mover.evaluate("scrollY") > 500
-    # A gladiator of the side-line zone chosen: the squares it may reach light up; a tap on one
-    # fills the form; one more tap moves it.
-    who = mover.locator("#move-who")
-    who.select_option(index=1)  # the placeholder first: no gladiator pre-chosen
+    # Issue 54: a move is two taps. A gladiator's name above the board tapped: the squares it
+    # may reach light up, the board drawn large around them (each square at least 44 px); a
+    # tap on one of them moves it.
+    who = mover.get_by_role("group", name="Qui se déplace").get_by_role("button")
+    expect(who.first).to_be_visible()
+    who.first.tap()
     target = mover.locator(f'.kp-square[data-square="{entry_row}{column}"]')
     expect(target).to_have_class("kp-square lit")
     expect(mover.locator(".kp-square.lit")).not_to_have_count(0)
     far = mover.locator('.kp-square[data-square="H14"]')
     expect(far).not_to_have_class("kp-square lit")  # out of reach: not offered
+    box = target.bounding_box()
+    assert box and min(box["width"], box["height"]) >= 44, box  # drawn large to be tapped
     target.tap()
-    expect(mover.locator("#move-to")).to_have_value(f"{entry_row}{column}")
-    mover.get_by_role("button", name="Déplacer").tap()
     square = f"{entry_row}{column}"
     expect(mover.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1)
     # The other coach and the big screen see it, live.
     expect(watcher.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1)
     expect(screen.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1)
-    # The piece on the board, tapped, lights where it may still go (DEP 5 - 1 spent).
+    # The piece on the board, tapped, lights where it may still go (DEP 5 - 1 spent); a tap
+    # on one moves it there.
     mover.locator(f'.kp-piece[data-square="{square}"]').tap()
     lit = mover.locator(".kp-square.lit")
     expect(lit).not_to_have_count(0)
     step = "B" if entry_row == "A" else "N"
     mover.locator(f'.kp-square[data-square="{step}{column + 1}"]').tap()
-    mover.get_by_role("button", name="Déplacer").tap()
     moved = f"{step}{column + 1}"
     expect(screen.locator(f'.kp-piece[data-square="{moved}"]')).to_have_count(1)
     assert service.load(match_id).state.at  # kept by the server

@@ -68,5 +68,10 @@ def test_a_coach_sees_the_waiting_match_first_and_is_warned_before_an_expulsion(
 
     mover.get_by_role("button", name="Abandonner").tap()
     assert answer_confirm(mover, accept=False) == "Abandonner le match ?"
+    # Issue 50: a tap whose confirmation is declined is no action waiting: never listed as sent
+    # without an answer, nor sent after a reload.
+    kept = "Object.keys(localStorage).filter(k => k.startsWith('arbitre-queue'))"
+    assert mover.evaluate(kept) == []
+    expect(mover.locator("#conn")).to_be_hidden()
     assert service.load(match_id).state.stage == "running"
     shot(mover, "killpower-warning")
