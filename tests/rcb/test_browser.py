@@ -8,7 +8,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page, expect
 
 from server.platform.service import GameService
-from tests.browser.kit import PHONE, answer_confirm, assert_accessible, shot
+from tests.browser.kit import PHONE, assert_accessible, shot
 from tests.conftest import key, viewer_of
 
 
