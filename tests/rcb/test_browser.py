@@ -57,7 +57,9 @@ def test_a_game_master_runs_three_rounds(browser: Browser, live_server: Any) -> 
         # Issue 54: a round is six taps for the game master. No fighter is pre-chosen (but a
         # team's only one left): a chip each, and the pair goes with the second.
         taps = 1  # the call
-        picks = [console.get_by_role("group", name=team, exact=True) for team in ("Rouges", "Bleus")]
+        picks = [
+            console.get_by_role("group", name=team, exact=True) for team in ("Rouges", "Bleus")
+        ]
         for pick in picks:
             chips = pick.locator(".segmented input")
             if chips.count() > 1:
