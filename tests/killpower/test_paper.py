@@ -234,3 +234,33 @@ def test_a_championship_paper_team_with_its_armour_blank_rolls_it_and_plays(
     with pytest.raises(RuleError, match="Every magic armour of Les Brutes is rolled"):
         league.act(nadia, {"type": "roll_armour", "team": brutes.id})
     assert service.open_linked(league.id, league.owner, teams, idem_key=key())
+
+
+def test_a_gladiator_who_cannot_play_is_not_offered_as_having_played(
+    client: Any, rolls: ScriptedRolls
+) -> None:
+    """2.1: only those equipped play; a magic armour left blank is rolled first. The form of a
+    match played on paper offers no « a joué » box for its gladiator (the walker ticked it and
+    was refused « L'armure magique de Brute 1 n'est pas encore tirée »), says why, and the form
+    as offered is taken."""
+    from tests.conftest import opened
+    from tests.walker import Offers
+
+    service: GameService = client.app.state.service
+    league = League(service, rolls)
+    command = paper_team()
+    command["gladiators"][0]["armour"] = None
+    league.act(league.owner, command)
+    league.act(league.owner, paper_team(name="Les Autres"))
+    a, b = league.team("Les Brutes"), league.team("Les Autres")
+    owner = service.person(league.id, league.owner.person_id)  # type: ignore[arg-type]
+    phone = opened(client, service.link_of(owner).token)
+    page = phone.get(f"/g/{league.id}?a={a.id}&b={b.id}").text
+    brute = a.gladiators[0]
+    assert f'id="played-{brute.id}"' not in page
+    assert "ne peut pas jouer : armure magique pas encore tirée" in page
+    parser = Offers()
+    parser.feed(page)
+    (form,) = [o for o in parser.offers if o.type == "match"]
+    boxes = {value for name, value, _ in form.boxes if name == "played_a[]"}
+    assert boxes == {str(g.id) for g in a.gladiators[1:]}

@@ -36,6 +36,14 @@ def tm_preparing(service: GameService, rolls: ScriptedRolls) -> Scene:
     return tm_scene(dealt(service, rolls, keep=False), "preparing")
 
 
+def tm_turn(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """The first round: Léa's turn to lay a token and act (move, search, attack, use)."""
+
+    t = dealt(service, rolls)
+    rolls.endless = True
+    return tm_scene(t, "turn")
+
+
 def tm_fight(service: GameService, rolls: ScriptedRolls) -> Scene:
     """Léa has searched a hidden token into the "?" cell; her attack on Hugo waits for his
     defence."""
@@ -87,6 +95,7 @@ def tm_won(service: GameService, rolls: ScriptedRolls) -> Scene:
 SCENES: dict[str, Builder] = {
     "trust_me:setup": tm_setup,
     "trust_me:preparing": tm_preparing,
+    "trust_me:turn": tm_turn,
     "trust_me:fight": tm_fight,
     "trust_me:zombies": tm_zombies,
     "trust_me:won": tm_won,
@@ -96,6 +105,7 @@ SCENES: dict[str, Builder] = {
 WAITS_ON: dict[str, set[str]] = {
     "trust_me:setup": {"organizer"},
     "trust_me:preparing": {"player", "player_b"},
+    "trust_me:turn": {"player"},
     "trust_me:fight": {"player_b"},
     "trust_me:zombies": {"organizer", "player", "player_b"},
     "trust_me:won": set(),

@@ -214,6 +214,10 @@ def sheet(state: LeagueState, team: Team) -> dict[str, Any]:
                 "shield": g.shield,
                 "increases_left": g.increases_left,
                 "power_names": [names.get(p, p) for p in g.powers],
+                # 2.1: only those equipped play (a magic armour rolled): the others are not
+                # offered as having played (`matches.check_lineups`).
+                "may_play": g.equipment is not None
+                and not (g.equipment == "armour" and g.armour is None),
             }
             for g in sorted(team.gladiators, key=lambda g: g.number)
         ],
