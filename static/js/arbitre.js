@@ -310,11 +310,15 @@
     if (document.body.dataset.said === "float") floatSaid(said, document.getElementById("flash"));
     else reveal(said, document.getElementById("flash"));
   });
-  // A copy floats at the bottom of the screen until the next touch; the sentence itself stays
+  // A copy floats at the bottom of the screen until the next touch, or until someone else's
+  // change renews the page (an old sentence never covers a question just asked, issue 54); the sentence itself stays
   // where it is (read by screen readers there), so nothing on the page moves under a finger.
-  function floatSaid(said, region) {
+  function dropFloat() {
     var old = document.querySelector(".said-float");
     if (old) old.remove();
+  }
+  function floatSaid(said, region) {
+    dropFloat();
     var box = region.getBoundingClientRect();
     if (box.top >= 0 && box.bottom <= window.innerHeight) return;  // in sight already
     var copy = said.cloneNode(true);
@@ -348,6 +352,7 @@
     offset = data.now - Date.now();
     if (data.seq <= seqOf(stream())) return;
     stream().dataset.seq = data.seq;
+    dropFloat();  // someone else's change: the sentence floating is no longer the last word
     var live = heldPart();
     if (data.tag && live && live.dataset.liveTag === data.tag) {
       live.querySelectorAll('input[name="seq"]').forEach(function (input) { input.value = data.seq; });
@@ -365,6 +370,7 @@
     }
     var live = heldPart();
     if (!live || data.seq <= seqOf(stream())) return;
+    dropFloat();
     if (ownQuery(live)) {  // a part made for the address this page holds: asked as it is
       stream().dataset.seq = data.seq;
       refreshLive();

@@ -8,8 +8,10 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
+from server.platform.kinds import Viewer
 from server.platform.service import GameService
 from tests.browser.kit import PHONE, assert_accessible, shot
+from tests.conftest import key
 from tests.killpower.browser_kit import two_coach_match
 
 
@@ -48,6 +50,23 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     # sentence floats at the bottom of the screen instead of pulling the page up to it.
     expect(mover.locator(".said-float")).to_be_visible()
     assert mover.evaluate("scrollY") > 500
+    # An old sentence never covers a question just asked (issue 54): the other coach proposes
+    # something on the mover's team, the page is renewed, the floating sentence goes.
+    loaded = service.load(match_id)
+    other_side = "B" if state.hand == "A" else "A"
+    other = next(
+        v
+        for p in service.people(match_id)
+        if (v := Viewer(p.role, p.id, p.name))
+        and loaded.kind.side_of(loaded.state, v) == other_side
+    )
+    mine = next(f.id for f in loaded.state.fighters.values() if f.side == state.hand)  # type: ignore[attr-defined]
+    command = {"type": "condition", "gladiator": mine, "condition": "blind", "turns": 1}
+    service.perform(match_id, other, command, idem_key=key())
+    expect(mover.get_by_role("button", name="Refuser")).to_be_visible()
+    expect(mover.locator(".said-float")).to_have_count(0)
+    mover.get_by_role("button", name="Refuser").tap()
+    expect(mover.get_by_role("button", name="Refuser")).to_have_count(0)
     # Issue 54: a move is two taps. A gladiator's name above the board tapped: the squares it
     # may reach light up, the board drawn large around them (each square at least 44 px); a
     # tap on one of them moves it.

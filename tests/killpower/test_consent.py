@@ -413,3 +413,19 @@ def test_a_coach_with_no_side_proposes_nothing(service: GameService, rolls: Scri
         )
         == "B"
     )
+
+
+def test_the_reason_typed_with_an_expulsion_reaches_the_coach_asked(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """Issue 54: the words a coach gives for an expulsion of the other team's gladiator are in
+    what the other coach is asked to accept (they were lost on the way)."""
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    match = running(service, rolls)
+    coaches = Coaches(client, match)
+    command = {**TOOLS["expel"](match.g("B", 1)), "reason": "coup de coude en zone de but"}
+    status, _ = coaches.send("htmx", "A", command)
+    assert status == 200
+    page_b = coaches.page("B")
+    proposed = page_b[page_b.index("data-proposals") :]
+    assert "« coup de coude en zone de but »" in proposed

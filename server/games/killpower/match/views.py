@@ -491,10 +491,13 @@ def described(command: Any, state: MatchState) -> Msg | None:
             )
         return Msg(N_("{name} is {condition}"), {"name": name, "condition": condition})
     if command.type == "expel":
-        return Msg(
-            N_("{name} is expelled for {offence}"),
-            {"name": name, "offence": Msg(OFFENCE_TITLES[command.offence])},
-        )
+        offence = {"name": name, "offence": Msg(OFFENCE_TITLES[command.offence])}
+        if command.reason.strip():  # the coach's words reach the coach asked (issue 54)
+            return Msg(
+                N_("{name} is expelled for {offence}: “{reason}”"),
+                offence | {"reason": command.reason.strip()},
+            )
+        return Msg(N_("{name} is expelled for {offence}"), offence)
     return None
 
 
