@@ -170,17 +170,18 @@ def local_service() -> Any:
     import server.games  # noqa: F401  # every kind registered, as the app does
     from server.db import Database
     from server.migrate import upgrade
-    from server.platform.clock import SystemClock
+    from server.platform.clock import SteadyClock
     from server.platform.dice import secret_roll
     from server.platform.live import Broker
     from server.platform.service import GameService
 
     settings = get_settings()
     upgrade(settings.database_url)
+    db = Database.connect(settings)
     return GameService(
-        Database.connect(settings),
+        db,
         settings.resolved_secret_key(),
-        SystemClock(),
+        SteadyClock(floor=db.latest_time()),
         secret_roll,
         Broker(),
         trusted_servers=settings.trusted_servers,

@@ -27,7 +27,7 @@ from server.db import Database
 from server.errors import ArbitreError, LinkInvalid, validation_problem
 from server.i18n import N_, Msg
 from server.migrate import upgrade
-from server.platform.clock import Clock, SystemClock
+from server.platform.clock import Clock, SteadyClock
 from server.platform.dice import DiceSource, secret_roll
 from server.platform.kinds import KINDS
 from server.platform.limits import SharedLimiter, StreamBudget
@@ -90,7 +90,7 @@ def create_app(
 
         relay = PostgresRelay(db.url, broker, resync_seconds=settings.live_resync_seconds)
         broker.relay = relay
-    clock = clock or SystemClock()
+    clock = clock or SteadyClock(floor=db.latest_time())
     held = HeldNudges(broker)  # an action's answer before its phones' nudges
     service = GameService(
         db,

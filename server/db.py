@@ -12,14 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from threading import Lock
 from typing import Any
 
 import pydantic_core
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, func
 from sqlalchemy.engine import make_url
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from server.config import Settings
 
@@ -128,6 +129,17 @@ class Database:
     def read(self) -> Iterator[Session]:
         with Session(self.reader, expire_on_commit=False) as session:
             yield session
+
+    def latest_time(self) -> datetime | None:
+        """The latest time the database holds (its newest event): the games' clock never
+        starts before it (`SteadyClock`)."""
+        from server.models import Event
+
+        with self.read() as session:
+            latest = session.exec(select(func.max(Event.at))).one()
+        return (
+            latest.replace(tzinfo=UTC) if latest is not None and latest.tzinfo is None else latest
+        )
 
     @contextmanager
     def read_rows(self) -> Iterator[Connection]:
