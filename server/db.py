@@ -9,6 +9,7 @@ writer. PostgreSQL: one engine; writers serialize on the game row (`SELECT ... F
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -20,9 +21,12 @@ from typing import Any
 import pydantic_core
 from sqlalchemy import Connection, Engine, create_engine, event, func
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
 from server.config import Settings
+from server.errors import StorageFull
+from server.i18n import N_
 
 
 def ensure_sqlite_folder(url: str) -> None:
@@ -70,6 +74,15 @@ def _sqlite_engine(url: str, *, immediate: bool, synchronous: str = "FULL") -> E
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
+
+
+def disk_full(error: OperationalError) -> bool:
+    """SQLite's SQLITE_FULL ("database or disk is full"), or PostgreSQL's disk_full (53100)."""
+    cause = error.orig
+    return (
+        getattr(cause, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+        or getattr(cause, "sqlstate", None) == "53100"
+    )
 
 
 def normalize_url(url: str) -> str:
@@ -121,6 +134,16 @@ class Database:
             try:
                 yield session
                 session.commit()
+            except OperationalError as error:
+                session.rollback()
+                if disk_full(error):  # nothing was written: said, not a 500 (issue 55)
+                    raise StorageFull(
+                        N_(
+                            "The server’s disk is full: this action was not recorded. "
+                            "Free some space on the server, then send it again."
+                        )
+                    ) from error
+                raise
             except BaseException:
                 session.rollback()
                 raise

@@ -116,6 +116,14 @@ class Unavailable(ArbitreError):
     retry_after = 5
 
 
+class StorageFull(Unavailable):
+    """The server's disk is full (a field laptop's): the action was not recorded, the database
+    stands as it was, and the same action sent again once space is freed is applied."""
+
+    code = "storage_full"
+    retry_after = 30
+
+
 class CsrfFailed(ArbitreError):
     status = 403
     code = "csrf"

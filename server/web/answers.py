@@ -30,6 +30,7 @@ from server.platform.kinds import (
 from server.platform.now import Now
 from server.platform.service import GameService, Loaded
 from server.platform.service.store import may_undo
+from server.web.deps import retrying
 from server.web.templating import Templates
 
 
@@ -268,8 +269,9 @@ def refused(
     page = page or loaded.kind.page_for(viewer)
     context = page_context(service, clock, loaded, viewer, page, errors=errors, **extra)
     if template is not None:
-        return templates.response(request, template, context, status_code=error.status)
-    response = render_page(request, templates, context, status_code=error.status)
+        answer = templates.response(request, template, context, status_code=error.status)
+        return retrying(answer, error)
+    response = retrying(render_page(request, templates, context, status_code=error.status), error)
     if context["query"]:
         # The half-made action sent back with its refusal (an assault's players) is the page's
         # again: its address says so, and a refresh keeps it.
