@@ -15,6 +15,7 @@ import anyio
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
+from sqlalchemy.exc import DBAPIError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.staticfiles import StaticFiles
@@ -23,8 +24,8 @@ from starlette_compress import CompressMiddleware, remove_compress_type
 import server.games
 from server.collector import FullCollections
 from server.config import Settings, get_settings
-from server.db import Database
-from server.errors import ArbitreError, LinkInvalid, validation_problem
+from server.db import Database, unreachable
+from server.errors import ArbitreError, DatabaseUnreachable, LinkInvalid, validation_problem
 from server.i18n import N_, Msg
 from server.migrate import upgrade
 from server.platform.clock import Clock, SteadyClock
@@ -322,6 +323,17 @@ def install_error_handlers(app: FastAPI) -> None:
         else:
             response = render(request, error.status, error.code, error.msg)
         return retrying(response, error)
+
+    @app.exception_handler(DBAPIError)
+    async def database_error(request: Request, error: DBAPIError) -> Response:
+        if not unreachable(error):
+            return await unexpected(request, error)
+        log.warning("database out of reach on %s: %s", redact(request.url.path), error.orig)
+        said = N_(
+            "The database cannot be reached for a moment (it may be restarting): try again "
+            "shortly. An action sent again is applied once."
+        )
+        return await arbitre_error(request, DatabaseUnreachable(said))
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, error: RequestValidationError) -> Response:

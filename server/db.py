@@ -21,7 +21,7 @@ from typing import Any
 import pydantic_core
 from sqlalchemy import Connection, Engine, create_engine, event, func
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from sqlmodel import Session, select
 
 from server.config import Settings
@@ -82,6 +82,21 @@ def disk_full(error: OperationalError) -> bool:
     return (
         getattr(cause, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
         or getattr(cause, "sqlstate", None) == "53100"
+    )
+
+
+def unreachable(error: DBAPIError) -> bool:
+    """The database out of reach for a moment: a connection lost or refused (PostgreSQL
+    restarting, its database closed to connections), or SQLite still locked after its wait.
+    An error the database itself gave about a statement (a constraint, a deadlock: a SQLSTATE)
+    is not one."""
+    if error.connection_invalidated:
+        return True
+    cause = error.orig
+    if getattr(cause, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return True
+    return isinstance(error, OperationalError | InterfaceError) and (
+        hasattr(cause, "sqlstate") and getattr(cause, "sqlstate", "") is None
     )
 
 

@@ -116,6 +116,13 @@ class Unavailable(ArbitreError):
     retry_after = 5
 
 
+class DatabaseUnreachable(Unavailable):
+    """The database out of reach for a moment (PostgreSQL restarting): asked again, the same
+    action (its same key) is applied once."""
+
+    code = "database_unreachable"
+
+
 class StorageFull(Unavailable):
     """The server's disk is full (a field laptop's): the action was not recorded, the database
     stands as it was, and the same action sent again once space is freed is applied."""
