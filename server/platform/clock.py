@@ -21,8 +21,8 @@ class SteadyClock:
     """The games' own clock (issue 55): the wall clock read once, when the server starts, then
     moved by the machine's monotonic clock alone. The machine's clock set an hour forward or
     back while games run (a field laptop's clock corrected by hand, a time zone mishandled, a
-    time server stepping it) moves no deadline: a zone shrinks after its minutes, an expulsion
-    ends after its own, never early nor late, and every phone's countdown follows the server's
+    time server stepping it) moves no deadline: a zone shrinks after its minutes, a countdown
+    ends after its seconds, never early nor late, and every phone's countdown follows the server's
     time as it already does. Never before `floor`, the latest time the database holds: a
     restart on a clock set back does not run the games backwards."""
 

@@ -249,6 +249,8 @@ def replay_line(event: LoggedEvent, state: SBState) -> Msg | None:
     if event.type == "command" and command.get("type") in ("assault", "knockout_again"):
         blows = [b for b in event.result.get("blows", ()) if b.get("hit", True)]
         if not blows:
+            if command.get("attacker") is None:  # a second assault names its pending choice
+                return None
             return Msg(
                 N_("{name} attacks: no blow lands."), {"name": name(command.get("attacker"))}
             )
