@@ -136,3 +136,39 @@ def test_the_match_score_shows_during_the_next_game(
     service.perform(t.game.id, t.org, {"type": "next_game"}, idem_key=key())
     board = Phone(client).get(f"/g/{t.game.id}/board").text
     assert "Partie 2 du match" in board
+
+
+def test_a_target_is_chosen_by_tapping_its_pawn(client: TestClient, rolls: ScriptedRolls) -> None:
+    """Issue 54, the board is the control: with three players, a technique asks its target;
+    the page makes the other players' pawns the choices (each taps the same choice as its
+    button below the board), never the player's own."""
+    import re
+
+    from tests.conftest import opened, viewer_of
+
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    rolls.endless = True
+    game, owner = service.create_game("battlefight", "Trio", "Orga", idem_key=key())
+    org = viewer_of(owner)
+    seats = {
+        name: service.register(game.id, org, "player", name, idem_key=key())
+        for name in ("Léa", "Hugo", "Zoé")
+    }
+    for registered in seats.values():
+        service.perform(game.id, viewer_of(registered), {"type": "boosters"}, idem_key=key())
+    service.perform(game.id, org, {"type": "start"}, idem_key=key())
+    table_: Any = service.load(game.id).state.table  # type: ignore[attr-defined]
+    first = next(r for r in seats.values() if r.person.id == table_.pending.player)
+    command = {"type": "choose", "values": ["base-attack"]}  # « Blesser 1 »: whom?
+    service.perform(game.id, viewer_of(first), command, idem_key=key())
+    pending = service.load(game.id).state.table.pending  # type: ignore[attr-defined]
+    assert pending.kind == "target" and pending.player == first.person.id
+    others = {str(r.person.id) for r in seats.values() if r is not first}
+    assert set(pending.options) == others
+
+    phone = opened(client, service.link_of(first.person).token)
+    page = phone.get(f"/g/{game.id}").text
+    tapped = set(re.findall(r'class="bf-cell taken option" data-choose="(\d+)"', page))
+    assert tapped == others  # the two others' pawns, not the player's own
+    buttons = set(re.findall(r'name="values\[\]" value="(\d+)"', page))
+    assert buttons == others  # each pawn taps one of these
