@@ -79,6 +79,9 @@ def test_every_finished_game_replays_for_each_reader_step_by_step(
     board = client.get(f"/g/{scene.game}/board").text
     assert f'href="/g/{scene.game}/replay"' in board  # offered where the game is watched
     for persona, phone in phones(client, service, scene).items():
+        if persona not in ("public", "stranger"):  # and on every page of the game's people
+            own = phone.get(f"/g/{scene.game}").text
+            assert f'href="/g/{scene.game}/replay"' in own, persona
         answer = phone.get(f"/g/{scene.game}/replay")
         assert answer.status_code == 200, (persona, answer.text[:300])
         # Each reader's own, asked again each time: unchanged while the game has not moved.
@@ -97,7 +100,12 @@ def test_every_finished_game_replays_for_each_reader_step_by_step(
             assert f'data-step="{step}"' in page
             shown = page[page.index('id="replay"') :]  # the step and its controls
             assert 'method="post"' not in shown and "hx-post" not in shown, (persona, step)
+            # Nor a link that brings today's game into an old step (a live panel).
+            assert 'hx-get="/g/' not in shown, (persona, step)
             assert 'aria-current="step"' in page or step == 0
+            if step:  # reached by its journal's number, as the timeline shows it
+                jumped = phone.get(f"/g/{scene.game}/replay?seq={numbers[step - 1]}")
+                assert jumped.headers["location"].endswith(f"?step={step}"), (persona, step)
             if step:  # numbered as the journal numbers it, said in words to every reader
                 line = NOW.search(page)
                 assert line and f"nº {numbers[step - 1]}," in line.group(1), (persona, step)

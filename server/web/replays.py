@@ -49,9 +49,11 @@ def replay(
     templates: TemplatesDep,
     clock: ClockDep,
     step: StepQuery = None,
+    seq: StepQuery = None,
 ) -> Response:
     """Step `step` of the game's replay (0: before its first action; none: its end). A step
-    past the end, or no number, is the end, at its own address."""
+    past the end, or no number, is the end, at its own address. `seq`, a number of the journal,
+    leads to the step of that action (the next one, where it is no action: a person joining)."""
     loaded = service.load(game_id)
     if loaded.game.status != "finished":
         raise NotFound(N_("A game's replay opens once the game is over."))
@@ -66,6 +68,10 @@ def replay(
     # over (`GameKind.replay_line`: a Serial Battle's public board).
     actions = service.steps(game_id)
     last = len(actions)
+    if seq is not None:  # a number of the journal: the step that action is
+        wanted = int(seq) if seq.isascii() and seq.isdigit() else 0
+        at = next((n for n, (s, _) in enumerate(actions, 1) if s >= wanted), last)
+        return RedirectResponse(f"/g/{game_id}/replay?step={at}", status_code=303)
     shown = last if asked is None else min(asked, last)
     if step is not None and asked != shown:
         return RedirectResponse(f"/g/{game_id}/replay?step={shown}", status_code=303)
@@ -101,7 +107,8 @@ def replay(
         step=shown,
         last=last,
         steps=steps,
-        path=f"/g/{game_id}/replay?step={shown}",  # the language switch comes back to this step
+        path=f"/g/{game_id}/replay?step={shown}",
+        numbers=(actions[0][0], actions[-1][0]) if actions else (0, 0),  # the language switch comes back to this step
     )
     full = {"request": request, **base_context(request), **context}
     context["board"] = Markup(templates.render(loaded.kind.template(page), full, "live"))

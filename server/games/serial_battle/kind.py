@@ -65,12 +65,12 @@ MOVES = (
     Move(Resume, setup.on_resume, label=N_("resume")),
     Move(End, setup.on_end, label=N_("end of the game")),
     Move(Assault, assault.on_assault, when=PLAY),
-    Move(
-        KnockoutTake, assault.on_knockout_take, when=PLAY, label=N_("card taken after a knock-out")
-    ),
+    # Words true whatever was chosen (a winner may take nothing): the undo button's, and a
+    # replay's for whoever's journal says nothing of it.
+    Move(KnockoutTake, assault.on_knockout_take, when=PLAY, label=N_("choice after a knock-out")),
     Move(KnockoutAgain, assault.on_knockout_again, when=PLAY, label=N_("second assault")),
     Move(Eliminate, ending.on_eliminate, when=PLAY, label=N_("elimination")),
-    Move(Loot, cards.on_loot, when=PLAY, label=N_("cards taken")),
+    Move(Loot, cards.on_loot, when=PLAY, label=N_("the loser’s cards")),
     Move(GiveCard, cards.on_give, when=PLAY, label=N_("card given")),
     Move(TakeCard, cards.on_take, when=PLAY, label=N_("card taken back")),
     Move(Correct, cards.on_correct, when=PLAY, label=N_("correction")),
