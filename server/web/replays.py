@@ -108,7 +108,9 @@ def replay(
         last=last,
         steps=steps,
         path=f"/g/{game_id}/replay?step={shown}",
-        numbers=(actions[0][0], actions[-1][0]) if actions else (0, 0),  # the language switch comes back to this step
+        numbers=(actions[0][0], actions[-1][0])
+        if actions
+        else (0, 0),  # the language switch comes back to this step
     )
     full = {"request": request, **base_context(request), **context}
     context["board"] = Markup(templates.render(loaded.kind.template(page), full, "live"))
