@@ -28,6 +28,7 @@ router = APIRouter(include_in_schema=False)
 
 NEAR = 12  # steps of the timeline listed on each side of the one shown
 StepQuery = Annotated[str | None, Query(max_length=12)]
+JournalQuery = Annotated[str | None, Query(alias="seq", max_length=12)]
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ def replay(
     templates: TemplatesDep,
     clock: ClockDep,
     step: StepQuery = None,
-    seq: StepQuery = None,
+    number: JournalQuery = None,
 ) -> Response:
     """Step `step` of the game's replay (0: before its first action; none: its end). A step
     past the end, or no number, is the end, at its own address. `seq`, a number of the journal,
@@ -68,8 +69,8 @@ def replay(
     # over (`GameKind.replay_line`: a Serial Battle's public board).
     actions = service.steps(game_id)
     last = len(actions)
-    if seq is not None:  # a number of the journal: the step that action is
-        wanted = int(seq) if seq.isascii() and seq.isdigit() else 0
+    if number is not None:  # a number of the journal: the step that action is
+        wanted = int(number) if number.isascii() and number.isdigit() else 0
         at = next((n for n, (s, _) in enumerate(actions, 1) if s >= wanted), last)
         return RedirectResponse(f"/g/{game_id}/replay?step={at}", status_code=303)
     shown = last if asked is None else min(asked, last)

@@ -264,3 +264,28 @@ def test_a_gladiator_who_cannot_play_is_not_offered_as_having_played(
     (form,) = [o for o in parser.offers if o.type == "match"]
     boxes = {value for name, value, _ in form.boxes if name == "played_a[]"}
     assert boxes == {str(g.id) for g in a.gladiators[1:]}
+
+
+def test_no_more_gladiators_take_power_cards_than_the_deck_can_deal(
+    client: Any, rolls: ScriptedRolls
+) -> None:
+    """2.1: a championship team draws two power cards for each gladiator equipped with them; the
+    team form offers power cards to as many gladiators as the deck can serve, said before the
+    tap (the walker chose them for all seven and was refused « Le paquet de pouvoirs n'a plus de
+    carte à tirer »)."""
+    import re
+
+    from tests.conftest import opened
+    from tests.walker import Offers
+
+    service: GameService = client.app.state.service
+    league = League(service, rolls)
+    cards = sum(p.copies for p in league.state.deck.powers)
+    owner = service.person(league.id, league.owner.person_id)  # type: ignore[arg-type]
+    page = opened(client, service.link_of(owner).token).get(f"/g/{league.id}").text
+    copies = set(re.findall(r'<option value="powers" data-copies="(\d+)"', page))
+    assert copies == {str(cards // 2)}
+    parser = Offers()
+    parser.feed(page)
+    (form,) = [o for o in parser.offers if o.type == "team"]
+    assert form.capped, "the equipment menus share their copies"
