@@ -53,6 +53,35 @@
     for (var name in names) if (!names[name]) return;
     form.requestSubmit();
   });
+  // What a person types while their tap travels is theirs (issue 54: the next name typed while
+  // the last one registers): the form's reset and its renewal by the answer give it back. What
+  // was sent is not kept (a name registered leaves its field).
+  var TYPED = "input[type=text][name], input:not([type])[name], textarea[name]";
+  document.addEventListener("htmx:before:request", function (evt) {
+    var ctx = evt.detail.ctx, form = ctx.sourceElement;
+    if (ctx.request.method !== "POST" || !form || form.tagName !== "FORM") return;
+    ctx.typed = {};
+    form.querySelectorAll(TYPED).forEach(function (f) { ctx.typed[f.name] = f.value; });
+  });
+  function typedMeanwhile(ctx, form) {
+    var kept = {};
+    if (ctx.typed) form.querySelectorAll(TYPED).forEach(function (f) {
+      if (f.value && f.value !== ctx.typed[f.name]) kept[f.name] = f.value;
+    });
+    return kept;
+  }
+  function giveBack(form, kept) {
+    Object.keys(kept).forEach(function (name) {
+      var field = form.querySelector('[name="' + CSS.escape(name) + '"]');
+      if (field && !field.value) field.value = kept[name];
+    });
+  }
+  document.addEventListener("htmx:after:swap", function (evt) {
+    var ctx = evt.detail.ctx;
+    if (!ctx || !ctx.kept || !ctx.action) return;
+    var form = document.querySelector('form[action="' + CSS.escape(ctx.action) + '"]');
+    if (form) giveBack(form, ctx.kept);
+  });
   // A list renewed by a push is filtered again as its field says.
   function filterAll() { document.querySelectorAll("[data-filter]").forEach(filter); }
   document.addEventListener("htmx:after:settle", filterAll);
@@ -253,7 +282,10 @@
     // on purpose, not the last one's values sent again.
     var form = ctx && ctx.sourceElement;
     if (form && form.tagName === "FORM" && ctx.request.method === "POST" && ctx.response.status < 300) {
+      ctx.kept = typedMeanwhile(ctx, form);
+      ctx.action = form.getAttribute("action");
       form.reset();
+      giveBack(form, ctx.kept);
       // ...with a key of its own: the server refuses a key sent again with another body.
       var idem = form.querySelector('input[name="idem"]');
       if (idem) idem.value = freshKey();

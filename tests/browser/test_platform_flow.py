@@ -256,3 +256,29 @@ def test_taps_made_offline_are_listed_cancellable_and_kept_across_a_reload(
         if e["type"] == "command" and e["command"].get("player") == lea.person_id
     ]
     assert len(rolls) == 2
+
+
+def test_a_name_typed_while_the_last_one_registers_is_kept(page: Page, base_url: str) -> None:
+    """Issue 54 (an outside review entered twelve players quickly and lost three): the next
+    name typed while the answer to the last one travels stays in its field when the page is
+    renewed, and is registered with the next tap."""
+    page.goto(base_url + "/")
+    page.get_by_label("Tally").check()
+    page.get_by_label("Nom de la partie").fill("Vite")
+    page.get_by_label("Votre nom").fill("Camille")
+    page.get_by_role("button", name="Créer la partie").tap()
+    page.get_by_role("link", name="Inviter arbitres et joueurs").tap()
+    page.get_by_label("joueur", exact=True).check()
+    held: list[Any] = []
+    page.route(re.compile(r"/people$"), lambda route: held.append(route))
+    page.get_by_label("Nom", exact=True).fill("David")
+    page.get_by_role("button", name="Inscrire").tap()
+    wait_until(page, lambda: bool(held), "the registration on its way")
+    page.get_by_label("Nom", exact=True).fill("Félix")  # typed while David's answer travels
+    held[0].continue_()
+    page.unroute(re.compile(r"/people$"))
+    expect(page.get_by_text("David rejoint la partie.")).to_be_visible()
+    expect(page.get_by_label("Nom", exact=True)).to_have_value("Félix")
+    page.get_by_role("button", name="Inscrire").tap()
+    expect(page.get_by_text("Félix rejoint la partie.")).to_be_visible()
+    expect(page.get_by_label("Nom", exact=True)).to_have_value("")  # a name sent leaves
