@@ -16,6 +16,7 @@ from server.games.killpower.match.ball import (
 from server.games.killpower.match.play import (
     Play,
     act_refusal,
+    can_act,
     side_of,
 )
 from server.games.killpower.match.records import (
@@ -93,6 +94,10 @@ def power_view(state: MatchState, f: Fighter, key: str) -> dict[str, Any]:
         "cost": card.activation.cost,
         "roll": card.activation.characteristic,
         "uses_left": None if card.uses is None else card.uses - f.uses.get(key, 0),
+        # A card whose effect aims at someone asks whom (`powers.aimed_at`).
+        "aims": card.effect is not None
+        and card.effect.target != "bearer"
+        and not card.read_when,
         "active": key in f.active,
         "kind": card.activation.kind,
         # What the card menu offers: a use left, and not an end-of-match power (the league
@@ -116,6 +121,9 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
         "waiting": f.waiting,
         "may_enter": f.may_enter,
         "inert": f.inert,  # 8.4: a blow may then choose where it lands
+        # 7, RAMASSER LE BALLON: on the field, its action not spent, standing, able to act
+        # (`ball.on_pick`'s own conditions; the reach is the board's `reaches_ball`).
+        "may_pick": f.where == "field" and not f.acted and can_act(f) and not f.has("on_ground"),
         "ball": state.carrier is f,
         "conditions": [
             {"key": c, "left": u.left(state.turn) if u else None}
