@@ -256,9 +256,7 @@ HX = {"HX-Request": "true"}
 def live_of(page: str) -> str:
     """The live part of a whole page, as its refresh answers it (the forms' keys set aside)."""
     start = page.index(">", page.index('<div id="live"')) + 1
-    end = page.rindex(
-        "</div>", start, page.index('<p class="no-print">') if "no-print" in page else len(page)
-    )
+    end = page.rindex("</div>", start, page.index("</main>"))  # the live part closes the page
     return keyless(page[start:end])
 
 

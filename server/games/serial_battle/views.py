@@ -12,7 +12,7 @@ from server.games.serial_battle.assault import default_weapon
 from server.games.serial_battle.catalog import BARE_HANDS, Card
 from server.games.serial_battle.commands import Assault
 from server.games.serial_battle.setup import advice, start_missing
-from server.games.serial_battle.state import START_PV, Held, Player, SBState
+from server.games.serial_battle.state import MAX_CARDS, START_PV, Held, Player, SBState
 from server.i18n import N_, Msg, joined, sort_key
 from server.platform.kinds import LoggedEvent, Part, Viewer, full_event
 from server.platform.now import NOTHING_LEFT, WATCH, Now
@@ -329,6 +329,7 @@ def template_globals() -> dict[str, Any]:
         "location_title": titled(catalog.LOCATION_TITLES, lambda v: catalog.Location(int(v))),
         "cause_title": titled(CAUSE_TITLES, str),
         "start_pv": START_PV,
+        "max_cards": MAX_CARDS,
     }
 
 

@@ -95,9 +95,7 @@ def power_view(state: MatchState, f: Fighter, key: str) -> dict[str, Any]:
         "roll": card.activation.characteristic,
         "uses_left": None if card.uses is None else card.uses - f.uses.get(key, 0),
         # A card whose effect aims at someone asks whom (`powers.aimed_at`).
-        "aims": card.effect is not None
-        and card.effect.target != "bearer"
-        and not card.read_when,
+        "aims": card.effect is not None and card.effect.target != "bearer" and not card.read_when,
         "active": key in f.active,
         "kind": card.activation.kind,
         # What the card menu offers: a use left, and not an end-of-match power (the league
