@@ -173,8 +173,11 @@ class Database:
         starts before it (`SteadyClock`)."""
         from server.models import Event
 
-        with self.read() as session:
-            latest = session.exec(select(func.max(Event.at))).one()
+        try:
+            with self.read() as session:
+                latest = session.exec(select(func.max(Event.at))).one()
+        except DBAPIError:  # a database not made yet (a schema being written): no floor
+            return None
         return (
             latest.replace(tzinfo=UTC) if latest is not None and latest.tzinfo is None else latest
         )

@@ -57,7 +57,7 @@ SHARED_PARTS = {
     "css": ("css/arbitre.css",),
 }
 APP = "app"  # the bundle of the pages of no game
-AROUND = {"css": "css/around.css"}
+AROUND = {"css": "css/around.css", "js": "js/around.js"}
 
 
 def own_part(name: str, ext: str = "js") -> str | None:

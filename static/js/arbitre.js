@@ -27,60 +27,28 @@
   document.addEventListener("input", function (evt) {
     if (evt.target.matches && evt.target.matches("[data-filter]")) filter(evt.target);
   });
-  // An action that asks first (`hx-confirm`) asks in the page's own dialog (templates/base.html),
-  // not the browser's: its words in big buttons, and a push renewing the page meanwhile does
-  // not close it. Declined, or the dialog gone: nothing is sent.
+  // An action that asks first (`hx-confirm`) asks in the page's own dialog, in the words of
+  // the page's language (`#conn`'s), not the browser's: big buttons, and a push renewing the
+  // page meanwhile does not close it. Declined: nothing is sent.
+  var dialog = null;
   document.addEventListener("htmx:confirm", function (evt) {
-    var dialog = document.getElementById("confirm");
-    if (!dialog || typeof dialog.showModal !== "function") return;  // the browser's own
+    var words = document.getElementById("conn"), asked = evt.detail;
+    if (!words || !window.HTMLDialogElement) return;  // the browser's own
     evt.preventDefault();
-    var detail = evt.detail;
-    dialog.querySelector("[data-confirm-text]").textContent = detail.ctx.confirm;
+    if (!dialog) {
+      dialog = document.createElement("dialog");
+      dialog.className = "panel";
+      dialog.innerHTML = '<form method="dialog" class="stack"><p></p><div class="button-grid">' +
+        '<button value="no" class="button secondary" autofocus></button><button value="yes" class="button"></button></div></form>';
+      var buttons = dialog.querySelectorAll("button");
+      buttons[0].textContent = words.dataset.no;
+      buttons[1].textContent = words.dataset.yes;
+      document.body.appendChild(dialog);
+    }
+    dialog.querySelector("p").textContent = asked.ctx.confirm;
     dialog.returnValue = "";
-    dialog.addEventListener("close", function () {
-      if (dialog.returnValue === "yes") detail.issueRequest(); else detail.dropRequest();
-    }, {once: true});
+    dialog.onclose = function () { dialog.returnValue === "yes" ? asked.issueRequest() : asked.dropRequest(); };
     dialog.showModal();
-  });
-  // A form of class `auto-submit` goes as soon as each of its choices is made (a round's two
-  // fighters, its two stakes: the game master's taps, issue 54); its button stays, for a
-  // keyboard and a page without this script.
-  document.addEventListener("change", function (evt) {
-    var form = evt.target.closest && evt.target.closest("form.auto-submit");
-    if (!form || evt.target.type !== "radio") return;
-    var names = {};
-    form.querySelectorAll("input[type=radio]").forEach(function (r) { names[r.name] = names[r.name] || r.checked; });
-    for (var name in names) if (!names[name]) return;
-    form.requestSubmit();
-  });
-  // What a person types while their tap travels is theirs (issue 54: the next name typed while
-  // the last one registers): the form's reset and its renewal by the answer give it back. What
-  // was sent is not kept (a name registered leaves its field).
-  var TYPED = "input[type=text][name], input:not([type])[name], textarea[name]";
-  document.addEventListener("htmx:before:request", function (evt) {
-    var ctx = evt.detail.ctx, form = ctx.sourceElement;
-    if (ctx.request.method !== "POST" || !form || form.tagName !== "FORM") return;
-    ctx.typed = {};
-    form.querySelectorAll(TYPED).forEach(function (f) { ctx.typed[f.name] = f.value; });
-  });
-  function typedMeanwhile(ctx, form) {
-    var kept = {};
-    if (ctx.typed) form.querySelectorAll(TYPED).forEach(function (f) {
-      if (f.value && f.value !== ctx.typed[f.name]) kept[f.name] = f.value;
-    });
-    return kept;
-  }
-  function giveBack(form, kept) {
-    Object.keys(kept).forEach(function (name) {
-      var field = form.querySelector('[name="' + CSS.escape(name) + '"]');
-      if (field && !field.value) field.value = kept[name];
-    });
-  }
-  document.addEventListener("htmx:after:swap", function (evt) {
-    var ctx = evt.detail.ctx;
-    if (!ctx || !ctx.kept || !ctx.action) return;
-    var form = document.querySelector('form[action="' + CSS.escape(ctx.action) + '"]');
-    if (form) giveBack(form, ctx.kept);
   });
   // A list renewed by a push is filtered again as its field says.
   function filterAll() { document.querySelectorAll("[data-filter]").forEach(filter); }
@@ -282,10 +250,7 @@
     // on purpose, not the last one's values sent again.
     var form = ctx && ctx.sourceElement;
     if (form && form.tagName === "FORM" && ctx.request.method === "POST" && ctx.response.status < 300) {
-      ctx.kept = typedMeanwhile(ctx, form);
-      ctx.action = form.getAttribute("action");
       form.reset();
-      giveBack(form, ctx.kept);
       // ...with a key of its own: the server refuses a key sent again with another body.
       var idem = form.querySelector('input[name="idem"]');
       if (idem) idem.value = freshKey();

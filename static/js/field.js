@@ -1,6 +1,6 @@
 // Arbitre's script for the field, after js/arbitre.js in every page's bundle: countdowns on the
-// server's clock and their alerts, news that buzzes once, the screen kept awake, the offline page
-// that comes back with the network, a seat taken on opening, pieces that slide between renders.
+// server's clock and their alerts, news that buzzes once, the screen kept awake, pieces that
+// slide between renders (the offline page and a seat taken on opening: js/around.js).
 (function () {
   "use strict";
 
@@ -107,22 +107,10 @@
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") { keepAwake(); Arbitre.refresh(); }
   });
-  // The page the service worker shows without network comes back by itself with the network
-  // (the phone's word, or the server answering again), at the address it stands for.
-  if (document.body && document.body.hasAttribute("data-offline-page")) {
-    window.addEventListener("online", function () { location.reload(); });
-    setInterval(function () {
-      fetch("/healthz", {cache: "no-store"}).then(function (r) { if (r.ok) location.reload(); }, function () {});
-    }, 5000);
-  }
   document.addEventListener("click", function (evt) {
     if (evt.target.closest && evt.target.closest("[data-reload]")) location.reload();
   });
   document.addEventListener("DOMContentLoaded", function () {
-    // A personal link opened in a browser takes its seat at once (a preview, with no script,
-    // takes nothing): `templates/platform/seat.html`.
-    var seat = document.querySelector("form[data-take-seat]");
-    if (seat) { seat.submit(); return; }
     keepAwake(); tick(); insecureHint();
     if (secure && "serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});
   });

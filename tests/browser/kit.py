@@ -113,9 +113,9 @@ def live(page: Page) -> Page:
 def answer_confirm(page: Page, accept: bool) -> str:
     """Answers the page's own question before an action (`hx-confirm`: templates/base.html, never
     the browser's `confirm()`): Confirmer or Annuler tapped; what it asked."""
-    dialog = page.locator("dialog#confirm[open]")
+    dialog = page.locator("dialog[open]")
     expect(dialog).to_be_visible()
-    asked = dialog.locator("[data-confirm-text]").inner_text()
+    asked = dialog.locator("p").inner_text()
     dialog.get_by_role("button", name="Confirmer" if accept else "Annuler").tap()
     expect(dialog).to_be_hidden()
     return asked

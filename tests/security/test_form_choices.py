@@ -37,6 +37,7 @@ SHOWS_WHAT_IS = {
     "place": "a player's sector, as it is (placing them there again changes nothing)",
     "deck_mode": "how the decks are made, as it is set",
     "cards": "where the cards are (phones or one table), as it is set",
+    "arrange": "a survivor's sheet as it is laid out, each object and token where it lies",
 }
 
 

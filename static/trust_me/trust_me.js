@@ -1,0 +1,13 @@
+// Trust Me's own script (bundled after Arbitre's, on its pages only).
+(function () {
+  "use strict";
+  // A form of class `auto-submit` goes as soon as each of its choices is made (a wound's place: issue 54); its button
+  // stays, for a keyboard and a page without this script. (The same in static/rcb/rcb.js: two games'
+  // pages only, never in every game's first load.)
+  document.addEventListener("change", function (evt) {
+    var form = evt.target.type === "radio" && evt.target.closest("form.auto-submit");
+    if (form && Array.from(form.querySelectorAll("input[type=radio]")).every(function (r) {
+      return form.elements.namedItem(r.name).value;
+    })) form.requestSubmit();
+  });
+})();
