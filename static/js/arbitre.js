@@ -38,7 +38,8 @@
     if (!dialog) {
       dialog = document.createElement("dialog");
       dialog.className = "panel";
-      dialog.innerHTML = '<form method="dialog" class="stack"><p></p><div class="button-grid">' +
+      dialog.setAttribute("aria-labelledby", "confirm-text");
+      dialog.innerHTML = '<form method="dialog" class="stack"><p id="confirm-text"></p><div class="button-grid">' +
         '<button value="no" class="button secondary" autofocus></button><button value="yes" class="button"></button></div></form>';
       var buttons = dialog.querySelectorAll("button");
       buttons[0].textContent = words.dataset.no;
@@ -308,8 +309,9 @@
     else reveal(said, document.getElementById("flash"));
   });
   // A copy floats at the bottom of the screen until the next touch, or until someone else's
-  // change renews the page (an old sentence never covers a question just asked, issue 54); the sentence itself stays
-  // where it is (read by screen readers there), so nothing on the page moves under a finger.
+  // change renews the page (an old sentence never covers a question just asked, issue 54); the
+  // sentence itself stays where it is (read by screen readers there), so nothing on the page
+  // moves under a finger.
   function dropFloat() {
     var old = document.querySelector(".said-float");
     if (old) old.remove();

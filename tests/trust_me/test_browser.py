@@ -95,7 +95,7 @@ def test_a_fight_and_a_move_from_the_phones(browser: Browser, live_server: Any) 
     assert_accessible(hugo)
     assert t.state.placements[0].wounds == 1
     service.dice.push(12)  # type: ignore[attr-defined]
-    hugo.locator("form.auto-submit").locator("label").first.tap()
+    hugo.locator("section:has(#tm-wounds-title) form button").first.tap()
     hugo.get_by_role("button", name="Lancer le dé vert").tap()
     taps += 4
     assert taps <= 8, taps
