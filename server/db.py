@@ -27,6 +27,7 @@ from sqlmodel import Session, select
 from server.config import Settings
 from server.errors import StorageFull
 from server.i18n import N_
+from server.models import Event
 
 
 def ensure_sqlite_folder(url: str) -> None:
@@ -171,8 +172,6 @@ class Database:
     def latest_time(self) -> datetime | None:
         """The latest time the database holds (its newest event): the games' clock never
         starts before it (`SteadyClock`)."""
-        from server.models import Event
-
         try:
             with self.read() as session:
                 latest = session.exec(select(func.max(Event.at))).one()

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -35,7 +35,7 @@ from server.config import Settings
 from server.db import Database, normalize_url
 from server.migrate import upgrade
 from server.models import Event, Game, Person
-from server.platform.clock import FakeClock
+from server.platform.clock import FakeClock, SteadyClock
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer, register
 from server.platform.live import Broker
@@ -153,6 +153,41 @@ def rolls() -> ScriptedRolls:
 def service(settings: Settings, clock: FakeClock, rolls: ScriptedRolls) -> Iterator[GameService]:
     db = Database.connect(settings)
     yield GameService(db, SECRET, clock, rolls, Broker())
+    db.dispose()
+
+
+# The games' own clock under a machine whose clock jumps (issue 55): `tests/test_clock.py`, and
+# each game's timers in its own folder.
+START = datetime(2026, 6, 1, 14, 0, tzinfo=UTC)
+
+
+class Machine:
+    """A machine's two clocks, moved by hand: the wall clock (which may jump) and the
+    monotonic one (which only goes on)."""
+
+    def __init__(self) -> None:
+        self.wall, self.steady = START, 1000.0
+
+    def clock(self, floor: datetime | None = None) -> SteadyClock:
+        return SteadyClock(floor, wall=lambda: self.wall, steady=lambda: self.steady)
+
+    def wait(self, seconds: float) -> None:
+        self.wall += timedelta(seconds=seconds)
+        self.steady += seconds
+
+
+@pytest.fixture
+def machine() -> Machine:
+    return Machine()
+
+
+@pytest.fixture
+def steady_service(settings: Settings, machine: Machine) -> Iterator[GameService]:
+    """A service on the games' clock of a machine moved by hand (`machine`), its dice endless."""
+    db = Database.connect(settings)
+    rolls = ScriptedRolls()
+    rolls.endless = True
+    yield GameService(db, SECRET, machine.clock(db.latest_time()), rolls, Broker())
     db.dispose()
 
 

@@ -14,7 +14,8 @@ from fastapi.testclient import TestClient
 from server.platform.service import GameService
 from server.web.answers import live_tag, page_context
 from server.web.fanout import Shown, Watcher
-from tests.conftest import Phone, csrf_of, key
+from tests.conftest import Phone, csrf_of, form_fields, key, seat_key, tally_game
+from tests.conftest import opened as link_opened
 
 
 def referee_phone(client: TestClient, service: GameService, game: str, person: int) -> Any:
@@ -98,4 +99,18 @@ def api(client: TestClient, token: str, game: str, command: dict[str, Any]) -> A
         f"/api/v1/games/{game}/commands",
         json={"command": command},
         headers={"Authorization": f"Bearer {token}", "Idempotency-Key": key()},
+    )
+
+
+def roll_console(client: TestClient, service: GameService) -> tuple[str, Any, dict[str, str]]:
+    """A tally game, its referee's phone on the console, and the fields of the form rolling for
+    Léa (the faults' tests send it while the database is out of reach, then again): the game's
+    id, the phone, the fields."""
+    game, _org, referee, (lea, _hugo) = tally_game(service)
+    phone = link_opened(client, seat_key(service, game.id, referee.person_id))
+    console = phone.get(f"/g/{game.id}").text
+    return (
+        game.id,
+        phone,
+        form_fields(console, f"/g/{game.id}/act") | {"player": str(lea.person_id)},
     )

@@ -18,7 +18,8 @@ from server.config import Settings
 from server.db import normalize_url
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.conftest import ON_POSTGRES, PG_URL, form_fields, opened, seat_key, tally_game
+from tests.conftest import ON_POSTGRES, PG_URL
+from tests.phones_kit import roll_console
 
 pytestmark = pytest.mark.skipif(not ON_POSTGRES, reason="PostgreSQL's own restart")
 
@@ -58,28 +59,25 @@ def test_an_action_during_a_restart_is_refused_clearly_then_applied_once(
     client: TestClient, rolls: ScriptedRolls, postgres: Postgres
 ) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
-    game, _org, referee, (lea, _hugo) = tally_game(service)
-    phone = opened(client, seat_key(service, game.id, referee.person_id))
-    console = phone.get(f"/g/{game.id}").text
-    fields = form_fields(console, f"/g/{game.id}/act") | {"player": str(lea.person_id)}
-    before = service.seq_of(game.id)
+    game_id, phone, fields = roll_console(client, service)
+    before = service.seq_of(game_id)
 
     postgres.down()
     rolls.push(4)
-    refused = phone.post(f"/g/{game.id}/act", data=fields, headers={"HX-Request": "true"})
+    refused = phone.post(f"/g/{game_id}/act", data=fields, headers={"HX-Request": "true"})
     assert refused.status_code == 503, refused.text[:300]
     assert "La base de données est injoignable" in refused.text
     assert refused.headers["Retry-After"] == "5"
-    page = phone.get(f"/g/{game.id}")
+    page = phone.get(f"/g/{game_id}")
     assert page.status_code == 503 and "injoignable" in page.text
-    api = client.get(f"/api/v1/games/{game.id}")
+    api = client.get(f"/api/v1/games/{game_id}")
     assert api.status_code == 503 and api.json()["code"] == "database_unreachable"
 
     postgres.up()  # back: the process reconnects by itself
     rolls.push(4)
-    again = phone.post(f"/g/{game.id}/act", data=fields, headers={"HX-Request": "true"})
+    again = phone.post(f"/g/{game_id}/act", data=fields, headers={"HX-Request": "true"})
     assert again.status_code == 200, again.text[:300]
-    assert service.seq_of(game.id) == before + 1
-    replayed = phone.post(f"/g/{game.id}/act", data=fields, headers={"HX-Request": "true"})
-    assert replayed.status_code == 200 and service.seq_of(game.id) == before + 1
-    assert service.verify(game.id)
+    assert service.seq_of(game_id) == before + 1
+    replayed = phone.post(f"/g/{game_id}/act", data=fields, headers={"HX-Request": "true"})
+    assert replayed.status_code == 200 and service.seq_of(game_id) == before + 1
+    assert service.verify(game_id)

@@ -18,7 +18,8 @@ from sqlalchemy import event
 from server.db import Database
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.conftest import form_fields, opened, seat_key, tally_game
+from tests.conftest import form_fields
+from tests.phones_kit import roll_console
 
 
 class Disk:
@@ -59,36 +60,33 @@ def test_a_full_disk_refuses_an_action_clearly_and_keeps_the_game(
     client: TestClient, rolls: ScriptedRolls, disk: Disk
 ) -> None:
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
-    game, _org, referee, (lea, _hugo) = tally_game(service)
-    phone = opened(client, seat_key(service, game.id, referee.person_id))
-    console = phone.get(f"/g/{game.id}").text
-    fields = form_fields(console, f"/g/{game.id}/act") | {"player": str(lea.person_id)}
-    before = service.seq_of(game.id)
+    game_id, phone, fields = roll_console(client, service)
+    before = service.seq_of(game_id)
 
     # Enough actions that the journal needs a new page of the file: the disk is full before.
     disk.fill()
     refused = None
     for _ in range(60):
         rolls.push(4)
-        answer = phone.post(f"/g/{game.id}/act", data=fields, headers={"HX-Request": "true"})
+        answer = phone.post(f"/g/{game_id}/act", data=fields, headers={"HX-Request": "true"})
         if answer.status_code != 200:
             refused = answer
             break
-        fields = form_fields(answer.text, f"/g/{game.id}/act") | {"player": str(lea.person_id)}
+        fields = form_fields(answer.text, f"/g/{game_id}/act") | {"player": fields["player"]}
     assert refused is not None, "the capped file never filled"
     assert refused.status_code == 503, refused.text[:300]
     assert "Le disque du serveur est plein" in refused.text
     assert refused.headers["Retry-After"] == "30"
-    applied = service.seq_of(game.id)
+    applied = service.seq_of(game_id)
     assert disk.intact()
-    assert service.verify(game.id)  # the log rebuilds the stored state
+    assert service.verify(game_id)  # the log rebuilds the stored state
 
     # Space is back: the same action (its same key) is applied, once; the game goes on.
     disk.free()
     rolls.push(4)
-    again = phone.post(f"/g/{game.id}/act", data=fields, headers={"HX-Request": "true"})
+    again = phone.post(f"/g/{game_id}/act", data=fields, headers={"HX-Request": "true"})
     assert again.status_code == 200, again.text[:300]
-    assert service.seq_of(game.id) == applied + 1 > before
-    replayed = phone.post(f"/g/{game.id}/act", data=fields, headers={"HX-Request": "true"})
-    assert replayed.status_code == 200 and service.seq_of(game.id) == applied + 1
+    assert service.seq_of(game_id) == applied + 1 > before
+    replayed = phone.post(f"/g/{game_id}/act", data=fields, headers={"HX-Request": "true"})
+    assert replayed.status_code == 200 and service.seq_of(game_id) == applied + 1
     assert disk.intact()

@@ -4,6 +4,7 @@ handlers, the commands no client sends, `check`, `may_send` and `label` (`server
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any, Literal
 
 import pytest
@@ -26,6 +27,7 @@ from server.platform.kinds import (
     may_now,
 )
 from server.platform.now import Now
+from server.web.templating import make_environment
 
 
 class Board(BaseModel):
@@ -191,9 +193,6 @@ def test_a_page_offers_no_form_for_a_move_the_game_refuses_now(
 ) -> None:
     """The forms read the same source: `action_form` renders nothing for a command outside
     the viewer's moves now (the page context's `may`)."""
-    from types import SimpleNamespace
-
-    from server.web.templating import make_environment
 
     page = make_environment().from_string(
         '{% import "_macros.html" as m with context %}'

@@ -473,8 +473,8 @@ class GameKind(ABC, Generic[S]):
 
     def replay_line(self, event: LoggedEvent, state: S) -> Msg:
         """A finished game's action said as anyone may know it once the game is over, for a
-        replay's step that the reader's journal says nothing of (a Serial Battle's public
-        board): by default the words of its move ("elimination"), never what was sent; "undo"
+        replay's step that the reader's journal says nothing of (a public board that reads no
+        journal): by default the words of its move ("elimination"), never what was sent; "undo"
         for an undo. `state` is the game's at its end (its players' names)."""
         if event.type == "undo":
             return Msg(N_("An action undone"))

@@ -66,7 +66,7 @@ def replay(
         return Response(status_code=304, headers={"ETag": tag, **KEPT})
     # Every action is a step, numbered as the journal numbers it; those the timeline lists are
     # said as this reader's journal says them, else as anyone may know them once the game is
-    # over (`GameKind.replay_line`: a Serial Battle's public board).
+    # over (`GameKind.replay_line`: a public board that reads no journal).
     actions = service.steps(game_id)
     last = len(actions)
     if number is not None:  # a number of the journal: the step that action is

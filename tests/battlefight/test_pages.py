@@ -3,6 +3,7 @@ public: everyone at the table reads them), and a player's deck chosen from the f
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -11,7 +12,7 @@ from fastapi.testclient import TestClient
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
 from tests.battlefight.conftest import BF_MATRIX, ROLES
-from tests.conftest import Phone, csrf_of, key, table
+from tests.conftest import Phone, csrf_of, key, opened, table, viewer_of
 
 
 @pytest.fixture
@@ -142,10 +143,6 @@ def test_a_target_is_chosen_by_tapping_its_pawn(client: TestClient, rolls: Scrip
     """Issue 54, the board is the control: with three players, a technique asks its target;
     the page makes the other players' pawns the choices (each taps the same choice as its
     button below the board), never the player's own."""
-    import re
-
-    from tests.conftest import opened, viewer_of
-
     service: GameService = client.app.state.service  # type: ignore[attr-defined]
     rolls.endless = True
     game, owner = service.create_game("battlefight", "Trio", "Orga", idem_key=key())

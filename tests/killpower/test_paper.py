@@ -4,6 +4,7 @@ plays like any other (a match opens with it, its ranking counts on from the shee
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,8 +15,9 @@ from server.games.killpower.league.views import public, sheet
 from server.i18n import current_language
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
-from tests.conftest import key
+from tests.conftest import key, opened
 from tests.killpower.conftest import League, team_command
+from tests.walker import Offers
 
 
 @pytest.fixture(autouse=True)
@@ -243,9 +245,6 @@ def test_a_gladiator_who_cannot_play_is_not_offered_as_having_played(
     match played on paper offers no « a joué » box for its gladiator (the walker ticked it and
     was refused « L'armure magique de Brute 1 n'est pas encore tirée »), says why, and the form
     as offered is taken."""
-    from tests.conftest import opened
-    from tests.walker import Offers
-
     service: GameService = client.app.state.service
     league = League(service, rolls)
     command = paper_team()
@@ -273,11 +272,6 @@ def test_no_more_gladiators_take_power_cards_than_the_deck_can_deal(
     team form offers power cards to as many gladiators as the deck can serve, said before the
     tap (the walker chose them for all seven and was refused « Le paquet de pouvoirs n'a plus de
     carte à tirer »)."""
-    import re
-
-    from tests.conftest import opened
-    from tests.walker import Offers
-
     service: GameService = client.app.state.service
     league = League(service, rolls)
     cards = sum(p.copies for p in league.state.deck.powers)

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from server.i18n import Msg
 from server.platform.dice import ScriptedRolls
+from server.platform.kinds import Viewer
 from server.platform.service import GameService
 from tests.conftest import key, viewer_of
+from tests.serial_battle.scenes import sb_no_survivor
 
 
 def test_projectiles_and_empty_weapons_are_said(service: GameService, rolls: ScriptedRolls) -> None:
@@ -70,9 +73,6 @@ def test_the_public_replay_says_who_struck_whom_and_never_with_what(
     """Issue 54: a replay's step that the public board's journal says nothing of is said as the
     end reveals it (each player's assaults and damage), « Léa → Hugo : 3 PV », with no card nor
     where it hit."""
-    from server.i18n import Msg
-    from server.platform.kinds import Viewer
-    from tests.serial_battle.scenes import sb_no_survivor
 
     scene = sb_no_survivor(service, rolls)
     lines = service.step_lines(scene.game, Viewer("public"))
