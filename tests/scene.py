@@ -22,6 +22,8 @@ What else a shared test needs of the games, each game declares there too, read m
 - `FUZZED`: scenes the API's fuzzing aims at, each a game under way (tests/test_api_fuzz.py).
 - `HOST_WALKED`: scenes whose every route is asked under a Host the server does not answer to,
   each with what it is (tests/security/test_budgets.py).
+- `LONG_FORMS`: scenes whose first form for the reader's turn may run past the first screen,
+  each with why: it starts there (tests/browser/test_first_screen.py).
 - `LOADS`: a game under the load of many referees, by kind (a `Load`; tests/test_load_and_faults.py).
 - `LOAD_BUDGETED`: the kinds whose demo's staff page is held to the first load's size budget
   (tests/browser/test_budgets.py).

@@ -2,7 +2,7 @@
 (function () {
   "use strict";
   // Killpower Ball's board (issue 54: the board is the control). A tap on one of your gladiators
-  // (on the board, or its name above it) lights the squares it may reach and draws the board
+  // (on the board, or its name above it, the move form's choice) lights the squares it may reach and draws the board
   // large around them, each square at least 44 px (the board pans sideways where they do not
   // fit); a tap on a lit square moves it: two taps. After "Aim on the board" (or a tap in a
   // square field), the next tap on any square fills that field instead (a throw's aim, a drop).
@@ -69,8 +69,8 @@
       p.classList.toggle("chosen", chosen);
       if (chosen && lit.length) places.push(at(p));
     });
-    panel.querySelectorAll("[data-kp-pick]").forEach(function (b) {
-      b.setAttribute("aria-pressed", b.getAttribute("data-kp-pick") === id && lit.length ? "true" : "false");
+    panel.querySelectorAll(".kp-pick input[name=gladiator]").forEach(function (radio) {
+      radio.checked = radio.value === id && lit.length > 0;
     });
     panel.setAttribute("data-chosen", lit.length ? id : "");
     zoom(panel, places);
@@ -78,9 +78,7 @@
   }
   function choose(panel, id) {
     var form = panel.querySelector(".kp-move");
-    if (!form || !light(panel, id)) return false;
-    form.querySelector("[name=gladiator]").value = id;
-    return true;
+    return Boolean(form) && light(panel, id);
   }
   document.addEventListener("click", function (evt) {
     var aim = evt.target.closest && evt.target.closest("[data-aim]");
@@ -92,10 +90,10 @@
     }
     var panel = boardOf(evt.target);
     if (!panel) return;
-    var pick = evt.target.closest("[data-kp-pick]");
-    if (pick) {
+    var pick = evt.target.matches("input[name=gladiator]") && evt.target;
+    if (pick) {  // a name tapped (its label passes the tap to it), even the one already chosen
       squareInput = null;
-      if (choose(panel, pick.getAttribute("data-kp-pick"))) {
+      if (choose(panel, pick.value)) {
         panel.querySelector(".kp-zoom").scrollIntoView({ block: "nearest" });
       }
       return;
@@ -120,16 +118,10 @@
       form.requestSubmit();  // the second tap moves
     }
   });
-  document.addEventListener("change", function (evt) {
-    if (evt.target.id === "move-who") { squareInput = null; light(boardOf(evt.target), evt.target.value); }
-  });
-  // A board drawn anew (a page, a live part) offers its gladiators' names where it has a move
-  // form, and lights the squares of the gladiator its form names.
+  // A board drawn anew (a page, a live part) lights the squares of the gladiator its form names.
   function lightBoards() {
     document.querySelectorAll(".kp-board").forEach(function (panel) {
-      var picks = panel.querySelector("[data-kp-picks]");
-      if (picks) picks.hidden = !panel.querySelector(".kp-move");
-      var who = panel.querySelector("#move-who");
+      var who = panel.querySelector(".kp-pick input[name=gladiator]:checked");
       if (who) light(panel, who.value);
     });
   }

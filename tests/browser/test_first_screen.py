@@ -1,9 +1,11 @@
 """Issue 54: what you can do now is on the first screen. For every person whose now-line says
 the game waits for them, in every scene of every kind (each phase and end, `tests/scene.py`),
 the controls for it start within the first 844 px of their page at 390 px wide, in both
-languages (unless their turn is said aloud, for the staff to enter: `Now.aloud`): the first form of one of their moves now (`may_now`, the source the forms and the
-rules read), or of a proposal to answer, or what the line points to as theirs (`Now.to`). A form folded in a `<details>` counts by its summary,
-the tap that opens it.
+languages (unless their turn is said aloud, for the staff to enter: `Now.aloud`): the first
+form of one of their moves now (`may_now`, the source the forms and the rules read), or of a
+proposal to answer, or what the line points to as theirs (`Now.to`). A form folded in a
+`<details>` counts by its summary, the tap that opens it. And that form ends there too, its
+last control on the first screen, unless its scene says why not (`LONG_FORMS`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from playwright.sync_api import Browser
 from server.platform.kinds import may_now
 from server.platform.service import GameService
 from tests.conftest import BROWSER
+from tests.scene import declared
 from tests.security.conftest import SCENES
 
 PHONE: dict[str, Any] = {
@@ -25,8 +28,19 @@ PHONE: dict[str, Any] = {
     "service_workers": "block",
 }
 FOLD = 844  # px: the first screen of a 390 x 844 phone
+LONG_FORMS = declared("LONG_FORMS")
 
 FIRST_CONTROL = r"""(may) => {
+  // Where a form's last control ends (a folded form: its summary), down the page.
+  const end = (form, box) => {
+    if (form.closest('details:not([open])')) return box.bottom + window.scrollY;
+    let bottom = box.top;
+    for (const c of form.querySelectorAll('input:not([type=hidden]), select, textarea, button')) {
+      const b = (c.closest('label') || c).getBoundingClientRect();
+      if (b.height) bottom = Math.max(bottom, b.bottom);
+    }
+    return bottom + window.scrollY;
+  };
   // A turn said aloud at the table, for the staff to enter, has no control on this page.
   const yours = document.querySelector('#live [data-yours]:not([data-aloud])');
   if (!yours) return null;
@@ -40,14 +54,17 @@ FIRST_CONTROL = r"""(may) => {
     const folded = form.closest('details:not([open])');
     if (folded) box = folded.querySelector('summary').getBoundingClientRect();
     if (!box.height) continue;
-    tops.push({top: box.top + window.scrollY, what: (type ? type.value : 'proposal')});
+    tops.push({top: box.top + window.scrollY, bottom: end(form, box),
+               what: (type ? type.value : 'proposal')});
   }
   // What the line points to as the viewer's controls (a link to their match, a panel).
   const to = yours.querySelector('a.now-to');
   const target = to && document.getElementById(to.getAttribute('href').slice(1));
   if (target) {
     const box = (target.closest('section') || target).getBoundingClientRect();
-    tops.push({top: box.top + window.scrollY, what: '#' + target.id});
+    const form = target.querySelector('form');
+    tops.push({top: box.top + window.scrollY, what: '#' + target.id,
+               bottom: form ? end(form, form.getBoundingClientRect()) : box.top + window.scrollY});
   }
   tops.sort((a, b) => a.top - b.top);
   return tops.length ? tops[0] : {top: Infinity, what: 'no control'};
@@ -75,5 +92,9 @@ def test_the_controls_for_your_turn_start_on_the_first_screen(
             first = page.evaluate(FIRST_CONTROL, may)
             if first is not None and first["top"] > FOLD:
                 late.append(f"{persona} ({language}): {first['what']} at {first['top']} px ")
+            elif first is not None and first["bottom"] > FOLD and label not in LONG_FORMS:
+                late.append(
+                    f"{persona} ({language}): {first['what']} ends at {first['bottom']} px "
+                )
         context.close()
     assert not late, "\n".join(late)

@@ -96,6 +96,53 @@ def match_phase3(service: GameService, rolls: ScriptedRolls) -> Scene:
     return match_scene(match, "phase3")
 
 
+def on_the_board(service: GameService, rolls: ScriptedRolls) -> Match:
+    """A match kept on the board, both teams lined up: Titanos have the hand (turn 20, phase 1)
+    and give the ball to no. 1."""
+    match = Match(service, rolls, board=True)
+    match.act(
+        "A", {"type": "lineup", "gladiators": match.ids["A"][:6], "bluff": 2}, 10, 8, 6, 4, 2, 1
+    )
+    match.act("B", {"type": "lineup", "gladiators": match.ids["B"][:2], "bluff": 1}, 9, 7)
+    rolls.endless = True
+    match.act("B", {"type": "give_ball", "gladiator": match.g("B", 1)})
+    return match
+
+
+def board_move(match: Match, side: str, number: int, to: str) -> None:
+    match.act(side, {"type": "move", "gladiator": match.g(side, number), "to": to})
+
+
+def match_board(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """On the board, Titanos' movement phase: a gladiator is tapped, then a lit square."""
+    return match_scene(on_the_board(service, rolls), "board")
+
+
+def match_board_phase3(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """On the board, phase 3: Nab1 (RAP 10) acts first, next to Titanos' ball carrier."""
+    match = on_the_board(service, rolls)
+    board_move(match, "B", 1, "K17")
+    board_move(match, "B", 2, "N20")
+    match.act("B", {"type": "end_phase"})
+    board_move(match, "A", 1, "E16")
+    board_move(match, "A", 2, "B12")
+    match.act("A", {"type": "end_phase"})
+    assert match.state.phase == 3
+    return match_scene(match, "board_phase3")
+
+
+def match_sprint(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """On the board, phase 3: Nab1 sprints (5.2), its coach's turn until it has moved again."""
+    match = on_the_board(service, rolls)
+    board_move(match, "B", 1, "K17")
+    match.act("B", {"type": "end_phase"})
+    board_move(match, "A", 1, "E10")
+    match.act("A", {"type": "end_phase"})
+    match.act("A", {"type": "act", "gladiator": match.g("A", 1), "action": "sprint"})
+    assert match.state.sprinting == match.g("A", 1)
+    return match_scene(match, "sprint")
+
+
 def match_surrendered(service: GameService, rolls: ScriptedRolls) -> Scene:
     match = lined_up(service, rolls)
     match.act(match.state.moving, {"type": "surrender"})
@@ -126,6 +173,9 @@ SCENES: dict[str, Builder] = {
     "killpower_match:lineup": match_lineup,
     "killpower_match:running": match_running,
     "killpower_match:phase3": match_phase3,
+    "killpower_match:board": match_board,
+    "killpower_match:board_phase3": match_board_phase3,
+    "killpower_match:sprint": match_sprint,
     "killpower_match:surrendered": match_surrendered,
     "killpower_match:forfeit": match_forfeit,
 }
@@ -139,6 +189,9 @@ WAITS_ON: dict[str, set[str]] = {
     "killpower_match:lineup": {"coach_a", "coach_b"},
     "killpower_match:running": {"organizer", "coach_a"},
     "killpower_match:phase3": {"organizer", "coach_b"},
+    "killpower_match:board": {"organizer", "coach_b"},
+    "killpower_match:board_phase3": {"organizer", "coach_a"},
+    "killpower_match:sprint": {"organizer", "coach_a"},
     "killpower_match:surrendered": set(),
     "killpower_match:forfeit": set(),
 }
@@ -155,6 +208,11 @@ WALK_KNOWN: dict[str, dict[str, str]] = {
 ENDS: dict[str, str] = {
     "killpower_match:surrendered": "a coach conceded",
     "killpower_match:forfeit": "a forfeit: nobody entered the field",
+}
+
+# Scenes whose first form may run past the first screen (tests/browser/test_first_screen.py).
+LONG_FORMS: dict[str, str] = {
+    "killpower_league:setup": "a team is its seven gladiators, entered once on one form",
 }
 
 # Kinds that never end, with why: they have no scene among `ENDS`.

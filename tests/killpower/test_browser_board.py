@@ -70,9 +70,10 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     # Issue 54: a move is two taps. A gladiator's name above the board tapped: the squares it
     # may reach light up, the board drawn large around them (each square at least 44 px); a
     # tap on one of them moves it.
-    who = mover.get_by_role("group", name="Qui se déplace").get_by_role("button")
-    expect(who.first).to_be_visible()
-    who.first.tap()
+    who = mover.get_by_role("group", name="Qui se déplace").get_by_role("radio")
+    expect(who.first).not_to_be_checked()  # who moves is never chosen for the coach
+    mover.get_by_role("group", name="Qui se déplace").locator("label").first.tap()
+    expect(who.first).to_be_checked()
     target = mover.locator(f'.kp-square[data-square="{entry_row}{column}"]')
     expect(target).to_have_class("kp-square lit")
     expect(mover.locator(".kp-square.lit")).not_to_have_count(0)

@@ -63,7 +63,7 @@ def test_a_fight_and_a_move_from_the_phones(browser: Browser, live_server: Any) 
     # out anew (a reload), then asked.
     expect(lea.locator("body")).to_have_attribute("data-status", "running")
     lea.wait_for_load_state()
-    expect(lea.get_by_role("heading", name="À vous : posez un pion et agissez")).to_be_visible()
+    expect(lea.get_by_role("heading", name="Posez un pion et agissez")).to_be_visible()
     assert_accessible(lea)
     lea.get_by_text("Déplacer", exact=True).tap()
     lea.locator("#tm-act-slot").locator("label").filter(has_text="9 ·").tap()
@@ -72,7 +72,7 @@ def test_a_fight_and_a_move_from_the_phones(browser: Browser, live_server: Any) 
     expect(lea.locator(".tm-sheet").first.locator(".tm-place.token")).to_have_count(1)
 
     # Hugo attacks Léa with his machete, on his phone.
-    expect(hugo.get_by_role("heading", name="À vous : posez un pion et agissez")).to_be_visible()
+    expect(hugo.get_by_role("heading", name="Posez un pion et agissez")).to_be_visible()
     # Issue 54: an attack is at most 8 taps across both phones (one wound to place here).
     hugo.locator("summary", has_text="Frapper un survivant").tap()
     hugo.locator("#tm-att-target").get_by_text("Léa", exact=True).tap()

@@ -87,7 +87,7 @@ def test_a_phone_keeps_searches_and_fights(trust_me: dict[str, Any], rolls: Scri
         )
     # Léa's turn: she searches a token and hides it in the "?" cell.
     page = lea.get(f"/g/{t.game}").text
-    assert "Your turn: place a token and act" in page
+    assert "Place a token and act" in page
     answer = post(lea, t.game, {"type": "search", "found": "medicaments", "to": "c9", "slot": "c1"})
     assert answer.status_code == 200, answer.text
     assert "Médicaments" in lea.get(f"/g/{t.game}").text

@@ -145,7 +145,9 @@ def board_part(state: BFState, viewer: Viewer, now: datetime) -> dict[str, Any]:
 
 
 def option_label(table: Table, choice: Choice, value: str) -> str:
-    if choice.kind in ("technique", "discard", "drawn"):
+    if choice.kind == "drawn":  # the card is in the organizer's hand: its name finds it
+        return table.technique(value).title
+    if choice.kind in ("technique", "discard"):
         t = table.technique(value)
         return f"{t.title} · {' · '.join(t.steps)}"
     if choice.kind == "target":
