@@ -7,7 +7,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 WORKERS ?= auto
 
-.PHONY: run test lint bench i18n demo clean
+.PHONY: run test lint bench ceiling i18n demo clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,7 +34,7 @@ lint: $(STAMP)
 	$(BIN)/mypy server
 
 # The benchmarks of bench/ against a real server on loopback; prints a table. BENCH_ARGS to vary
-# (e.g. BENCH_ARGS="--games 1,10 --seconds 10").
+# (e.g. BENCH_ARGS="--games 1,10 --seconds 10"). Then the ceiling of this machine (below).
 bench: $(STAMP)
 	$(BIN)/python -m bench.run $(BENCH_ARGS)
 	$(BIN)/python -m bench.log_growth
@@ -46,6 +46,16 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.restart
 	cd bench && { [ -x node_modules/.bin/lighthouse ] || npm install --no-audit --no-fund --no-save lighthouse@12; }
 	$(BIN)/python -m bench.lighthouse
+	$(MAKE) ceiling
+
+# The ceiling of this machine (issue 55): G = 200, 250, ... three runs each until one misses
+# G = 200's targets, on SQLite with one process; with BENCH_DATABASE_URL (a PostgreSQL account
+# that may create databases) also on PostgreSQL with two processes, and a process killed while
+# it holds streams. About an hour a database.
+ceiling: $(STAMP)
+	$(BIN)/python -m bench.run --ceiling 200
+	[ -z "$(BENCH_DATABASE_URL)" ] || $(BIN)/python -m bench.run --ceiling 200 --processes 2 --database-url "$(BENCH_DATABASE_URL)"
+	[ -z "$(BENCH_DATABASE_URL)" ] || $(BIN)/python -m bench.failover --database-url "$(BENCH_DATABASE_URL)"
 
 demo: $(STAMP)
 	$(BIN)/python -m server demo $(KIND) --url http://$(HOST):$(PORT)

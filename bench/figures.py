@@ -9,6 +9,7 @@ more than its spread says something is wrong, not that the machine was busy.
 
 from __future__ import annotations
 
+import math
 import statistics
 from typing import Any
 
@@ -59,6 +60,10 @@ def missed_large(row: dict[str, Any]) -> list[str]:
     out = []
     if not row["nudge_p95"] < LARGE_NUDGE_MS:
         out.append(f"nudge p95 {row['nudge_p95']:.0f} ms (target {LARGE_NUDGE_MS:g})")
+    # With two processes, the phones on the other process than the action's too (issue 55).
+    other = row.get("remote_p95", math.nan)
+    if not math.isnan(other) and not other < LARGE_NUDGE_MS:
+        out.append(f"other process's nudge p95 {other:.0f} ms (target {LARGE_NUDGE_MS:g})")
     if not row["page_p95"] < LARGE_PAGE_MS:
         out.append(f"refreshed p95 {row['page_p95']:.0f} ms (target {LARGE_PAGE_MS:g})")
     if not kib_per_phone(row) < LARGE_KIB:
@@ -97,3 +102,17 @@ def summary(runs: dict[int, list[dict[str, Any]]]) -> str:
         else:
             lines.append("  targets met on every run")
     return "\n".join(lines)
+
+
+def ceiling_line(runs: dict[int, list[dict[str, Any]]], database: str, processes: int) -> str:
+    """The largest G whose targets were met on every run (issue 55: the ceiling of this
+    machine), and what the next one missed."""
+    met = [g for g, rows in runs.items() if rows and not any(missed(r) for r in rows)]
+    over = [g for g in runs if g not in met]
+    found = f"G = {max(met)} ({max(met) * 32:,} phones)" if met else "below the first G tried"
+    why = ""
+    if over:
+        first = min(over)
+        reasons = sorted({m for r in runs[first] for m in missed(r)})
+        why = f"; G = {first} missed: {'; '.join(reasons)}"
+    return f"ceiling, {database} with {processes} process(es): {found}{why}"

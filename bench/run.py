@@ -32,6 +32,9 @@ and the nudge latency is also given for the phones on the other process than the
 
     python -m bench.run [--games 1,10,50,100] [--seconds 20] [--think 10]
                         [--database-url postgresql://...] [--processes 1|2]
+    python -m bench.run --ceiling 200 [--step 50] ...   # the largest G met on every run
+
+Each run prints the machine's speed first and last (`bench.calibrate`).
 """
 
 from __future__ import annotations
@@ -59,8 +62,9 @@ from typing import Any
 
 import httpx
 
+from bench.calibrate import calibration, line
 from bench.collector import Lag, Quiet
-from bench.figures import kib_per_phone, summary
+from bench.figures import ceiling_line, kib_per_phone, missed, summary
 from bench.games import MIX, SETUP, STEPS, BenchGame, key
 from server.config import Settings
 from server.db import Database, normalize_url
@@ -654,12 +658,13 @@ def fresh_slices(counts: list[int], runs: int) -> list[tuple[int, int, slice]]:
     return made
 
 
-def set_up(url: str, count: int) -> list[BenchGame]:
+def set_up(url: str, count: int, first: int = 0) -> list[BenchGame]:
+    """Games `first` to `first + count` of the mix (`first` on a whole turn of it)."""
     upgrade(url)
     db = Database.connect(Settings(database_url=url, secret_key=SECRET))
     service = GameService(db, SECRET, SystemClock(), secret_roll, Broker())
     try:
-        return [SETUP[MIX[n % len(MIX)]](service, n) for n in range(count)]
+        return [SETUP[MIX[n % len(MIX)]](service, n) for n in range(first, first + count)]
     finally:
         db.dispose()
 
@@ -672,15 +677,22 @@ async def main(
     processes: int,
     runs: int = 3,
     settle: float = 5.0,
+    ceiling: int | None = None,
+    step: int = 50,
 ) -> None:
+    """Each G of `counts` run `runs` times; or, with `ceiling`, G = ceiling, ceiling + step, ...
+    until a G misses its targets on a run: the largest G met on every run is the ceiling."""
     if processes > 1 and db_url is None:
         raise SystemExit("several processes need PostgreSQL: --database-url postgresql://...")
+    print(line(calibration()), flush=True)
     with tempfile.TemporaryDirectory() as folder, bench_database(db_url, folder) as url:
         started = time.monotonic()
         # Every run plays games of its own, fresh: the runs of one G replaying the same games
         # found more players out each time, refused more actions and had a lighter minute.
-        planned = fresh_slices(counts, runs)
+        # Looking for the ceiling, each G's games are set up when it comes.
+        planned = fresh_slices([ceiling] if ceiling else counts, runs)
         games = set_up(url, planned[-1][2].stop if planned else 0)
+        made = len(games)
         kinds = {k: sum(g.kind == k for g in games) for k in MIX}
         print(f"{len(games)} games set up in {time.monotonic() - started:.0f} s: {kinds}")
         # Thousands of phones from one address: the budgets meant for the field are lifted.
@@ -694,21 +706,33 @@ async def main(
             server.start()
         pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         try:
-            rows, by_count = [], defaultdict(list)
+            rows: list[dict[str, Any]] = []
+            by_count: dict[int, list[dict[str, Any]]] = defaultdict(list)
             print(table([]), flush=True)
-            for count, n, played in planned:
-                row = await run_one(
-                    servers,
-                    games[played],
-                    seconds,
-                    think,
-                    seed=count * 100 + n,
-                    pool=pool,
-                    settle=settle,
-                )
-                rows.append(row)
-                by_count[count].append(row)
-                print(table(rows[-1:]).splitlines()[-1], flush=True)
+            count = ceiling
+            while True:
+                for count, n, played in planned:
+                    row = await run_one(
+                        servers,
+                        games[played],
+                        seconds,
+                        think,
+                        seed=count * 100 + n,
+                        pool=pool,
+                        settle=settle,
+                    )
+                    rows.append(row)
+                    by_count[count].append(row)
+                    print(table(rows[-1:]).splitlines()[-1], flush=True)
+                if not ceiling or any(missed(r) for r in by_count[count]):
+                    break
+                # Met on every run: the next G, on games of its own set up now (numbered
+                # after all the others, from a whole turn of the mix).
+                first = -(-made // len(MIX)) * len(MIX)
+                count += step
+                planned = fresh_slices([count], runs)
+                games = set_up(url, planned[-1][2].stop, first)
+                made = first + len(games)
             print()
             database = "SQLite" if url.startswith("sqlite") else "PostgreSQL"
             print(
@@ -723,6 +747,9 @@ async def main(
                     print(f"errors at G = {r['games']}: {r['failures']}")
             print()
             print(summary(by_count))
+            if ceiling:
+                print(ceiling_line(by_count, database, processes))
+            print(line(calibration()))
         finally:
             pool.shutdown()
             for server in servers:
@@ -738,6 +765,10 @@ if __name__ == "__main__":
     parser.add_argument("--think", type=float, default=10.0)
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--processes", type=int, default=1)
+    parser.add_argument(
+        "--ceiling", type=int, default=None, help="from this G up by --step until one misses"
+    )
+    parser.add_argument("--step", type=int, default=50)
     args = parser.parse_args()
     counts = [int(n) for n in args.games.split(",")]
     asyncio.run(
@@ -749,5 +780,7 @@ if __name__ == "__main__":
             args.processes,
             args.runs,
             args.settle,
+            args.ceiling,
+            args.step,
         )
     )

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from bench.figures import missed, summary
+from bench.calibrate import README_SECONDS, line
+from bench.figures import ceiling_line, missed, summary
 from bench.games import MIX
 from bench.run import first_wait, fresh_slices, pause
 
@@ -37,6 +38,33 @@ def test_each_g_is_held_to_its_own_targets() -> None:
     assert missed(row(200, storm_errors=2)) == ["2 errors"]
     assert missed(row(200, rss_mib=700.0)) == ["112 KiB a phone (target 100)"]
     assert missed(row(200, errors=1)) == ["1 errors"]
+
+
+def test_the_other_process_s_phones_are_held_to_the_nudge_target() -> None:
+    """Issue 55: with two processes, the phones on the other process than the action's (their
+    nudge comes through the database's notification) meet G = 200's target too."""
+    assert missed(row(200, remote_p95=float("nan"))) == []  # one process: no other
+    assert missed(row(300, remote_p95=480.0)) == []
+    assert missed(row(300, remote_p95=620.0)) == [
+        "other process's nudge p95 620 ms (target 500)"
+    ]
+
+
+def test_the_ceiling_is_the_largest_g_met_on_every_run() -> None:
+    runs = {
+        200: [row(200)] * 3,
+        250: [row(250)] * 3,
+        300: [row(300), row(300, errors=2), row(300)],
+    }
+    assert ceiling_line(runs, "PostgreSQL", 2) == (
+        "ceiling, PostgreSQL with 2 process(es): G = 250 (8,000 phones); G = 300 missed: 2 errors"
+    )
+    assert "below the first G tried" in ceiling_line({200: [row(200, errors=1)]}, "SQLite", 1)
+
+
+def test_the_machine_s_speed_is_read_against_the_docs() -> None:
+    """Each run prints its machine's speed as a multiple of the one the docs were read on."""
+    assert f"{README_SECONDS * 2:.2f} s (2.00x docs/performance.md's" in line(README_SECONDS * 2)
 
 
 def test_the_summary_says_which_run_missed_what() -> None:

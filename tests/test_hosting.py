@@ -90,7 +90,10 @@ def test_the_compose_stack_is_https_postgresql_and_named_volumes() -> None:
     assert caddyfile.startswith("${DOMAIN} {")
     assert re.search(r'header Strict-Transport-Security "max-age=(\d+)', caddyfile)
     assert int(re.search(r"max-age=(\d+)", caddyfile).group(1)) >= 15_552_000  # type: ignore[union-attr]
-    assert "reverse_proxy app:8000" in caddyfile
+    # Every app container behind it (`--scale app=N`), one that died skipped (issue 55).
+    assert re.search(r"reverse_proxy \{\s+dynamic a app 8000 \{", caddyfile)
+    assert "lb_try_duration" in caddyfile and "fail_duration" in caddyfile
+    assert "container_name" not in app and "ports" not in app  # nothing stops a scale
     declared = set(stack["volumes"])
     for service in services.values():
         for volume in service.get("volumes", []):

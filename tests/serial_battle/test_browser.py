@@ -374,7 +374,7 @@ def test_two_referees_one_truth_every_panel_follows_the_other_referee(
 
     south({"type": "eliminate", "player": ids["Hugo"], "cause": "referee"})
     expect(page.locator("#assault")).to_contain_text(
-        "Hors jeu à l’instant : Hugo, par Arbitre Sud."
+        "Hors jeu à l’instant : Hugo (saisi par Arbitre Sud)."
     )
     expect(page.get_by_role("heading", name="Léa attaque. Qui défend ?")).to_be_visible()
     assert page.url.endswith(f"?attacker={ids['Léa']}&defenders={ids['Hugo']}")

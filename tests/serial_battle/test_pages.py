@@ -296,7 +296,7 @@ def test_two_referees_one_truth_an_assault_being_entered_is_renewed_by_each_push
         game, org, {"type": "eliminate", "player": hugo, "cause": "referee"}, idem_key=key()
     )
     gone = ref.get(live, headers=HX).text
-    assert "Hors jeu à l’instant : Hugo, par Orga." in gone
+    assert "Hors jeu à l’instant : Hugo (saisi par Orga)." in gone
     assert "Léa attaque. Qui défend ?" in gone and f"defenders={zoe.person_id}" in gone
     assert keyless(gone) == live_of(ref.get(f"/g/{game}?{picked}").text)
     # Another key of the address is not the part's: the same part as without it.
