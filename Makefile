@@ -7,7 +7,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 8000
 WORKERS ?= auto
 
-.PHONY: run test lint bench ceiling i18n demo clean
+.PHONY: run test lint bench ceiling design i18n demo clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -56,6 +56,11 @@ ceiling: $(STAMP)
 	$(BIN)/python -m bench.run --ceiling 200
 	[ -z "$(BENCH_DATABASE_URL)" ] || $(BIN)/python -m bench.run --ceiling 200 --processes 2 --database-url "$(BENCH_DATABASE_URL)"
 	[ -z "$(BENCH_DATABASE_URL)" ] || $(BIN)/python -m bench.failover --database-url "$(BENCH_DATABASE_URL)"
+
+# The design pass (issue 54): every scene's first screen at 320 and 390 px in both languages,
+# into DESIGN_OUT (docs/design by default) with a page of them side by side (index.html).
+design: $(STAMP)
+	$(BIN)/python -m pytest -p no:cacheprovider -q tests/browser/design_pass.py
 
 demo: $(STAMP)
 	$(BIN)/python -m server demo $(KIND) --url http://$(HOST):$(PORT)
