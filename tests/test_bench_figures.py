@@ -45,9 +45,7 @@ def test_the_other_process_s_phones_are_held_to_the_nudge_target() -> None:
     nudge comes through the database's notification) meet G = 200's target too."""
     assert missed(row(200, remote_p95=float("nan"))) == []  # one process: no other
     assert missed(row(300, remote_p95=480.0)) == []
-    assert missed(row(300, remote_p95=620.0)) == [
-        "other process's nudge p95 620 ms (target 500)"
-    ]
+    assert missed(row(300, remote_p95=620.0)) == ["other process's nudge p95 620 ms (target 500)"]
 
 
 def test_the_ceiling_is_the_largest_g_met_on_every_run() -> None:

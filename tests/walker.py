@@ -14,6 +14,7 @@ Names no game: the walk starts from any scene (`tests/scene.py`).
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from dataclasses import dataclass, field
@@ -48,6 +49,8 @@ class Group:
     unmet: bool = False  # no choice holds the rule: the page never lets the form be sent
     changed: bool = False  # one of its numbers at least changed from the one shown
     named: str = ""  # the field whose value is the total's upper bound (`data-total="0-@x"`)
+    least: int = 0  # this many of its boxes ticked at least
+    boxes: list[int] = field(default_factory=list)  # indices in `Offer.boxes`
 
     def apply(
         self,
@@ -147,6 +150,9 @@ class Offer:
     boxes: list[tuple[str, str, bool]] = field(default_factory=list)  # name, value, ticked
     typed: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)  # name, kind, attrs
     buttons: list[tuple[str, str]] = field(default_factory=list)
+    # A board inside the form (Killpower Ball's move): the squares each piece may go to, as
+    # its `data-moves` lights them; a tap on one of them fills the form's square.
+    board_moves: dict[str, list[str]] = field(default_factory=dict)
     closed: bool = False
     blocked: bool = False  # a required menu with nothing to choose
     label: str = ""
@@ -176,6 +182,20 @@ class Offer:
             return "undo"
         return next((v for k, v in self.hidden if k == "type"), "")
 
+    def square(
+        self, name: str, attrs: dict[str, str], radios: dict[str, str], pick: random.Random
+    ) -> str | None:
+        """A square as a person taps it: one the board lights for the piece chosen (the move),
+        one of those the field lists (`data-squares`), else the one its placeholder shows;
+        an optional one left empty half the time."""
+        if "required" not in attrs and "data-required-when" not in attrs and pick.random() < 0.5:
+            return None
+        lit = self.board_moves.get(radios.get("gladiator", ""), []) if name == "to" else []
+        listed = lit or attrs.get("data-squares", "").split()
+        if listed:
+            return pick.choice(listed)
+        return attrs.get("placeholder") or None
+
     def fill(self, pick: random.Random) -> list[tuple[str, str]] | None:
         """The fields a person's taps would send: a value for every choice."""
         fields = list(self.hidden)
@@ -190,6 +210,13 @@ class Offer:
             if (value := typed(kind, attrs, pick)) is not None
         }
         radios = {name: pick.choice(values) for name, values in self.radios.items()}
+        for index, (name, _kind, attrs) in enumerate(self.typed):
+            if "pattern" in attrs:  # a square: tapped on the board, where the page lights it
+                square = self.square(name, attrs, radios, pick)
+                if square is None:
+                    numbers.pop(index, None)
+                else:
+                    numbers[index] = square
         limited: dict[int, set[str]] = {}
         for index, (other, allows) in self.limits.items():
             allowed = allows.get(chosen.get(index, ""))
@@ -199,6 +226,11 @@ class Offer:
                     fitting = [v for v in values if v in allowed]
                     chosen[at] = pick.choice(fitting) if fitting else ""
         ticked = {index for index in range(len(self.boxes)) if pick.random() < 0.5}
+        for group in self.groups:  # ticked as the rule asks, at least (`data-least`)
+            short = group.least - len(ticked & set(group.boxes))
+            if short > 0:
+                free = sorted(set(group.boxes) - ticked)
+                ticked |= set(pick.sample(free, min(short, len(free))))
 
         def counts_menu(index: int) -> bool:
             rule = self.enabled_when.get(("menu", index))
@@ -348,7 +380,7 @@ class Offers(HTMLParser):
         if form is None:
             return
         self.depth[tag] = self.depth.get(tag, 0) + 1
-        if {"data-pick", "data-distinct", "data-total", "data-changed"} & a.keys():
+        if {"data-pick", "data-distinct", "data-total", "data-changed", "data-least"} & a.keys():
             low, _, high = a.get("data-total", "").partition("-")
             named = high[1:] if high.startswith("@") else ""
             group = Group(
@@ -359,10 +391,13 @@ class Offers(HTMLParser):
                 total=(int(low), 0 if named else int(high)) if high else None,
                 none="data-total-none" in a,
                 changed="data-changed" in a,
+                least=int(a.get("data-least") or 0),
             )
             form.groups.append(group)
             self.open_groups.append((tag, self.depth[tag], group))
         name = a.get("name", "")
+        if tag == "svg" and a.get("data-moves"):
+            form.board_moves = json.loads(a["data-moves"])
         if tag == "input" and "disabled" not in a:
             kind = a.get("type", "text")
             if kind == "hidden" and name:
@@ -372,6 +407,8 @@ class Offers(HTMLParser):
             elif kind == "checkbox" and name:
                 form.boxes.append((name, a.get("value", ""), "checked" in a))
                 self.enabled(form, a, "box", len(form.boxes) - 1)
+                for _tag, _depth, group in self.open_groups:
+                    group.boxes.append(len(form.boxes) - 1)
             elif kind == "submit":
                 form.buttons.append((name, a.get("value", "")))
             elif name and kind in ("text", "number", "search", "tel"):

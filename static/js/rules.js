@@ -12,7 +12,8 @@
 //                       "@name": what the form's field of that name holds), or 0 where
 //                       `data-total-none` allows nothing (left to chance);
 //   data-changed        one of its fields at least changed from what the page showed (a
-//                       correction that corrects nothing is not one).
+//                       correction that corrects nothing is not one);
+//   data-least="N"      N of its boxes ticked at least (a lineup of one gladiator or more).
 // And a menu whose choice decides what another offers (`data-limits`, the other's name): each
 // of its options lists the other's values it allows (`data-allows`); the rest are greyed out.
 // A field asked only for some choices of another (`data-required-when="action:aim exchange"`)
@@ -26,7 +27,7 @@
 // until one is.
 (function () {
   "use strict";
-  var GROUPS = "[data-pick],[data-distinct],[data-total],[data-changed]";
+  var GROUPS = "[data-pick],[data-distinct],[data-total],[data-changed],[data-least]";
 
   // An option greyed out for one reason or more (a rule of its group, another menu's choice,
   // a need unmet): each sets its own, and the option is back once none holds. One the page
@@ -46,6 +47,7 @@
   }
   function holds(group) {
     var menus = Array.prototype.slice.call(group.querySelectorAll("select"));
+    if (group.querySelectorAll("[type=checkbox]:checked").length < (group.dataset.least || 0)) return false;
     if (group.dataset.pick) {
       var chosen = menus.filter(function (m) { return m.value !== ""; }).length;
       if (chosen !== parseInt(group.dataset.pick, 10)) return false;

@@ -39,6 +39,8 @@ FORM = """<!doctype html><html><body><form id="f">
   <option value="c1">C1</option><option value="back">B</option></select>
 <input name="exp" type="number" value="25"><input name="increases" type="number" min="0" data-max-from="exp/10">
 <input name="team" data-unique="team-name" data-taken="[&#34;Nabos&#34;, &#34;Les Titans&#34;]" data-rule="taken">
+<fieldset data-least="1" data-rule="one at least"><input type="checkbox" name="g" value="1" checked>
+  <input type="checkbox" name="g" value="2"></fieldset>
 </form></body></html>"""
 
 
@@ -106,4 +108,10 @@ def test_each_rule_holds_the_form_back_with_its_own_words(browser: Browser) -> N
     assert page.evaluate(form_ok) is False
     page.fill("[name=team]", "Les Titans du Nord")
     assert valid(page, "team") == ""
+    assert page.evaluate(form_ok) is True
+    # One box ticked at least (a lineup): none ticked holds the form back, in its words.
+    page.uncheck("[name=g][value='1']")
+    assert valid(page, "g") == "one at least"
+    assert page.evaluate(form_ok) is False
+    page.check("[name=g][value='2']")
     assert page.evaluate(form_ok) is True

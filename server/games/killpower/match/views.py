@@ -96,6 +96,8 @@ def power_view(state: MatchState, f: Fighter, key: str) -> dict[str, Any]:
         "uses_left": None if card.uses is None else card.uses - f.uses.get(key, 0),
         # A card whose effect aims at someone asks whom (`powers.aimed_at`).
         "aims": card.effect is not None and card.effect.target != "bearer" and not card.read_when,
+        # A card that sets its bearer on a square (Téléportation) asks which.
+        "places": card.effect is not None and card.effect.kind == "teleport",
         "active": key in f.active,
         "kind": card.activation.kind,
         # What the card menu offers: a use left, and not an end-of-match power (the league
@@ -118,6 +120,16 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
         "acted": f.acted,
         "waiting": f.waiting,
         "may_enter": f.may_enter,
+        # 5.1: back to the side-line zone; with the board, from the edge in front of it, one DEP
+        # left (`field.leave`).
+        "may_leave": f.where == "field"
+        and (
+            not state.board
+            or (
+                field.square_of(state, f) in field.edge_of(f.side)
+                and field.allowance(state, f) >= 1
+            )
+        ),
         "inert": f.inert,  # 8.4: a blow may then choose where it lands
         # 7, RAMASSER LE BALLON: on the field, its action not spent, standing, able to act
         # (`ball.on_pick`'s own conditions; the reach is the board's `reaches_ball`).
@@ -293,6 +305,7 @@ def board_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str
         for f, sq in sorted(field.on_field(state), key=lambda p: (p[0].side, p[0].number))
     ]
     ball = field.ball_square(state)
+    taken = field.occupied(state)
     moves: dict[str, list[str]] = {}
     if staff or (side is not None and state.mode == "self"):
         for f in state.fighters.values():
@@ -320,6 +333,18 @@ def board_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str
         "rows": board.ROWS,
         "letters": board.LETTERS,
         "zones": {k: sorted(board.basket_zone(k)) for k in SIDES},
+        # 7: where a carrier in its side-line zone puts the ball down (the edge in front of it);
+        # 4 (Téléportation): the free squares of each half, where a card sets its bearer.
+        "edges": {k: sorted(board.name(sq) for sq in field.edge_of(k)) for k in SIDES},
+        "free": {
+            k: sorted(
+                board.name((c, r))
+                for c in range(1, board.COLUMNS + 1)
+                for r in range(1, board.ROWS + 1)
+                if board.half_of((c, r)) == k and (c, r) not in taken
+            )
+            for k in SIDES
+        },
     }
 
 
