@@ -19,7 +19,7 @@ from server.platform.kinds import may_now
 from server.platform.service import GameService
 from tests.conftest import BROWSER
 from tests.scene import declared
-from tests.security.conftest import SCENES
+from tests.security.conftest import SCENES, WAITS_ON
 
 PHONE: dict[str, Any] = {
     "viewport": {"width": 390, "height": 844},
@@ -71,7 +71,8 @@ FIRST_CONTROL = r"""(may) => {
 }"""
 
 
-@pytest.mark.parametrize("label", sorted(SCENES))
+# Only the people a scene waits for (tests/test_now_line.py holds `WAITS_ON` to the now-lines).
+@pytest.mark.parametrize("label", sorted(label for label in SCENES if WAITS_ON[label]))
 def test_the_controls_for_your_turn_start_on_the_first_screen(
     browser: Browser, live_server: Any, label: str
 ) -> None:
@@ -83,6 +84,8 @@ def test_the_controls_for_your_turn_start_on_the_first_screen(
         context = browser.new_context(**PHONE, locale=language)
         page = context.new_page()
         for persona, viewer in scene.people.items():
+            if persona not in WAITS_ON[label]:
+                continue
             context.clear_cookies()
             person = service.person(scene.game, viewer.person_id)  # type: ignore[arg-type]
             link = f"{live_server.url}/t/{service.link_of(person).token}"
