@@ -59,7 +59,7 @@ def test_design_pass(browser: Browser, live_server: Any, label: str) -> None:
             page.goto(f"{live_server.url}/g/{scene.game}")
             path = picture(label, persona, width, language)
             path.parent.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(path), type="jpeg", quality=70, caret="initial")
+            page.screenshot(path=str(path), type="jpeg", quality=50, caret="initial")
         context.close()
 
 
