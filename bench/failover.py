@@ -193,9 +193,12 @@ async def main(count: int, db_url: str, use_caddy: bool) -> None:
                 acknowledged = {g.id: set(g.answered) for g in games}
                 kill = time.monotonic()
                 servers[0].kill()
-                # The cut phones: those whose stream says hello again after the kill.
+                # The cut phones: those whose stream broke after the kill; each back when its
+                # stream says hello again, or late (never back counts as late).
                 await asyncio.sleep(TARGET_S * 3)
-                moved = [t - kill for t in figures.hellos.values() if t > kill]
+                cut = [n for n, t in figures.broken.items() if t > kill]
+                moved = [figures.hellos.get(n, 0) - kill for n in cut]
+                moved = [t if t > 0 else math.inf for t in moved]
                 for task in actors + phones:
                     task.cancel()
                 await asyncio.gather(*actors, *phones, return_exceptions=True)
@@ -218,7 +221,8 @@ async def main(count: int, db_url: str, use_caddy: bool) -> None:
             if not math.isnan(held[0])  # counted by our proxy; Caddy does not say
             else ""
         )
-        + f"{len(moved):,} phones live again on the other process, the last"
+        + f"{len(moved):,} phones' streams cut, {sum(t < math.inf for t in moved):,} live again"
+        " on the other process, the last"
         f" {max(moved, default=float('nan')):.1f} s after the kill (p50 {pct(moved, 50):.1f} s,"
         f" p95 {pct(moved, 95):.1f} s); {late} later than {TARGET_S:g} s; errors {errors};"
         f" requests cut by the kill {down}; acknowledged actions lost: {lost}"

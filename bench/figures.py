@@ -66,6 +66,8 @@ def missed_large(row: dict[str, Any]) -> list[str]:
         out.append(f"other process's nudge p95 {other:.0f} ms (target {LARGE_NUDGE_MS:g})")
     if not row["page_p95"] < LARGE_PAGE_MS:
         out.append(f"refreshed p95 {row['page_p95']:.0f} ms (target {LARGE_PAGE_MS:g})")
+    if row.get("late"):  # changes no phone had by the run's end: not in the p95s, a miss
+        out.append(f"{row['late']} changes never reached their phones")
     if not kib_per_phone(row) < LARGE_KIB:
         out.append(f"{kib_per_phone(row):.0f} KiB a phone (target {LARGE_KIB:g})")
     return out + errors(row)

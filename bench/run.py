@@ -94,6 +94,7 @@ class Figures:
     reconnects: int = 0  # event streams that broke and opened again
     failures: Counter[str] = field(default_factory=Counter)  # what failed, and how
     hellos: dict[int, float] = field(default_factory=dict)  # phone -> its stream's last hello
+    broken: dict[int, float] = field(default_factory=dict)  # phone -> when its stream last broke
     # game -> server -> seq -> when the last phone of that server had the nudge / the fresh page
     nudged: dict[str, dict[int, dict[int, float]]] = field(
         default_factory=lambda: defaultdict(lambda: defaultdict(dict))
@@ -246,6 +247,7 @@ async def phone(
                     figures.fail("event stream", error)
                     return
                 attempts += 1
+                figures.broken[label] = time.monotonic()
                 if first:
                     figures.retried += 1  # a keep-alive connection the server had closed
                 else:
@@ -679,6 +681,7 @@ async def main(
     settle: float = 5.0,
     ceiling: int | None = None,
     step: int = 50,
+    top: int = 1000,
 ) -> None:
     """Each G of `counts` run `runs` times; or, with `ceiling`, G = ceiling, ceiling + step, ...
     until a G misses its targets on a run: the largest G met on every run is the ceiling."""
@@ -724,7 +727,7 @@ async def main(
                     rows.append(row)
                     by_count[count].append(row)
                     print(table(rows[-1:]).splitlines()[-1], flush=True)
-                if not ceiling or any(missed(r) for r in by_count[count]):
+                if not ceiling or any(missed(r) for r in by_count[count]) or count >= top:
                     break
                 # Met on every run: the next G, on games of its own set up now (numbered
                 # after all the others, from a whole turn of the mix).
@@ -769,6 +772,7 @@ if __name__ == "__main__":
         "--ceiling", type=int, default=None, help="from this G up by --step until one misses"
     )
     parser.add_argument("--step", type=int, default=50)
+    parser.add_argument("--max", type=int, default=1000, help="the largest G --ceiling tries")
     args = parser.parse_args()
     counts = [int(n) for n in args.games.split(",")]
     asyncio.run(
@@ -782,5 +786,6 @@ if __name__ == "__main__":
             args.settle,
             args.ceiling,
             args.step,
+            args.max,
         )
     )

@@ -133,7 +133,7 @@
   function judge(group) {
     grey(group);
     full(group);
-    var first = group.querySelector("select, input:not([type=hidden]):not([data-points='0'])");
+    var first = group.querySelector("select, input:not([type=hidden]):not([data-points='0']):not(:disabled)");
     var ok = holds(group);
     if (first) say(first, "group", ok ? "" : group.dataset.rule || "?");
     var shown = !ok && !!group.dataset.touched, line = group.querySelector(":scope > .rule-said");

@@ -9,12 +9,32 @@
   // The forms work without any of it.
   var SQUARE = 46; // px: a square drawn large, above the 44 px of a finger
   var squareInput = null;
+  // The squares a square field takes (`data-squares`: the edge in front for a drop, a half's
+  // free squares for Téléportation), or null where any square may be aimed at (a throw).
+  function allowed(input) {
+    return input.dataset.squares ? input.dataset.squares.split(" ") : null;
+  }
   function aimWith(input) {  // the next tap on the board fills this field, not the move form
     squareInput = input;
-    document.querySelectorAll(".kp-board").forEach(function (panel) { light(panel, ""); });
+    var only = allowed(input);
+    document.querySelectorAll(".kp-board").forEach(function (panel) {
+      light(panel, "");
+      if (only) {
+        panel.querySelectorAll(".kp-square").forEach(function (sq) {
+          sq.classList.toggle("lit", only.indexOf(sq.getAttribute("data-square")) >= 0);
+        });
+      }
+    });
   }
   document.addEventListener("focusin", function (evt) {
     if (evt.target.matches && evt.target.matches("[data-square-input]")) aimWith(evt.target);
+  });
+  // A square typed that the field does not take is said before the tap, in the page's words.
+  document.addEventListener("input", function (evt) {
+    var input = evt.target, only = input.dataset && input.dataset.squares && allowed(input);
+    if (!only) return;
+    var ok = !input.value || only.indexOf(input.value.toUpperCase()) >= 0;
+    input.setCustomValidity(ok ? "" : input.dataset.rule || "?");
   });
   function boardOf(el) { return el && el.closest && el.closest(".kp-board"); }
   // The board drawn large around these squares (their x, y in the board's units), or whole.
@@ -110,7 +130,10 @@
     if (!square) return;
     var name = square.getAttribute("data-square");
     if (squareInput && document.body.contains(squareInput)) {  // aiming: a throw, a drop
+      var only = allowed(squareInput);
+      if (only && only.indexOf(name) < 0) return;  // not a square this field takes: not lit
       squareInput.value = name;
+      squareInput.setCustomValidity("");
       squareInput.scrollIntoView({ block: "center" });
       squareInput = null;
     } else if (form && panel.getAttribute("data-chosen") && square.classList.contains("lit")) {

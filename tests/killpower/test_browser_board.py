@@ -67,6 +67,16 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     expect(mover.locator(".said-float")).to_have_count(0)
     mover.get_by_role("button", name="Refuser").tap()
     expect(mover.get_by_role("button", name="Refuser")).to_have_count(0)
+    # A square aimed at for a drop (7: the edge in front of the side-line zone): only those are
+    # lit, a tap elsewhere fills nothing, a tap on one fills the field.
+    mover.get_by_role("button", name="Viser sur le plateau").first.tap()
+    drop = mover.locator("input[name=at][data-squares]").first
+    expect(mover.locator(f'.kp-square.lit[data-square="{entry_row}{column}"]')).to_have_count(1)
+    expect(mover.locator('.kp-square.lit[data-square="H14"]')).to_have_count(0)
+    mover.locator('.kp-square[data-square="H14"]').tap()
+    expect(drop).to_have_value("")
+    mover.locator(f'.kp-square[data-square="{entry_row}{column}"]').tap()
+    expect(drop).to_have_value(f"{entry_row}{column}")
     # Issue 54: a move is two taps. A gladiator's name above the board tapped: the squares it
     # may reach light up, the board drawn large around them (each square at least 44 px); a
     # tap on one of them moves it.

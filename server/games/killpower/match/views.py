@@ -120,16 +120,6 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
         "acted": f.acted,
         "waiting": f.waiting,
         "may_enter": f.may_enter,
-        # 5.1: back to the side-line zone; with the board, from the edge in front of it, one DEP
-        # left (`field.leave`).
-        "may_leave": f.where == "field"
-        and (
-            not state.board
-            or (
-                field.square_of(state, f) in field.edge_of(f.side)
-                and field.allowance(state, f) >= 1
-            )
-        ),
         "inert": f.inert,  # 8.4: a blow may then choose where it lands
         # 7, RAMASSER LE BALLON: on the field, its action not spent, standing, able to act
         # (`ball.on_pick`'s own conditions; the reach is the board's `reaches_ball`).
@@ -155,6 +145,16 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
             # action" is offered for, as the rules judge it: `play.act_refusal`); its own
             # coach's and the staff's, as the RAP it reads.
             may_act=state.stage == "running" and act_refusal(state, f) is None,
+            # 5.1: back to the side-line zone; with the board, from the edge in front of it, one
+            # DEP left (`field.leave`): its own coach's and the staff's, as the DEP it reads.
+            may_leave=f.where == "field"
+            and (
+                not state.board
+                or (
+                    field.square_of(state, f) in field.edge_of(f.side)
+                    and field.allowance(state, f) >= 1
+                )
+            ),
             rap=f.rap,
             characteristics=f.characteristics,
             armour=effects.armour_of(state, f),  # with a card that adds to it (Peau de pierre)
