@@ -752,6 +752,8 @@ async def main(
             print(summary(by_count))
             if ceiling:
                 print(ceiling_line(by_count, database, processes))
+                if not any(missed(r) for r in by_count[count]):
+                    print(f"(no G up to --max {top} missed: the ceiling is higher)")
             print(line(calibration()))
         finally:
             pool.shutdown()

@@ -2,11 +2,11 @@
 (function () {
   "use strict";
   // Killpower Ball's board (issue 54: the board is the control). A tap on one of your gladiators
-  // (on the board, or its name above it, the move form's choice) lights the squares it may reach and draws the board
-  // large around them, each square at least 44 px (the board pans sideways where they do not
-  // fit); a tap on a lit square moves it: two taps. After "Aim on the board" (or a tap in a
-  // square field), the next tap on any square fills that field instead (a throw's aim, a drop).
-  // The forms work without any of it.
+  // (on the board, or its name above it: the move form's choice) lights the squares it may
+  // reach and draws the board large around them, each square at least 44 px (the board pans
+  // sideways where they do not fit); a tap on a lit square moves it: two taps. After "Aim on the
+  // board" (or a tap in a square field), the next tap on a square that field takes fills it
+  // instead (a throw's aim, a drop). The forms work without any of it.
   var SQUARE = 46; // px: a square drawn large, above the 44 px of a finger
   var squareInput = null;
   // The squares a square field takes (`data-squares`: the edge in front for a drop, a half's
