@@ -171,12 +171,31 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
             ]
             if state.board
             else None,
+            # 7, PASSER LE BALLON DE LA MAIN: with the board, how far each friend is from it (1:
+            # in its action zone, handed; 2: one square between, the passer reaching out).
+            apart=apart(state, f),
             # 7, RAMASSER: with the board, whether a loose ball is in its action zone.
             reaches_ball=board.near(state.square_of(f), field.ball_square(state))
             if state.board and state.ball in ("ground", "basket", "center")
             else None,
         )
     return view
+
+
+def apart(state: MatchState, f: Fighter) -> dict[str, int] | None:
+    """How many squares each friend on the field is from the ball carrier `f` (the board's; None
+    for anyone else, or without the board)."""
+    here = state.square_of(f)
+    if not state.board or state.carrier is not f or here is None:
+        return None
+    return {
+        str(g.id): board.distance(here, there)
+        for g in state.fighters.values()
+        if g.side == f.side
+        and g.id != f.id
+        and g.where == "field"
+        and (there := state.square_of(g)) is not None
+    }
 
 
 def board_part(state: MatchState, viewer: Viewer, now: datetime) -> dict[str, Any]:
