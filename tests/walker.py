@@ -150,9 +150,11 @@ class Offer:
     boxes: list[tuple[str, str, bool]] = field(default_factory=list)  # name, value, ticked
     typed: list[tuple[str, str, dict[str, str]]] = field(default_factory=list)  # name, kind, attrs
     buttons: list[tuple[str, str]] = field(default_factory=list)
-    # A board inside the form (Killpower Ball's move): the squares each piece may go to, as
-    # its `data-moves` lights them; a tap on one of them fills the form's square.
+    # A board inside the form: the squares each piece may go to, as its `data-moves` lights
+    # them; the field that names the piece and the one a lit square fills, by their names
+    # (`data-piece-field`, `data-square-field`).
     board_moves: dict[str, list[str]] = field(default_factory=dict)
+    board_fields: tuple[str, str] = ("", "")
     closed: bool = False
     blocked: bool = False  # a required menu with nothing to choose
     label: str = ""
@@ -190,7 +192,8 @@ class Offer:
         an optional one left empty half the time."""
         if "required" not in attrs and "data-required-when" not in attrs and pick.random() < 0.5:
             return None
-        lit = self.board_moves.get(radios.get("gladiator", ""), []) if name == "to" else []
+        piece, square = self.board_fields
+        lit = self.board_moves.get(radios.get(piece, ""), []) if name == square else []
         listed = lit or attrs.get("data-squares", "").split()
         if listed:
             return pick.choice(listed)
@@ -398,6 +401,7 @@ class Offers(HTMLParser):
         name = a.get("name", "")
         if tag == "svg" and a.get("data-moves"):
             form.board_moves = json.loads(a["data-moves"])
+            form.board_fields = (a.get("data-piece-field", ""), a.get("data-square-field", ""))
         if tag == "input" and "disabled" not in a:
             kind = a.get("type", "text")
             if kind == "hidden" and name:

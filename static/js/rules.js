@@ -13,7 +13,7 @@
 //                       `data-total-none` allows nothing (left to chance);
 //   data-changed        one of its fields at least changed from what the page showed (a
 //                       correction that corrects nothing is not one);
-//   data-least="N"      N of its boxes ticked at least (a lineup of one gladiator or more).
+//   data-least="N"      N of its boxes ticked at least (one player or more in a team).
 // And a menu whose choice decides what another offers (`data-limits`, the other's name): each
 // of its options lists the other's values it allows (`data-allows`); the rest are greyed out.
 // A field asked only for some choices of another (`data-required-when="action:aim exchange"`)

@@ -109,7 +109,7 @@ def test_each_rule_holds_the_form_back_with_its_own_words(browser: Browser) -> N
     page.fill("[name=team]", "Les Titans du Nord")
     assert valid(page, "team") == ""
     assert page.evaluate(form_ok) is True
-    # One box ticked at least (a lineup): none ticked holds the form back, in its words.
+    # One box ticked at least: none ticked holds the form back, in its words.
     page.uncheck("[name=g][value='1']")
     assert valid(page, "g") == "one at least"
     assert page.evaluate(form_ok) is False
