@@ -22,31 +22,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
-import random
 import shutil
 import subprocess
 import tempfile
 import time
-from contextlib import AsyncExitStack, suppress
+from contextlib import suppress
 from pathlib import Path
 
 import httpx
 
-from bench.run import (
-    LIMITS,
-    Figures,
-    actor,
-    bench_database,
-    commit_times,
-    no_cookie_jar,
-    pct,
-    phone,
-    set_up,
-)
+from bench.crowd import ROOMY, crowd
+from bench.run import bench_database, pct, set_up
 from tests.server_process import Server, free_port
 
 TARGET_S = 5.0  # the cut phones live again on the other process within 5 s of the kill
-DOWN = ("ConnectError", "RemoteProtocolError", "ReadError")
 
 
 class Proxy:
@@ -143,77 +132,39 @@ async def pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> No
 async def main(count: int, db_url: str, use_caddy: bool) -> None:
     with tempfile.TemporaryDirectory() as folder, bench_database(db_url, folder) as url:
         games = set_up(url, count)
-        env = {
-            "JOIN_ATTEMPTS_PER_MINUTE": "100000",
-            "GAMES_PER_MINUTE": "100000",
-            "STREAMS_PER_ADDRESS": "100000",
-        }
-        servers = [Server(url, extra_env=env) for _ in range(2)]
+        servers = [Server(url, extra_env=ROOMY) for _ in range(2)]
         for server in servers:
             server.start()
         ports = [s.port for s in servers]
         proxy: Proxy | Caddy = Caddy(ports, folder) if use_caddy else Proxy(ports)
         await proxy.start()
         print(f"in front: {'Caddy' if use_caddy else 'a proxy of ours (no caddy on the PATH)'}")
-        base = f"http://127.0.0.1:{proxy.port}"
-        figures, acted = Figures(), Figures()
         try:
-            async with AsyncExitStack() as stack:
-                clients = []
-                for _ in games:
-                    made = httpx.AsyncClient(base_url=base, limits=LIMITS, timeout=60)
-                    no_cookie_jar(made)
-                    clients.append(await stack.enter_async_context(made))
-                until = time.monotonic() + 3600
-                phones, label = [], 0
-                for client, game in zip(clients, games, strict=True):
-                    for token in game.phones:
-                        label += 1
-                        work = phone(client, game, token, 0, figures, until, label)
-                        phones.append(asyncio.create_task(work))
-                    await asyncio.sleep(0.05)
-                started = time.monotonic()
-                while figures.connected + figures.errors < len(phones):
-                    if time.monotonic() - started > 300:
-                        break
-                    await asyncio.sleep(0.2)
+            async with crowd(f"http://127.0.0.1:{proxy.port}", games) as people:
+                took = await people.live()
                 print(
-                    f"{len(phones):,} phones of {len(games)} games live through the proxy in"
-                    f" {time.monotonic() - started:.1f} s ({figures.errors} errors)"
+                    f"{people.count:,} phones of {len(games)} games live through the proxy in"
+                    f" {took:.1f} s ({people.phones.errors} errors)"
                 )
-                actors = [
-                    asyncio.create_task(
-                        actor(clients[i], g, a, 0, random.Random(a), acted, until, 5.0)
-                    )
-                    for i, g in enumerate(games)
-                    for a in range(len(g.actors))
-                ]
+                people.play()
                 await asyncio.sleep(10)  # the steady state, then the kill
                 held = list(proxy.open)
-                acknowledged = {g.id: set(g.answered) for g in games}
+                people.mark()
                 kill = time.monotonic()
                 servers[0].kill()
                 # The cut phones: those whose stream broke after the kill; each back when its
                 # stream says hello again, or late (never back counts as late).
                 await asyncio.sleep(TARGET_S * 3)
-                cut = [n for n, t in figures.broken.items() if t > kill]
-                moved = [figures.hellos.get(n, 0) - kill for n in cut]
+                cut = [n for n, t in people.phones.broken.items() if t > kill]
+                moved = [people.phones.hellos.get(n, 0) - kill for n in cut]
                 moved = [t if t > 0 else math.inf for t in moved]
-                for task in actors + phones:
-                    task.cancel()
-                await asyncio.gather(*actors, *phones, return_exceptions=True)
-                lost = 0
-                for client, game in zip(clients, games, strict=True):
-                    logged = await commit_times(client, game)
-                    lost += len(acknowledged[game.id] - set(logged))
+                lost = await people.lost()
+                errors, down, failures = people.failures()
         finally:
             await proxy.stop()
             for server in servers[1:]:
                 server.stop()
     late = sum(t > TARGET_S for t in moved)
-    failures = figures.failures + acted.failures
-    down = sum(v for k, v in failures.items() if k.endswith(DOWN))
-    errors = sum(failures.values()) - down
     print(
         "failover: "
         + (

@@ -17,99 +17,49 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import random
 import tempfile
 import time
-from contextlib import AsyncExitStack
 
-import httpx
-
-from bench.run import (
-    LIMITS,
-    Figures,
-    actor,
-    bench_database,
-    commit_times,
-    no_cookie_jar,
-    pct,
-    phone,
-    set_up,
-)
+from bench.crowd import ROOMY, crowd
+from bench.run import bench_database, pct, set_up
 from tests.server_process import Server
 
 TARGET_S = 10.0  # every phone live again within 10 s of the restart
-DOWN = ("ConnectError", "RemoteProtocolError", "ReadError")
 
 
 async def main(count: int, db_url: str | None) -> None:
     with tempfile.TemporaryDirectory() as folder, bench_database(db_url, folder) as url:
         games = set_up(url, count)
-        env = {
-            "JOIN_ATTEMPTS_PER_MINUTE": "100000",
-            "GAMES_PER_MINUTE": "100000",
-            "STREAMS_PER_ADDRESS": "100000",
-        }
-        server = Server(url, extra_env=env)
+        server = Server(url, extra_env=ROOMY)
         server.start()
         loop = asyncio.get_running_loop()
-        figures, acted = Figures(), Figures()
         try:
-            async with AsyncExitStack() as stack:
-                clients = []
-                for _ in games:
-                    made = httpx.AsyncClient(base_url=server.url, limits=LIMITS, timeout=60)
-                    no_cookie_jar(made)
-                    clients.append(await stack.enter_async_context(made))
-                until = time.monotonic() + 3600
-                phones, label = [], 0
-                for client, game in zip(clients, games, strict=True):
-                    for token in game.phones:
-                        label += 1
-                        work = phone(client, game, token, 0, figures, until, label)
-                        phones.append(asyncio.create_task(work))
-                    await asyncio.sleep(0.05)
-                started = time.monotonic()
-                while figures.connected + figures.errors < len(phones):
-                    if time.monotonic() - started > 300:
-                        break
-                    await asyncio.sleep(0.2)
+            async with crowd(server.url, games) as people:
+                took = await people.live()
                 print(
-                    f"{len(phones):,} phones of {len(games)} games live in"
-                    f" {time.monotonic() - started:.1f} s ({figures.errors} errors)"
+                    f"{people.count:,} phones of {len(games)} games live in {took:.1f} s"
+                    f" ({people.phones.errors} errors)"
                 )
-                actors = [
-                    asyncio.create_task(
-                        actor(clients[i], g, a, 0, random.Random(a), acted, until, 5.0)
-                    )
-                    for i, g in enumerate(games)
-                    for a in range(len(g.actors))
-                ]
+                people.play()
                 await asyncio.sleep(10)  # the steady state, then the restart
-                acknowledged = {g.id: set(g.answered) for g in games}
+                people.mark()
                 stop = time.monotonic()
                 await loop.run_in_executor(None, restart, server)
                 back = time.monotonic()
                 deadline = back + 60
-                while any(figures.hellos.get(n, 0) < back for n in range(1, label + 1)):
+                hellos = people.phones.hellos
+                while any(hellos.get(n, 0) < back for n in range(1, people.count + 1)):
                     if time.monotonic() > deadline:
                         break
                     await asyncio.sleep(0.1)
-                times = [figures.hellos.get(n, float("inf")) - stop for n in range(1, label + 1)]
-                for task in actors + phones:
-                    task.cancel()
-                await asyncio.gather(*actors, *phones, return_exceptions=True)
-                lost = 0
-                for client, game in zip(clients, games, strict=True):
-                    logged = await commit_times(client, game)
-                    lost += len(acknowledged[game.id] - set(logged))
+                times = [hellos.get(n, float("inf")) - stop for n in range(1, people.count + 1)]
+                lost = await people.lost()
+                errors, down, failures = people.failures()
         finally:
             server.stop()
     late = sum(t > TARGET_S for t in times)
     # An action sent while the server is down finds no one (a page keeps that tap and sends it
     # again: issue 36); an error is anything else: an answer 500, a phone that gave up.
-    failures = figures.failures + acted.failures
-    down = sum(v for k, v in failures.items() if k.endswith(DOWN))
-    errors = sum(failures.values()) - down
     print(
         f"restart: the server down and up again in {back - stop:.1f} s; every phone live again"
         f" {max(times):.1f} s after the stop (p50 {pct(times, 50):.1f} s,"
