@@ -26,6 +26,11 @@ class Settings(BaseSettings):
     # SQLite's durability: FULL (an acknowledged action survives a power cut) or NORMAL (faster,
     # may lose the last actions on a power cut; never corrupts). `make bench` measures both.
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
+    # PostgreSQL: the connections each process keeps open (its pool), and how many more it may
+    # open at a peak; with several processes, their sum (and one listening connection each)
+    # stays under the server's `max_connections` (docs/performance.md, the capacity model).
+    db_pool_size: int = Field(default=20, ge=1)
+    db_pool_overflow: int = Field(default=20, ge=0)
     host: str = "127.0.0.1"
     port: int = 8000
     language: Literal["fr", "en"] = "fr"

@@ -129,7 +129,13 @@ class Database:
                 _sqlite_engine(url, immediate=True, synchronous=sync),
                 _sqlite_engine(url, immediate=False, synchronous=sync),
             )
-        engine = create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True, **JSON_CODEC)
+        engine = create_engine(
+            url,
+            pool_size=settings.db_pool_size,
+            max_overflow=settings.db_pool_overflow,
+            pool_pre_ping=True,
+            **JSON_CODEC,
+        )
         return cls(url, engine, engine)
 
     @property

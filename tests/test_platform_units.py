@@ -253,3 +253,18 @@ def test_a_job_gives_way_on_the_event_loop_while_an_action_is_answered() -> None
 
     run_async(run())
     run_async(run())  # the same app served again, by another event loop
+
+
+def test_each_process_keeps_the_postgresql_pool_it_is_told() -> None:
+    """DB_POOL_SIZE, DB_POOL_OVERFLOW: N processes' connections are sized to the server's
+    `max_connections` (docs/performance.md); the engine connects only when first used."""
+    url = "postgresql://arbitre:x@127.0.0.1:1/arbitre"
+    db = Database.connect(Settings(database_url=url, db_pool_size=3, db_pool_overflow=1))
+    try:
+        assert db.writer.pool.size() == 3  # type: ignore[attr-defined]
+        assert db.writer.pool._max_overflow == 1  # type: ignore[attr-defined]
+    finally:
+        db.dispose()
+    default = Database.connect(Settings(database_url=url))
+    assert default.writer.pool.size() == 20  # type: ignore[attr-defined]
+    default.dispose()
