@@ -15,7 +15,9 @@
 //                       correction that corrects nothing is not one);
 //   data-least="N"      N of its boxes ticked at least (one player or more in a team).
 // And a menu whose choice decides what another offers (`data-limits`, the other's name): each
-// of its options lists the other's values it allows (`data-allows`); the rest are greyed out.
+// of its options lists the other's values it allows (`data-allows`); the rest are greyed out,
+// and so is an option that says whose it is (`data-of`, values of the first) for another's
+// choice: two bearers' cards of one name, each offered with its own bearer only.
 // A field asked only for some choices of another (`data-required-when="action:aim exchange"`)
 // is required while that other holds one of them; one that only counts for some choices
 // (`data-enabled-when`, the same way) is greyed out, and not sent, otherwise (a box ticked for
@@ -155,7 +157,9 @@
     var allowed = chosen && chosen.value !== "" ? " " + (chosen.dataset.allows || "") + " " : null;
     Array.prototype.forEach.call(other.options, function (option) {
       if (option.value === "") return;
-      block(option, "limit", allowed !== null && allowed.indexOf(" " + option.value + " ") < 0);
+      var whose = option.dataset.of === undefined ? null : " " + option.dataset.of + " ";
+      block(option, "limit", allowed !== null && (allowed.indexOf(" " + option.value + " ") < 0
+        || (whose !== null && whose.indexOf(" " + chosen.value + " ") < 0)));
     });
     if (other.selectedOptions[0] && other.selectedOptions[0].disabled) other.value = "";
   }

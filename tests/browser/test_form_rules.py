@@ -36,7 +36,8 @@ FORM = """<!doctype html><html><body><form id="f">
 <select name="found" data-limits="to"><option value="">-</option>
   <option value="axe" data-allows="hands back">Axe</option><option value="ammo" data-allows="c1 back">Ammo</option></select>
 <select name="to"><option value="">-</option><option value="hands">H</option>
-  <option value="c1">C1</option><option value="back">B</option></select>
+  <option value="c1">C1</option><option value="back" data-of="axe">B (axe)</option>
+  <option value="back" data-of="ammo">B (ammo)</option></select>
 <input name="exp" type="number" value="25"><input name="increases" type="number" min="0" data-max-from="exp/10">
 <input name="team" data-unique="team-name" data-taken="[&#34;Nabos&#34;, &#34;Les Titans&#34;]" data-rule="taken">
 <fieldset data-least="1" data-rule="one at least"><input type="checkbox" name="g" value="1" checked>
@@ -93,9 +94,13 @@ def test_each_rule_holds_the_form_back_with_its_own_words(browser: Browser) -> N
     # A menu that limits another's options.
     page.select_option("[name=found]", "axe")
     assert page.is_disabled("[name=to] option[value=c1]")
+    assert page.is_enabled("[name=to] option[data-of=axe]")  # one value, two owners: its own
+    assert page.is_disabled("[name=to] option[data-of=ammo]")
     page.select_option("[name=to]", "hands")
     page.select_option("[name=found]", "ammo")
     assert page.input_value("[name=to]") == ""  # what it no longer allows is let go
+    assert page.is_disabled("[name=to] option[data-of=axe]")
+    assert page.is_enabled("[name=to] option[data-of=ammo]")
     page.select_option("[name=to]", "c1")
     # A number bounded by another's value.
     page.fill("[name=increases]", "3")
