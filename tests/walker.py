@@ -50,6 +50,7 @@ class Group:
     changed: bool = False  # one of its numbers at least changed from the one shown
     named: str = ""  # the field whose value is the total's upper bound (`data-total="0-@x"`)
     least: int = 0  # this many of its boxes ticked at least
+    most: int | None = None  # and at most (`data-most`)
     boxes: list[int] = field(default_factory=list)  # indices in `Offer.boxes`
 
     def apply(
@@ -144,6 +145,8 @@ class Offer:
     """A command form as its page offers it."""
 
     action: str
+    confirm: bool = False  # the page asks "are you sure?" first (`hx-confirm`)
+    folded: bool = False  # in a fold that starts closed (a player's tools, a power card)
     hidden: list[tuple[str, str]] = field(default_factory=list)
     menus: list[tuple[str, list[str], bool]] = field(default_factory=list)  # name, values, multiple
     radios: dict[str, list[str]] = field(default_factory=dict)
@@ -234,6 +237,11 @@ class Offer:
             if short > 0:
                 free = sorted(set(group.boxes) - ticked)
                 ticked |= set(pick.sample(free, min(short, len(free))))
+            over = len(ticked & set(group.boxes)) - (
+                group.most if group.most is not None else 1 << 30
+            )
+            if over > 0:  # and at most (`data-most`)
+                ticked -= set(pick.sample(sorted(ticked & set(group.boxes)), over))
 
         def counts_menu(index: int) -> bool:
             rule = self.enabled_when.get(("menu", index))
@@ -366,6 +374,7 @@ class Offers(HTMLParser):
         self.templates = 0
         self.open_groups: list[tuple[str, int, Group]] = []  # tag, depth of that tag, group
         self.depth: dict[str, int] = {}
+        self.folds: list[bool] = []  # each <details> open around here: whether it starts closed
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         a = {k: v or "" for k, v in attrs}
@@ -373,17 +382,28 @@ class Offers(HTMLParser):
             self.templates += 1
         if self.templates:
             return
-        if tag == "a" and a.get("href", "").startswith("?"):
-            self.links.append(a["href"])
+        href = a.get("href", "")
+        if tag == "a" and (href.startswith("?") or (href.startswith("/g/") and "?" in href)):
+            self.links.append(href)  # this page with a choice kept (a chip: who attacks)
+        if tag == "details":
+            self.folds.append("open" not in a)
         if tag == "form" and a.get("action", "").endswith(("/act", "/undo")):
-            self.form = Offer(a["action"])
+            self.form = Offer(a["action"], confirm="hx-confirm" in a, folded=any(self.folds))
             self.offers.append(self.form)
             return
         form = self.form
         if form is None:
             return
         self.depth[tag] = self.depth.get(tag, 0) + 1
-        if {"data-pick", "data-distinct", "data-total", "data-changed", "data-least"} & a.keys():
+        rules = {
+            "data-pick",
+            "data-distinct",
+            "data-total",
+            "data-changed",
+            "data-least",
+            "data-most",
+        }
+        if rules & a.keys():
             low, _, high = a.get("data-total", "").partition("-")
             named = high[1:] if high.startswith("@") else ""
             group = Group(
@@ -395,6 +415,7 @@ class Offers(HTMLParser):
                 none="data-total-none" in a,
                 changed="data-changed" in a,
                 least=int(a.get("data-least") or 0),
+                most=int(a["data-most"]) if a.get("data-most") else None,
             )
             form.groups.append(group)
             self.open_groups.append((tag, self.depth[tag], group))
@@ -478,6 +499,8 @@ class Offers(HTMLParser):
             self.templates -= 1
         if self.templates:
             return
+        if tag == "details" and self.folds:
+            self.folds.pop()
         if tag == "option" and self.menu is not None:
             if self.option is not None:  # a placeholder ("Choose…") is disabled: no choice
                 value = self.text.strip() if self.option == "\0" else self.option
@@ -530,7 +553,9 @@ def offers_of(phone: TestClient, game: str, address: str = "") -> tuple[list[Off
     parser.feed(answer.text)
     # A form with no button to tap (a weapon's attack with none in hand) offers nothing.
     offered = [o for o in parser.offers if o.buttons and not (o.closed or o.blocked or o.pasted)]
-    return offered, parser.links
+    here = f"/g/{game}?"
+    links = [link[len(here) - 1 :] if link.startswith(here) else link for link in parser.links]
+    return offered, [link for link in links if link.startswith("?")]
 
 
 def everyone(client: TestClient, service: GameService, game: str) -> dict[str, TestClient]:
@@ -547,6 +572,10 @@ def everyone(client: TestClient, service: GameService, game: str) -> dict[str, T
     return out
 
 
+def signature(offer: Offer | str) -> str:
+    return offer if isinstance(offer, str) else f"{offer.action} {offer.type}"
+
+
 def walk(
     service: GameService,
     scene: Scene,
@@ -561,6 +590,8 @@ def walk(
     done = Walk(scene.label, seed)
     game = scene.game
     held: dict[str, str] = {}  # a person's page address, with the choice it keeps
+    focus: str | None = None  # who just chose a link, and what they were offered before
+    before: set[str] = set()
     viewers = {f"{p.role}:{p.name}": Viewer(p.role, p.id, p.name) for p in service.people(game)}
     for _ in range(steps):
         if service.load(game).kind.status(service.load(game).state) == "finished":
@@ -582,10 +613,23 @@ def walk(
         if not offered:
             done.stuck = f"nobody is offered anything (step {done.steps})"
             break
-        persona, chosen = pick.choice(offered)
+        # Who just made a choice the address keeps (a chip: who attacks, then who defends) most
+        # often goes on with what it opened, as a referee entering an assault does.
+        going_on = [(p, o) for p, o in offered if p == focus and signature(o) not in before]
+        persona, chosen = pick.choice(going_on if going_on and pick.random() < 0.8 else offered)
+        if isinstance(chosen, Offer) and (
+            (chosen.confirm and pick.random() < 0.85) or (chosen.folded and pick.random() < 0.6)
+        ):
+            # A form the page asks about first (end the game, undo), or one in a fold (a
+            # player's corrections), is seldom what one taps: taken as often as the game's own
+            # moves, most walks would end in a few taps, by hand.
+            persona, chosen = pick.choice(offered)
+        focus = None
         done.steps += 1
         if isinstance(chosen, str):  # a link that keeps a choice in the address
             held[persona] = chosen
+            focus = persona
+            before = {signature(o) for p, o in offered if p == persona}
             continue
         fields = chosen.fill(pick)
         if fields is None:

@@ -163,6 +163,15 @@ class CommandDice:
         found = take_held(self.held, sides, purpose)
         return found["value"] if found is not None else None
 
+    def spare(self, *purposes: str) -> list[str]:
+        """Rolls entered ahead whose need hung on the outcome (the answer to a blow that knocked
+        its defender out, the blow of an attacker a quicker defender put down): one of these
+        entered and not rolled is no error (`check_all_used`). Returns those left unused, for
+        the action to say so."""
+        unused = [p for p in purposes if p in self.entered and p not in self._used]
+        self._used.update(unused)
+        return unused
+
     def check_all_used(self) -> None:
         """After the rules ran: a value entered for a die this action never rolled is refused,
         not silently dropped."""

@@ -13,7 +13,8 @@
 //                       `data-total-none` allows nothing (left to chance);
 //   data-changed        one of its fields at least changed from what the page showed (a
 //                       correction that corrects nothing is not one);
-//   data-least="N"      N of its boxes ticked at least (one player or more in a team).
+//   data-least="N"      N of its boxes ticked at least (one player or more in a team);
+//   data-most="N"       N at most (with data-least: exactly N, the cards to discard).
 // And a menu whose choice decides what another offers (`data-limits`, the other's name): each
 // of its options lists the other's values it allows (`data-allows`); the rest are greyed out,
 // and so is an option that says whose it is (`data-of`, values of the first) for another's
@@ -29,7 +30,7 @@
 // until one is.
 (function () {
   "use strict";
-  var GROUPS = "[data-pick],[data-distinct],[data-total],[data-changed],[data-least]";
+  var GROUPS = "[data-pick],[data-distinct],[data-total],[data-changed],[data-least],[data-most]";
 
   // An option greyed out for one reason or more (a rule of its group, another menu's choice,
   // a need unmet): each sets its own, and the option is back once none holds. One the page
@@ -49,7 +50,9 @@
   }
   function holds(group) {
     var menus = Array.prototype.slice.call(group.querySelectorAll("select"));
-    if (group.querySelectorAll("[type=checkbox]:checked").length < (group.dataset.least || 0)) return false;
+    var ticked = group.querySelectorAll("[type=checkbox]:checked").length;
+    if (ticked < (group.dataset.least || 0)) return false;
+    if (group.dataset.most !== undefined && ticked > parseInt(group.dataset.most, 10)) return false;
     if (group.dataset.pick) {
       var chosen = menus.filter(function (m) { return m.value !== ""; }).length;
       if (chosen !== parseInt(group.dataset.pick, 10)) return false;

@@ -29,6 +29,23 @@
   document.addEventListener("focusin", function (evt) {
     if (evt.target.matches && evt.target.matches("[data-square-input]")) aimWith(evt.target);
   });
+  // The move's square typed by hand: one lit for the gladiator chosen (the board's
+  // `data-moves`), said before the tap in the page's words, as a square field's below.
+  function checkMove(form) {
+    var input = form.querySelector(".kp-to input[name=to]"), svg = form.querySelector(".kp-field");
+    if (!input || !svg) return;
+    var who = form.querySelector("input[name=gladiator]:checked"), moves = {};
+    try { moves = JSON.parse(svg.getAttribute("data-moves") || "{}"); } catch (e) { moves = {}; }
+    var typed = input.value.trim().toUpperCase();
+    var ok = !typed || !who || (moves[who.value] || []).indexOf(typed) >= 0;
+    input.setCustomValidity(ok ? "" : input.dataset.rule || "?");
+  }
+  ["input", "change"].forEach(function (type) {
+    document.addEventListener(type, function (evt) {
+      var form = evt.target.closest && evt.target.closest(".kp-move");
+      if (form) checkMove(form);
+    });
+  });
   // A square typed that the field does not take is said before the tap, in the page's words.
   document.addEventListener("input", function (evt) {
     var input = evt.target, only = input.dataset && input.dataset.squares && allowed(input);
@@ -92,6 +109,8 @@
     panel.querySelectorAll(".kp-pick input[name=gladiator]").forEach(function (radio) {
       radio.checked = radio.value === id && lit.length > 0;
     });
+    var form = panel.querySelector(".kp-move");
+    if (form) checkMove(form);
     panel.setAttribute("data-chosen", lit.length ? id : "");
     zoom(panel, places);
     return lit.length > 0;
@@ -138,6 +157,7 @@
       squareInput = null;
     } else if (form && panel.getAttribute("data-chosen") && square.classList.contains("lit")) {
       form.querySelector("[name=to]").value = name;
+      checkMove(form);
       form.requestSubmit();  // the second tap moves
     }
   });

@@ -42,6 +42,8 @@ FORM = """<!doctype html><html><body><form id="f">
 <input name="team" data-unique="team-name" data-taken="[&#34;Nabos&#34;, &#34;Les Titans&#34;]" data-rule="taken">
 <fieldset data-least="1" data-rule="one at least"><input type="checkbox" name="g" value="1" checked>
   <input type="checkbox" name="g" value="2"></fieldset>
+<fieldset data-least="2" data-most="2" data-rule="exactly two"><input type="checkbox" name="d" value="1" checked>
+  <input type="checkbox" name="d" value="2" checked><input type="checkbox" name="d" value="3"></fieldset>
 </form></body></html>"""
 
 
@@ -119,4 +121,14 @@ def test_each_rule_holds_the_form_back_with_its_own_words(browser: Browser) -> N
     assert valid(page, "g") == "one at least"
     assert page.evaluate(form_ok) is False
     page.check("[name=g][value='2']")
+    assert page.evaluate(form_ok) is True
+    # Exactly two boxes (the cards to discard): a third, or one only, holds the form back.
+    page.check("[name=d][value='3']")
+    assert valid(page, "d") == "exactly two"
+    assert page.evaluate(form_ok) is False
+    page.uncheck("[name=d][value='1']")
+    assert page.evaluate(form_ok) is True
+    page.uncheck("[name=d][value='2']")
+    assert valid(page, "d") == "exactly two"
+    page.check("[name=d][value='1']")
     assert page.evaluate(form_ok) is True

@@ -22,6 +22,12 @@ def live(killpower: dict[str, Any]) -> dict[str, Any]:  # noqa: F811
     """Alix opens a self-refereed match Nabos – Titanos from the league page."""
     alix = killpower["phones"]["alix"]
     nabos, titanos = killpower["teams"]["Nabos"], killpower["teams"]["Titanos"]
+    # A team never meets itself (« Une équipe ne joue pas contre elle-même »): the two menus are
+    # one group whose values differ, said before the tap (an outside walker's find, issue 53).
+    page = killpower["phones"]["org"].get(f"/g/{killpower['game']}").text
+    form = page[page.index('action="/g/' + killpower["game"] + '/killpower/match"') :]
+    group = form[form.index("data-distinct") : form.index("</div>")]
+    assert 'name="team_a"' in group and 'name="team_b"' in group
     opened = alix.post(
         f"/g/{killpower['game']}/killpower/match",
         data={"team_a": nabos.id, "team_b": titanos.id, "mode": "self", "idem": key()},

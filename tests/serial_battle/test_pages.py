@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from server.i18n import current_language
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
@@ -277,6 +278,8 @@ def test_two_referees_one_truth_an_assault_being_entered_is_renewed_by_each_push
     start(sb, {"lea": "katana", "hugo": "arc"})
     game, ref = sb["game"], sb["phones"]["ref"]
     lea, hugo = sb["people"]["lea"].person_id, sb["people"]["hugo"].person_id
+    # A grenade too: "Also hit" is offered to an attacker holding a card that hits several.
+    service.perform(game, org, {"type": "give", "player": lea, "card": "grenade"}, idem_key=key())
     picked = f"attacker={lea}&defenders={hugo}"
     live = f"/g/{game}/live/staff?{picked}"
     held = ref.get(live, headers=HX)
@@ -403,6 +406,8 @@ def test_a_half_made_assault_outlives_the_referee_s_other_taps_and_a_refusal_sta
     start(sb, {"lea": "katana", "hugo": "arc"})
     game, ref = sb["game"], sb["phones"]["ref"]
     lea, hugo = sb["people"]["lea"].person_id, sb["people"]["hugo"].person_id
+    # A grenade too: "Also hit" is offered to an attacker holding a card that hits several.
+    service.perform(game, org, {"type": "give", "player": lea, "card": "grenade"}, idem_key=key())
     for player in (lea, hugo, zoe.person_id):
         service.perform(
             game, org, {"type": "place", "players": [player], "sector": "Nord"}, idem_key=key()
@@ -449,7 +454,8 @@ def test_a_half_made_assault_outlives_the_referee_s_other_taps_and_a_refusal_sta
     assert '<p class="flash refused" role="alert">' in flash and "un seul défenseur" in flash
     again = refused.text[refused.text.index('id="assault"') :]
     assert again.count(f'name="defenders[]" value="{zoe.person_id}"') == 1
-    assert f'type="checkbox" name="defenders[]" value="{zoe.person_id}" checked' in again
+    ticked = rf'type="checkbox" name="defenders\[\]" value="{zoe.person_id}" data-enabled-when="card:grenade[^"]*" checked'
+    assert re.search(ticked, again)
 
 
 def test_a_referee_is_offered_the_undo_of_their_own_action_alone(sb: dict[str, Any]) -> None:
@@ -471,3 +477,60 @@ def test_a_referee_is_offered_the_undo_of_their_own_action_alone(sb: dict[str, A
     assert undo in sb["phones"]["org"].get(f"/g/{game}").text  # the organizer's: anyone's
     fields = form_fields(south.get(f"/g/{game}").text, f"/g/{game}/undo")
     assert south.post(f"/g/{game}/undo", data=fields, headers=HX).status_code == 200
+
+
+def test_the_assault_form_offers_what_the_assault_takes(sb: dict[str, Any]) -> None:
+    """Issue 53, from a walker written outside: more defenders were offered with a card that hits
+    one (6: « défier un groupe donne un seul assaut »), dice rolled ahead for an answer that
+    never came were refused, and a paused game still offered assaults."""
+    service: GameService = sb["service"]
+    org, game, ref = sb["people"]["org"], sb["game"], sb["phones"]["ref"]
+    service.register(game, org, "player", "Zoé", idem_key=key())
+    start(sb, {"lea": "katana", "hugo": "arc"})
+    lea, hugo = sb["people"]["lea"].person_id, sb["people"]["hugo"].person_id
+    page = ref.get(f"/g/{game}?attacker={lea}&defenders={hugo}").text
+    assert 'name="defenders[]" value=' in page  # the defender tapped, as a hidden field
+    assert 'type="checkbox" name="defenders[]"' not in page  # a katana hits one
+    assert (
+        'name="roll_answer_damage" inputmode="numeric" pattern="[1-6]" maxlength="1" data-enabled-when="answer:true"'
+        in page
+    )
+    service.perform(game, org, {"type": "give", "player": lea, "card": "grenade"}, idem_key=key())
+    page = ref.get(f"/g/{game}?attacker={lea}&defenders={hugo}").text
+    grenade = next(
+        h.copy_id
+        for h in service.load(game).state.players[str(lea)].cards
+        if h.copy_id.startswith("grenade")
+    )  # type: ignore[attr-defined]
+    assert 'type="checkbox" name="defenders[]" value="' in page
+    assert f'data-enabled-when="card:{grenade}"' in page
+    # Dice rolled ahead for an answer the assault did not come to: said, not refused.
+    done = service.perform(
+        game,
+        org,
+        {
+            "type": "assault",
+            "attacker": lea,
+            "defenders": [hugo],
+            "card": "katana",
+            "answer": False,
+        },
+        idem_key=key(),
+        rolls={"damage": 4, "location": 1, "answer_damage": 5, "answer_location": 2},
+    )
+    token = current_language.set("fr")
+    try:
+        said = done.summary.render()
+    finally:
+        current_language.reset(token)
+    assert (
+        "Dés saisis qui n’ont pas servi : 5 (riposte : dégâts), 2 (riposte : localisation)." in said
+    )
+    # Paused: no assault offered, and why.
+    service.perform(game, org, {"type": "pause"}, idem_key=key())
+    page = ref.get(f"/g/{game}?attacker={lea}&defenders={hugo}").text
+    panel = page[page.index('<div id="assault">') :]
+    assert 'value="assault"' not in panel and "chip-button" not in panel
+    assert (
+        "La partie est en pause : les assauts se saisissent de nouveau quand elle reprend." in page
+    )

@@ -38,7 +38,7 @@ from server.games.serial_battle.state import (
 )
 from server.games.serial_battle.telling import pending_notes
 from server.i18n import N_, P_, Msg, joined
-from server.platform.dice import Dice
+from server.platform.dice import CommandDice, Dice
 from server.platform.kinds import Applied, Context
 
 
@@ -576,9 +576,25 @@ def _blow_sentence(state: SBState, blow: Strike, card: Card, params: dict[str, o
 # -------------------------------------------------------------------- handlers
 
 
+# The dice the assault form takes ahead, rolled by hand on the field: each is rolled or not
+# depending on the blows before it (who strikes first, who is still standing to answer).
+DICE_AHEAD = ("damage", "location", "answer_damage", "answer_location")
+
+
 def on_assault(state: SBState, c: Assault, ctx: Context) -> Applied:
     blows, details = assault(state, c, ctx.dice, ctx.now)
     sentences = [describe_blow(state, b) for b in blows]
+    if isinstance(ctx.dice, CommandDice) and (unused := ctx.dice.spare(*DICE_AHEAD)):
+        # Said, not silently dropped: a die rolled for a blow the assault did not come to.
+        from server.games.serial_battle.views import roll_label  # the views read this module
+
+        dice = [
+            Msg(N_("{value} ({die})"), {"value": ctx.dice.entered[p], "die": roll_label(p, state)})
+            for p in unused
+        ]
+        sentences.append(
+            Msg(N_("Dice entered and not needed: {dice}."), {"dice": joined(dice, ", ")})
+        )
     sentences.extend(ammunition_notes(state, details["ammunition"]))
     sentences.extend(pending_notes(state, c.attacker, *c.defenders))
     sentences.extend(end_note(state))
