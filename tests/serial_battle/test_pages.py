@@ -534,3 +534,27 @@ def test_the_assault_form_offers_what_the_assault_takes(sb: dict[str, Any]) -> N
     assert (
         "La partie est en pause : les assauts se saisissent de nouveau quand elle reprend." in page
     )
+
+
+def test_no_assault_is_offered_to_a_player_whose_choice_is_owed(sb: dict[str, Any]) -> None:
+    """A newcomer's find (issue 54): after a knockout, the winner's chip still opened an assault
+    the server refused (« Léa est en attente d'un choix... »); their chip now says why it waits,
+    and the second assault offers only the cards one may strike with."""
+    service: GameService = sb["service"]
+    org, game, ref = sb["people"]["org"], sb["game"], sb["phones"]["ref"]
+    zoe = viewer_of(service.register(game, org, "player", "Zoé", idem_key=key()))
+    start(sb, {"hugo": "taser"})
+    lea, hugo = sb["people"]["lea"].person_id, sb["people"]["hugo"].person_id
+    service.dice.push(2, 1)  # type: ignore[attr-defined]  # the taser's face 2: knocked out
+    assault = {"type": "assault", "attacker": hugo, "defenders": [lea], "card": "taser"}
+    service.perform(game, org, {**assault, "answer": False}, idem_key=key())
+    assert service.load(game).state.pending  # type: ignore[attr-defined]
+    page = ref.get(f"/g/{game}").text
+    chips = page[page.index('id="assault-chips"') :]
+    chips = chips[: chips.index("</ul>")]
+    assert f'data-player="{hugo}"' not in chips and "un choix à enregistrer" in chips
+    assert f'data-player="{zoe.person_id}"' in chips
+    # Asked by its address anyway (a page kept open): said, not offered.
+    page = ref.get(f"/g/{game}?attacker={hugo}&defenders={zoe.person_id}").text
+    assert "Hugo attend qu’un choix soit enregistré (plus haut) avant un autre assaut." in page
+    assert 'value="assault"' not in page[page.index('<div id="assault">') :]

@@ -581,20 +581,24 @@ def _blow_sentence(state: SBState, blow: Strike, card: Card, params: dict[str, o
 DICE_AHEAD = ("damage", "location", "answer_damage", "answer_location")
 
 
+def unused_dice(state: SBState, ctx: Context) -> list[Msg]:
+    """The dice entered ahead for blows the assault did not come to: taken, and said (never
+    silently dropped)."""
+    if not isinstance(ctx.dice, CommandDice) or not (unused := ctx.dice.spare(*DICE_AHEAD)):
+        return []
+    from server.games.serial_battle.views import roll_label  # the views read this module
+
+    dice = [
+        Msg(N_("{value} ({die})"), {"value": ctx.dice.entered[p], "die": roll_label(p, state)})
+        for p in unused
+    ]
+    return [Msg(N_("Dice entered and not needed: {dice}."), {"dice": joined(dice, ", ")})]
+
+
 def on_assault(state: SBState, c: Assault, ctx: Context) -> Applied:
     blows, details = assault(state, c, ctx.dice, ctx.now)
     sentences = [describe_blow(state, b) for b in blows]
-    if isinstance(ctx.dice, CommandDice) and (unused := ctx.dice.spare(*DICE_AHEAD)):
-        # Said, not silently dropped: a die rolled for a blow the assault did not come to.
-        from server.games.serial_battle.views import roll_label  # the views read this module
-
-        dice = [
-            Msg(N_("{value} ({die})"), {"value": ctx.dice.entered[p], "die": roll_label(p, state)})
-            for p in unused
-        ]
-        sentences.append(
-            Msg(N_("Dice entered and not needed: {dice}."), {"dice": joined(dice, ", ")})
-        )
+    sentences.extend(unused_dice(state, ctx))
     sentences.extend(ammunition_notes(state, details["ammunition"]))
     sentences.extend(pending_notes(state, c.attacker, *c.defenders))
     sentences.extend(end_note(state))
@@ -670,6 +674,7 @@ def on_knockout_again(state: SBState, c: KnockoutAgain, ctx: Context) -> Applied
             winner.eliminated = True
     settle(state, blows, ctx.now)
     sentences = [describe_blow(state, b) for b in blows]
+    sentences.extend(unused_dice(state, ctx))
     sentences.extend(ammunition_notes(state, spent))
     sentences.extend(pending_notes(state, winner.id, loser.id))
     sentences.extend(end_note(state))

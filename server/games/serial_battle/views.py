@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from server.games.serial_battle.assault import default_weapon
+from server.games.serial_battle.assault import default_weapon, usable_cards
 from server.games.serial_battle.catalog import BARE_HANDS, Card
 from server.games.serial_battle.commands import Assault
 from server.games.serial_battle.setup import advice, start_missing
@@ -209,6 +209,11 @@ def staff_player(state: SBState, p: Player) -> dict[str, Any]:
         "kills": p.kills,
         "last_fight": p.last_fight,
         "default_card": default_weapon(state, p),
+        # The cards the assault forms offer: those it may strike with now, ammunition, state
+        # and card allowing (`assault.weapon_for`), as the rules judge them.
+        "usable": usable_cards(state, p),
+        # Waiting for a choice after a knockout (`assault.ready_for_assault`): no assault now.
+        "waiting": any(p.id in (w.winner, w.loser) for w in state.pending),
         "put_out_by": p.put_out_by,
     }
 
