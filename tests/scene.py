@@ -48,15 +48,25 @@ What else a shared test needs of the games, each game declares there too, read m
 
 from __future__ import annotations
 
+import atexit
+import copy
+import functools
 import importlib
 import pkgutil
 import random
+import shutil
+import sqlite3
+import tempfile
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import tests
 from server.games.demo import DEMOS
+from server.platform.clock import FakeClock
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import KINDS, Viewer
 from server.platform.service import GameService, Registered
@@ -151,13 +161,94 @@ def declared(name: str) -> dict[str, Any]:
     return merged
 
 
+# ---------------------------------------------------------------- scenes built once a process
+
+# A scene is built by playing its game through the service: tens of actions, up to a second and
+# a half for a match played to its forfeit, and every shared walk builds every scene again on a
+# database of its own. On SQLite, each process builds a scene once, keeps the database it left
+# (a file copied by SQLite's own backup) with the dice and the clock as they were, and gives the
+# next test a copy of it: the same rows, ids and links, on a database still of that test's own.
+# Only from the same start: a database with no game yet, the same dice to come, the same time.
+
+
+@dataclass(frozen=True)
+class Kept:
+    start: tuple[Any, ...]  # the dice and the clock the build started from
+    file: Path
+    scene: Scene
+    dice: tuple[list[int], bool, int]
+    time: datetime
+
+
+_KEPT: dict[str, Kept] = {}
+_FOLDER: list[Path] = []
+
+
+def _dice(rolls: ScriptedRolls) -> tuple[list[int], bool, int]:
+    return list(rolls.values), rolls.endless, rolls._next
+
+
+def _fresh_sqlite(service: GameService, rolls: ScriptedRolls) -> Path | None:
+    """The database's file when a kept scene may stand for a build here: SQLite, scripted dice
+    the service rolls, a clock moved by hand, and no game yet."""
+    db = service.db
+    if not db.is_sqlite or rolls is not service.dice or not isinstance(service.clock, FakeClock):
+        return None
+    if type(rolls) is not ScriptedRolls or not db.writer.url.database:
+        return None
+    path = Path(db.writer.url.database)
+    with closing(sqlite3.connect(path)) as conn:
+        if conn.execute("SELECT 1 FROM game LIMIT 1").fetchone() is not None:
+            return None
+    return path
+
+
+def _copy(source: Path, target: Path) -> None:
+    with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
+        src.backup(dst)
+
+
+def _folder() -> Path:
+    if not _FOLDER:
+        _FOLDER.append(Path(tempfile.mkdtemp(prefix="arbitre-scenes-")))
+        atexit.register(shutil.rmtree, _FOLDER[0], ignore_errors=True)
+    return _FOLDER[0]
+
+
+def kept(label: str, build: Builder) -> Builder:
+    """`build`, played once a process and then copied (above); `__wrapped__` plays it every
+    time, for a test that watches the changes a scene is built of."""
+
+    @functools.wraps(build)
+    def scene(service: GameService, rolls: ScriptedRolls) -> Scene:
+        path = _fresh_sqlite(service, rolls)
+        if path is None:
+            return build(service, rolls)
+        clock: FakeClock = service.clock  # type: ignore[assignment]
+        start = (*_dice(rolls), clock.current, service.store.secret)
+        known = _KEPT.get(label)
+        if known is not None and known.start == start:
+            _copy(known.file, path)
+            rolls.values, rolls.endless, rolls._next = copy.deepcopy(known.dice)
+            clock.current = known.time
+            return copy.deepcopy(known.scene)
+        made = build(service, rolls)
+        if known is None:
+            file = _folder() / f"{label.replace(':', '-')}.db"
+            _copy(path, file)
+            _KEPT[label] = Kept(start, file, copy.deepcopy(made), _dice(rolls), clock.current)
+        return made
+
+    return scene
+
+
 def all_scenes() -> tuple[dict[str, Builder], dict[str, set[str]]]:
     """Every game's scenes and whom each waits for, from each `tests/<folder>/scenes.py`; every
     registered kind with a demo (every game, not the platform's test kind) has at least one."""
     scenes: dict[str, Builder] = {}
     waits: dict[str, set[str]] = {}
     for module in scene_modules():
-        scenes.update(module.SCENES)
+        scenes.update({label: kept(label, b) for label, b in module.SCENES.items()})
         waits.update(getattr(module, "WAITS_ON", {}))
     found = {label.split(":", 1)[0] for label in scenes}
     missing = sorted(k for k in KINDS if k in DEMOS and k not in found)

@@ -36,7 +36,7 @@ from server.games.serial_battle.state import (
     Touch,
     Weapon,
 )
-from server.games.serial_battle.telling import pending_notes
+from server.games.serial_battle.telling import pending_notes, roll_label
 from server.i18n import N_, P_, Msg, joined
 from server.platform.dice import CommandDice, Dice
 from server.platform.kinds import Applied, Context
@@ -586,8 +586,6 @@ def unused_dice(state: SBState, ctx: Context) -> list[Msg]:
     silently dropped)."""
     if not isinstance(ctx.dice, CommandDice) or not (unused := ctx.dice.spare(*DICE_AHEAD)):
         return []
-    from server.games.serial_battle.views import roll_label  # the views read this module
-
     dice = [
         Msg(N_("{value} ({die})"), {"value": ctx.dice.entered[p], "die": roll_label(p, state)})
         for p in unused

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel
 
 from server.errors import RuleError
-from server.games.serial_battle import assault, cards, ending, setup, views, zone
+from server.games.serial_battle import assault, cards, ending, setup, telling, views, zone
 from server.games.serial_battle.catalog import expand, sample_deck
 from server.games.serial_battle.commands import (
     Assault,
@@ -175,7 +175,7 @@ class SerialBattle(GameKind[SBState]):
 
     log_view = staticmethod(views.log_view)
 
-    roll_label = staticmethod(views.roll_label)
+    roll_label = staticmethod(telling.roll_label)
 
     def replay_line(self, event: LoggedEvent, state: SBState) -> Msg:
         return views.replay_line(event, state) or super().replay_line(event, state)

@@ -3,7 +3,6 @@ the referees' console), the journal's words for dice and actions."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -22,17 +21,6 @@ CAUSE_TITLES = {
     "zone": N_("closed sector"),
     "out_of_bounds": N_("out of the area"),
     "referee": N_("referee's decision"),
-}
-
-
-# The dice of an assault (rules.assault): "damage", "answer_location", "3_recovery" (against the
-# third player of a multiple assault), "hit_3".
-_ROLL = re.compile(r"(?P<answer>answer_)?(?:(?P<id>\d+)_)?(?P<what>damage|location|recovery|hit)")
-
-_ROLL_WHAT = {
-    "damage": N_("damage"),
-    "location": N_("location"),
-    "recovery": N_("projectile recovery"),
 }
 
 
@@ -273,27 +261,6 @@ def replay_line(event: LoggedEvent, state: SBState) -> Msg | None:
     if event.type == "command" and command.get("type") == "eliminate":
         return Msg(N_("{name} is eliminated."), {"name": name(command.get("player"))})
     return None
-
-
-def roll_label(purpose: str, state: SBState) -> Msg | str | None:
-    """ "answer_3_location" is said "answer of Hugo: location"."""
-    m = _ROLL.fullmatch(
-        purpose.replace("hit_", "") + "_hit" if purpose.startswith("hit_") else purpose
-    )
-    if m is None:
-        return purpose
-    player = state.players.get(m["id"] or "")
-    name = player.name if player else m["id"]
-    if m["what"] == "hit":
-        return Msg(N_("hit on {name}"), {"name": name})
-    what = Msg(_ROLL_WHAT[m.group(3)])
-    if m["answer"] and name:
-        return Msg(N_("answer of {name}: {what}"), {"name": name, "what": what})
-    if m["answer"]:
-        return Msg(N_("answer: {what}"), {"what": what})
-    if name:
-        return Msg(N_("{what} on {name}"), {"name": name, "what": what})
-    return what
 
 
 def label(command: Any, state: SBState, declared: Msg) -> Msg:
