@@ -46,6 +46,11 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     mover.locator(f"#give-{state.hand}").select_option(index=1)  # no gladiator pre-chosen
     mover.get_by_role("button", name="Donner le ballon").tap()
     expect(mover.locator(".kp-move")).to_be_visible()
+    # The phase's end on top of the board, not under its 27 rows (a newcomer's find, issue 54).
+    end = mover.get_by_role("button", name="Fin de la phase de déplacement")
+    expect(end).to_have_count(1)
+    end_box, board_box = end.bounding_box(), mover.locator(".kp-field").bounding_box()
+    assert end_box and board_box and end_box["y"] < board_box["y"]
     # Issue 35: a coach's controls are far down; a move keeps the page where it is, and its
     # sentence floats at the bottom of the screen instead of pulling the page up to it.
     expect(mover.locator(".said-float")).to_be_visible()
