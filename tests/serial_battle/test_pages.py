@@ -384,6 +384,10 @@ def test_the_loot_starts_with_nothing_ticked_and_taking_nothing_is_a_tap_of_its_
     page = ref.get(f"/g/{game}").text
     loot = page[page.index('value="loot"') : page.index("</form>", page.index('value="loot"'))]
     assert 'name="take[]"' in loot and "checked" not in loot
+    # « Take these » with nothing ticked is said before the tap (the walker's find, issue 53);
+    # « Take nothing » goes whatever is ticked.
+    assert 'data-least="1" data-rule="Cochez les cartes à prendre' in loot
+    assert 'value="nothing" class="button secondary" formnovalidate' in loot
     fields = {**form_fields(page[page.index('value="loot"') - 600 :], f"/g/{game}/act")}
     refused = ref.post(f"/g/{game}/act", data={**fields, "choice": "take"}, headers=HX)
     assert refused.status_code == 422
