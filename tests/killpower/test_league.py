@@ -9,11 +9,13 @@ import pytest
 
 from server.errors import ArbitreError, NotAllowed, RuleError
 from server.games.killpower.league import public, sheet
+from server.games.killpower.league.teams import equipment_offered
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import PUBLIC, Viewer
 from server.platform.service import GameService
 from tests.conftest import key
 from tests.killpower.conftest import League, team_command
+from tests.killpower.scenes import SCENES
 
 
 def test_a_championship_of_four_teams_over_six_matches(
@@ -319,3 +321,21 @@ def test_with_physical_dice_a_recruit_s_two_power_cards_are_each_asked_once(
     # The log keeps each die's purpose, entered by hand.
     rolled = [r for e in service.log(league.id, league.owner) for r in e.get("rolls", [])]
     assert [r["manual"] for r in rolled if r["purpose"] == "power card for Nab1"] == [True, True]
+
+
+def test_a_new_equipment_offers_powers_only_while_the_pack_holds_two(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """2.1: a team draws its powers from its own pack, without putting cards back; a new
+    equipment offers power cards only while two are left to draw (the 50-seed walk's find,
+    issue 53: « Le paquet de pouvoirs n'a plus de carte à tirer pour Nab4 »)."""
+    scene = SCENES["killpower_league:played"](service, rolls)
+    state = service.load(scene.game).state.model_copy(deep=True)  # type: ignore[attr-defined]
+    team = next(iter(state.teams.values()))
+    gladiator, other = team.gladiators[0], team.gladiators[1]
+    for g in team.gladiators:
+        g.powers = []
+    assert "powers" in equipment_offered(state, team, gladiator)
+    other.powers = state.deck.copies()  # every card of the pack held by another
+    assert "powers" not in equipment_offered(state, team, gladiator)
+    assert "armour" in equipment_offered(state, team, gladiator)

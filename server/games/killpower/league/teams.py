@@ -14,6 +14,7 @@ from server.games.killpower.league.commands import (
     RollArmour,
 )
 from server.games.killpower.league.state import (
+    EQUIPMENT_TITLES,
     Gladiator,
     LeagueState,
     Team,
@@ -98,6 +99,22 @@ def equip(
         key = choices[die - 1]
         gladiator.powers.append(key)
         pack.remove(key)
+
+
+def equipment_offered(state: LeagueState, team: Team, gladiator: Gladiator) -> list[str]:
+    """The magic equipment a gladiator may be given now, as `equip` judges it (2.1): power
+    cards only where the team's pack still holds two to draw (a tournament's are chosen, by
+    the team's sheet, not drawn here)."""
+    offered = [key for key in EQUIPMENT_TITLES if key != "powers"]
+    if state.mode == "tournament":
+        return offered
+    pack = state.deck.copies()
+    for key in (p for x in team.gladiators if x.id != gladiator.id for p in x.powers):
+        if key in pack:
+            pack.remove(key)
+    if len(set(pack)) >= rules.POWERS_PER_GLADIATOR:
+        offered.append("powers")
+    return [key for key in EQUIPMENT_TITLES if key in offered]
 
 
 def check_coach(state: LeagueState, coach: int | None) -> int | None:

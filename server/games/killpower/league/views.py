@@ -18,6 +18,7 @@ from server.games.killpower.league.state import (
     LeagueState,
     Team,
 )
+from server.games.killpower.league.teams import equipment_offered
 from server.games.killpower.powers import KIND_TITLES
 from server.games.killpower.rules import (
     LOCATION_TITLES,
@@ -218,6 +219,8 @@ def sheet(state: LeagueState, team: Team) -> dict[str, Any]:
                 # offered as having played (`matches.check_lineups`).
                 "may_play": g.equipment is not None
                 and not (g.equipment == "armour" and g.armour is None),
+                # What a new equipment may be (`teams.equipment_offered`: cards left to draw).
+                "equipment_offered": equipment_offered(state, team, g),
             }
             for g in sorted(team.gladiators, key=lambda g: g.number)
         ],
