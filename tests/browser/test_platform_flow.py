@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser.kit import PHONE, Requests, assert_accessible, shot, wait_until
+from tests.browser.kit import PHONE, ROUTED, Requests, assert_accessible, shot, wait_until
 
 
 def link_of(page: Page, name: str) -> str:
@@ -132,7 +132,7 @@ def test_an_answer_lost_on_the_way_back_is_retried_and_applied_once(
     game, organizer = service.create_game("tally", "Réseau", "Camille", idem_key=key())
     gm = viewer_of(organizer)
     lea = viewer_of(service.register(game.id, gm, "player", "Léa", idem_key=key()))
-    page = browser.new_context(**PHONE).new_page()
+    page = browser.new_context(**ROUTED).new_page()
     page.goto(f"{live_server.url}/t/{service.link_of(organizer.person).token}")
     expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
     before = service.load(game.id).game.seq

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Route, expect
 
 from server.platform.service import GameService
-from tests.browser.kit import PHONE, wait_until
+from tests.browser.kit import PHONE, ROUTED, wait_until
 from tests.conftest import key, viewer_of
 from tests.serial_battle.scenes import sb_game
 
@@ -61,7 +61,7 @@ def tally_console(browser: Browser, live_server: Any) -> tuple[Any, Any, str, An
     game, organizer = service.create_game("tally", "Parc", "Camille", idem_key=key())
     gm = viewer_of(organizer)
     lea = viewer_of(service.register(game.id, gm, "player", "Léa", idem_key=key()))
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(**ROUTED)
     page = context.new_page()
     page.goto(f"{live_server.url}/t/{service.link_of(organizer.person).token}")
     expect(page.locator("#stream")).to_have_attribute("data-connected", "1")

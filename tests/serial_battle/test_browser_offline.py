@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, BrowserType, Route, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from server.platform.clock import FakeClock
-from tests.browser.kit import PHONE, Requests, wait_until
+from tests.browser.kit import PHONE, ROUTED, Requests, wait_until
 from tests.conftest import LiveServer, chromium_path, key, live_app, live_database
 from tests.serial_battle.browser_kit import assault_offline, forest, pick
 from tests.server_process import Cable, free_port
@@ -85,7 +85,7 @@ def test_a_queue_is_drained_across_a_server_restart_once_each(
     server = LiveServer(live_app(url, clock), port)
     server.start()
     woods = forest(server.app.state.service, NAMES)
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(**ROUTED)
     page = context.new_page()
     page.goto(woods.console(server.url))
     expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
@@ -238,7 +238,7 @@ def test_a_tap_in_flight_when_its_page_closes_is_sent_by_the_next_one(
     travelled (15 s before it was listed): a page closed meanwhile lost it. It is now kept from
     the moment it leaves, listed once its answer is slow, and the next page sends it (once)."""
     woods = forest(live_server.app.state.service, ("Léa", "Hugo", "Zoé", "Tom"))
-    context = browser.new_context(**PHONE)
+    context = browser.new_context(**ROUTED)
     page = context.new_page()
     page.goto(woods.console(live_server.url))
     expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
