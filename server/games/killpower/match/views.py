@@ -145,6 +145,10 @@ def fighter_view(f: Fighter, state: MatchState, secret: bool) -> dict[str, Any]:
             # action" is offered for, as the rules judge it: `play.act_refusal`); its own
             # coach's and the staff's, as the RAP it reads.
             may_act=state.stage == "running" and act_refusal(state, f) is None,
+            # ...and out of phase 3's order: the receiver of a hand-off takes the ball with its
+            # action (7, `ball.on_handoff`), the passer reaching out spends its own.
+            may_act_free=state.stage == "running"
+            and act_refusal(state, f, phase3_order=False) is None,
             # 5.1: back to the side-line zone; with the board, from the edge in front of it, one
             # DEP left (`field.leave`): its own coach's and the staff's, as the DEP it reads.
             may_leave=f.where == "field"
@@ -344,7 +348,14 @@ def board_view(state: MatchState, *, staff: bool, side: Side | None) -> dict[str
         "ball_square": list(ball) if ball is not None else None,
         "moves": moves,
         "movers": [
-            {"id": f.id, "name": f.label, "where": f.where, "blind": f.has("blind")}
+            {
+                "id": f.id,
+                "name": f.label,
+                "where": f.where,
+                "blind": f.has("blind"),
+                # 5.1, AVEUGLE: the squares a blind walk may announce (its DEP left).
+                "steps": field.allowance(state, f),
+            }
             for f in sorted(state.fighters.values(), key=lambda f: (f.side, f.number))
             if str(f.id) in moves
         ],
