@@ -54,6 +54,13 @@ def bf_playing(service: GameService, rolls: ScriptedRolls) -> Scene:
     return scene
 
 
+def bf_moving(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Begun; the first player plays the base movement and chooses the cell to go to (4.4.15)."""
+    scene = bf_game(service, rolls, start=True)
+    bf_turn(service, scene, "base-movement")
+    return Scene("battlefight", "moving", scene.game, scene.people)
+
+
 # Every card of this collection deals 20 damage: the first card played ends the game.
 LETHAL = json.dumps(
     [
@@ -113,6 +120,10 @@ WAITS_ON: dict[str, set[str]] = {
     "battlefight:won": {"organizer"},
     "battlefight:table": {"organizer", "player"},
 }
+
+# States a turn passes through between the scenes, for the first-screen test: by label, the
+# builder and whom it waits for (tests/browser/test_first_screen.py).
+DECISIONS: dict[str, tuple[Builder, set[str]]] = {"battlefight:moving": (bf_moving, {"player"})}
 
 # Offered forms the walk (tests/test_walker.py) still finds refused in some state, by command
 # type, with why: issue 53's list, to empty.

@@ -5,7 +5,10 @@ languages (unless their turn is said aloud, for the staff to enter: `Now.aloud`)
 form of one of their moves now (`may_now`, the source the forms and the rules read), or of a
 proposal to answer, or what the line points to as theirs (`Now.to`). A form folded in a
 `<details>` counts by its summary, the tap that opens it. And that form ends there too, its
-last control on the first screen, unless its scene says why not (`LONG_FORMS`).
+last control on the first screen, unless its scene says why not (`LONG_FORMS`). Where the page
+lights what a tap on its board chooses (`data-choose`: BattleFight's cells and pawns), the board
+is the control: every lit place is on the first screen too. Beside the scenes, the states a turn
+passes through on the way (a cell to choose, a die to reroll: each game's `DECISIONS`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,11 @@ PHONE: dict[str, Any] = {
 }
 FOLD = 844  # px: the first screen of a 390 x 844 phone
 LONG_FORMS = declared("LONG_FORMS")
+# Decision states between the scenes, for this test only: by label, the builder and whom it
+# waits for.
+DECISIONS: dict[str, tuple[Any, set[str]]] = declared("DECISIONS")
+BUILDERS = {**SCENES, **{label: built for label, (built, _who) in DECISIONS.items()}}
+WAITING = {**WAITS_ON, **{label: who for label, (_built, who) in DECISIONS.items()}}
 
 FIRST_CONTROL = r"""(may) => {
   // Where a form's last control ends (a folded form: its summary), down the page.
@@ -76,24 +84,30 @@ FIRST_CONTROL = r"""(may) => {
     if (b.height && b.bottom >= window.innerHeight - 1 && b.top > window.innerHeight / 2) fold = Math.min(fold, b.top);
   }
   const first = tops.length ? tops[0] : {top: Infinity, what: 'no control'};
-  return {...first, fold: fold};
+  // A board whose places a tap chooses: where its lowest lit place ends.
+  let lit = 0;
+  for (const el of document.querySelectorAll('#live [data-choose]')) {
+    const b = el.getBoundingClientRect();
+    if (b.height) lit = Math.max(lit, b.bottom + window.scrollY);
+  }
+  return {...first, fold: fold, lit: lit};
 }"""
 
 
 # Only the people a scene waits for (tests/test_now_line.py holds `WAITS_ON` to the now-lines).
-@pytest.mark.parametrize("label", sorted(label for label in SCENES if WAITS_ON[label]))
+@pytest.mark.parametrize("label", sorted(label for label in BUILDERS if WAITING[label]))
 def test_the_controls_for_your_turn_start_on_the_first_screen(
     browser: Browser, live_server: Any, label: str
 ) -> None:
     service: GameService = live_server.app.state.service
-    scene = SCENES[label](service, service.dice)  # type: ignore[arg-type]
+    scene = BUILDERS[label](service, service.dice)
     loaded = service.load(scene.game)
     late: list[str] = []
     for language in ("fr-FR", "en-GB"):
         context = browser.new_context(**PHONE, locale=language)
         page = context.new_page()
         for persona, viewer in scene.people.items():
-            if persona not in WAITS_ON[label]:
+            if persona not in WAITING[label]:
                 continue
             context.clear_cookies()
             person = service.person(scene.game, viewer.person_id)  # type: ignore[arg-type]
@@ -105,6 +119,10 @@ def test_the_controls_for_your_turn_start_on_the_first_screen(
             fold = min(FOLD, first["fold"]) if first is not None else FOLD
             if first is not None and first["top"] > fold:
                 late.append(f"{persona} ({language}): {first['what']} at {first['top']} px ")
+            elif first is not None and first["lit"] > fold:
+                late.append(
+                    f"{persona} ({language}): the board's lit places end at {first['lit']} px"
+                )
             elif first is not None and first["bottom"] > fold and label not in LONG_FORMS:
                 late.append(
                     f"{persona} ({language}): {first['what']} ends at {first['bottom']} px "
