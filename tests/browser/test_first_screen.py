@@ -116,6 +116,8 @@ def test_the_controls_for_your_turn_start_on_the_first_screen(
             page.goto(f"{live_server.url}/g/{scene.game}")
             may = sorted(may_now(loaded.kind, loaded.state, viewer))
             first = page.evaluate(FIRST_CONTROL, may)
+            if label in DECISIONS:  # its people are said so on their now-line
+                assert first is not None, f"{label}: the now-line does not wait for {persona}"
             fold = min(FOLD, first["fold"]) if first is not None else FOLD
             if first is not None and first["top"] > fold:
                 late.append(f"{persona} ({language}): {first['what']} at {first['top']} px ")

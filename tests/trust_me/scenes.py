@@ -63,6 +63,43 @@ def tm_fight(service: GameService, rolls: ScriptedRolls) -> Scene:
     return tm_scene(t, "fight")
 
 
+def tm_reroll(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Léa's attack on Hugo rolled 3 and 3: she may reroll before his defence (a decision)."""
+    t = dealt(service, rolls)
+    t.act("Léa", {"type": "search", "slot": "c1", "found": "medicaments", "to": "c9"})
+    for name, action in (("Hugo", "move"), ("Ana", "nothing"), ("Tom", "nothing")):
+        t.act(name, {"type": "act", "action": action, "slot": "c2"})
+    t.dice(3, 3)
+    weapon = t.item("Léa", "surin")
+    t.act("Léa", {"type": "attack", "slot": "c2", "weapon": weapon, "target": t.id("Hugo")})
+    rolls.endless = True
+    return tm_scene(t, "reroll")
+
+
+def tm_spawn(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """The zombie phase: the infections rolled, the organizer rolls where the zombies come."""
+    t = dealt(service, rolls)
+    t.act("Léa", {"type": "search", "slot": "c1", "found": "medicaments", "to": "c9"})
+    rolls.endless = True
+    t.nothing_until_zombies()
+    if not t.state.zombies.infections_rolled:
+        t.act(None, {"type": "infections"})
+    return tm_scene(t, "spawn")
+
+
+def tm_recovery(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """The zombies came: each player takes their tokens back (a decision: actions or a move)."""
+    t = dealt(service, rolls)
+    t.act("Léa", {"type": "search", "slot": "c1", "found": "medicaments", "to": "c9"})
+    rolls.endless = True
+    t.nothing_until_zombies()
+    if not t.state.zombies.infections_rolled:
+        t.act(None, {"type": "infections"})
+    t.dice(5, 6)
+    t.act(None, {"type": "spawn"})
+    return tm_scene(t, "recovery")
+
+
 def tm_zombies(service: GameService, rolls: ScriptedRolls) -> Scene:
 
     t = dealt(service, rolls)
@@ -102,6 +139,14 @@ SCENES: dict[str, Builder] = {
 }
 
 # Whom each scene waits for: the personas whose now-line is marked as theirs.
+# States a turn passes through between the scenes, for the first-screen test: by label, the
+# builder and whom it waits for (tests/browser/test_first_screen.py).
+DECISIONS: dict[str, tuple[Builder, set[str]]] = {
+    "trust_me:reroll": (tm_reroll, {"player"}),
+    "trust_me:spawn": (tm_spawn, {"organizer"}),
+    "trust_me:recovery": (tm_recovery, {"player", "player_b"}),
+}
+
 WAITS_ON: dict[str, set[str]] = {
     "trust_me:setup": {"organizer"},
     "trust_me:preparing": {"player", "player_b"},
