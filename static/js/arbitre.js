@@ -304,8 +304,14 @@
     var said = document.querySelector("#flash .flash");
     if (!said) return;
     // A page played far from its top (a coach's controls under the board) keeps its place: the
-    // sentence floats at the bottom of the screen until the next tap, instead of a jump up.
-    if (document.body.dataset.said === "float") floatSaid(said, document.getElementById("flash"));
+    // sentence floats at the bottom of the screen until the next tap, instead of a jump up...
+    // unless what was tapped is done with (a lineup given, the ball given: no such form left),
+    // and the place kept shows nothing of what comes next (issue 54): the page goes up to the
+    // sentence, the now-line and the next controls under it.
+    var tapped = ctx.sourceEvent && ctx.sourceEvent.target;  // the form sent (its submit)
+    var type = tapped && tapped.querySelector && tapped.querySelector('input[name="type"]');
+    var gone = type && !document.querySelector('#live form input[name="type"][value="' + CSS.escape(type.value) + '"]');
+    if (document.body.dataset.said === "float" && !gone) floatSaid(said, document.getElementById("flash"));
     else reveal(said, document.getElementById("flash"));
   });
   // A copy floats at the bottom of the screen until the next touch, or until someone else's

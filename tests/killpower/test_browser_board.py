@@ -51,27 +51,10 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     expect(end).to_have_count(1)
     end_box, board_box = end.bounding_box(), mover.locator(".kp-field").bounding_box()
     assert end_box and board_box and end_box["y"] < board_box["y"]
-    # Issue 35: a coach's controls are far down; a move keeps the page where it is, and its
-    # sentence floats at the bottom of the screen instead of pulling the page up to it.
-    expect(mover.locator(".said-float")).to_be_visible()
-    assert mover.evaluate("scrollY") > 500
-    # An old sentence never covers a question just asked (issue 54): the other coach proposes
-    # something on the mover's team, the page is renewed, the floating sentence goes.
-    loaded = service.load(match_id)
-    other_side = "B" if state.hand == "A" else "A"
-    other = next(
-        v
-        for p in service.people(match_id)
-        if (v := Viewer(p.role, p.id, p.name))
-        and loaded.kind.side_of(loaded.state, v) == other_side
-    )
-    mine = next(f.id for f in loaded.state.fighters.values() if f.side == state.hand)  # type: ignore[attr-defined]
-    command = {"type": "condition", "gladiator": mine, "condition": "blind", "turns": 1}
-    service.perform(match_id, other, command, idem_key=key())
-    expect(mover.get_by_role("button", name="Refuser")).to_be_visible()
+    # What was tapped is done with (no ball left to give): the page goes up to its sentence,
+    # the now-line and the board under it, not left far down the sheet (issue 54).
+    expect(mover.locator("#flash .flash")).to_be_in_viewport()
     expect(mover.locator(".said-float")).to_have_count(0)
-    mover.get_by_role("button", name="Refuser").tap()
-    expect(mover.get_by_role("button", name="Refuser")).to_have_count(0)
     # A square aimed at for a drop (7: the edge in front of the side-line zone): only those are
     # lit, a tap elsewhere fills nothing, a tap on one fills the field.
     mover.get_by_role("button", name="Viser sur le plateau").first.tap()
@@ -110,6 +93,28 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     # The other coach and the big screen see it, live.
     expect(watcher.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1)
     expect(screen.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1)
+    # Issue 35: a coach's controls are far down; a move keeps the page where it is (the move's
+    # form is still there, for the next), and its sentence floats at the bottom of the screen
+    # instead of pulling the page up to it.
+    expect(mover.locator(".said-float")).to_be_visible()
+    assert mover.evaluate("scrollY") > 500
+    # An old sentence never covers a question just asked (issue 54): the other coach proposes
+    # something on the mover's team, the page is renewed, the floating sentence goes.
+    loaded = service.load(match_id)
+    other_side = "B" if state.hand == "A" else "A"
+    other = next(
+        v
+        for p in service.people(match_id)
+        if (v := Viewer(p.role, p.id, p.name))
+        and loaded.kind.side_of(loaded.state, v) == other_side
+    )
+    mine = next(f.id for f in loaded.state.fighters.values() if f.side == state.hand)  # type: ignore[attr-defined]
+    command = {"type": "condition", "gladiator": mine, "condition": "blind", "turns": 1}
+    service.perform(match_id, other, command, idem_key=key())
+    expect(mover.get_by_role("button", name="Refuser")).to_be_visible()
+    expect(mover.locator(".said-float")).to_have_count(0)
+    mover.get_by_role("button", name="Refuser").tap()
+    expect(mover.get_by_role("button", name="Refuser")).to_have_count(0)
     # The piece on the board, tapped, lights where it may still go (DEP 5 - 1 spent); a tap
     # on one moves it there.
     mover.locator(f'.kp-piece[data-square="{square}"]').tap()
