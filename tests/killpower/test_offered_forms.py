@@ -112,3 +112,20 @@ def test_a_blind_walk_announces_no_more_squares_than_the_dep_left(
     assert other == "steps" and allows == {str(tit2): {"1", "2", "3"}}
     assert menu(walk, "steps") == ["1", "2", "3"]
     m.fails("B", {"type": "blind_move", "gladiator": tit2, "steps": 4}, RuleError)
+
+
+def test_a_carrier_who_flees_is_offered_no_shot_nor_throw(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """4, Peur: « est en fuite et n'agit plus »: a shot or a throw spends the carrier's action
+    (7), so one who flees is offered neither; the ball may still be put down (0A)."""
+    m = lined_up(client.app.state.service, rolls)  # type: ignore[attr-defined]
+    side = m.state.moving
+    one = m.g(side, 1)
+    m.act(side, {"type": "give_ball", "gladiator": one})
+    m.act(side, {"type": "enter", "gladiator": one})
+    assert offers(client, m, side, "shot") and offers(client, m, side, "throw")
+    m.act(side, {"type": "condition", "gladiator": one, "condition": "afraid"})
+    assert offers(client, m, side, "shot") == offers(client, m, side, "throw") == []
+    m.fails(side, {"type": "throw", "gladiator": one, "distance": 5}, RuleError)
+    assert [hidden(o, "gladiator") for o in offers(client, m, side, "drop")] == [str(one)]
