@@ -613,8 +613,8 @@ def walk(
         if not offered:
             done.stuck = f"nobody is offered anything (step {done.steps})"
             break
-        # Who just made a choice the address keeps (a chip: who attacks, then who defends) most
-        # often goes on with what it opened, as a referee entering an assault does.
+        # Who just made a choice the address keeps (a chip: who acts, then on whom) most often
+        # goes on with the half-made action it opened, as a person on the field finishes theirs.
         going_on = [(p, o) for p, o in offered if p == focus and signature(o) not in before]
         persona, chosen = pick.choice(going_on if going_on and pick.random() < 0.8 else offered)
         if isinstance(chosen, Offer) and (

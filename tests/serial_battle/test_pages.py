@@ -353,6 +353,20 @@ def test_an_assault_rolled_lets_go_of_the_address_and_the_language_keeps_it(
     assert other.status_code == 200 and "HX-Replace-Url" not in other.headers
 
 
+def katana(
+    service: GameService, game: str, org: Any, attacker: int, defender: int, **rolls: int
+) -> Any:
+    """The organizer enters `attacker`'s katana on `defender`, no answer, with these dice."""
+    command = {
+        "type": "assault",
+        "attacker": attacker,
+        "defenders": [defender],
+        "card": "katana",
+        "answer": False,
+    }
+    return service.perform(game, org, command, idem_key=key(), rolls=rolls)
+
+
 def test_the_loot_starts_with_nothing_ticked_and_taking_nothing_is_a_tap_of_its_own(
     sb: dict[str, Any],
 ) -> None:
@@ -368,19 +382,7 @@ def test_the_loot_starts_with_nothing_ticked_and_taking_nothing_is_a_tap_of_its_
     service.perform(
         game, org, {"type": "correct", "player": hugo, "pv": 1, "reason": "r"}, idem_key=key()
     )
-    service.perform(
-        game,
-        org,
-        {
-            "type": "assault",
-            "attacker": lea,
-            "defenders": [hugo],
-            "card": "katana",
-            "answer": False,
-        },
-        idem_key=key(),
-        rolls={"damage": 4, "location": 1},
-    )
+    katana(service, game, org, lea, hugo, damage=4, location=1)
     page = ref.get(f"/g/{game}").text
     loot = page[page.index('value="loot"') : page.index("</form>", page.index('value="loot"'))]
     assert 'name="take[]"' in loot and "checked" not in loot
@@ -509,18 +511,8 @@ def test_the_assault_form_offers_what_the_assault_takes(sb: dict[str, Any]) -> N
     assert 'type="checkbox" name="defenders[]" value="' in page
     assert f'data-enabled-when="card:{grenade}"' in page
     # Dice rolled ahead for an answer the assault did not come to: said, not refused.
-    done = service.perform(
-        game,
-        org,
-        {
-            "type": "assault",
-            "attacker": lea,
-            "defenders": [hugo],
-            "card": "katana",
-            "answer": False,
-        },
-        idem_key=key(),
-        rolls={"damage": 4, "location": 1, "answer_damage": 5, "answer_location": 2},
+    done = katana(
+        service, game, org, lea, hugo, damage=4, location=1, answer_damage=5, answer_location=2
     )
     token = current_language.set("fr")
     try:
