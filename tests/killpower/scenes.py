@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from server.games.killpower.match.play import next_actor
 from server.games.killpower.powers import sample_deck
 from server.platform.dice import ScriptedRolls
 from server.platform.service import GameService
@@ -96,6 +97,32 @@ def match_phase3(service: GameService, rolls: ScriptedRolls) -> Scene:
     return match_scene(match, "phase3")
 
 
+def match_evade(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Phase 3: Nab1 (RAP 10) acts first and hits Tit1 (a 1): Titanos' coach is asked whether
+    it spends its action to evade (8.1)."""
+    match = Match(service, rolls)
+    match.act(
+        "A", {"type": "lineup", "gladiators": match.ids["A"][:6], "bluff": 2}, 10, 8, 6, 4, 2, 1
+    )
+    match.act(
+        "B", {"type": "lineup", "gladiators": match.ids["B"][:6], "bluff": 1}, 9, 7, 5, 3, 2, 1
+    )
+    rolls.endless = True
+    while match.state.phase != 3:
+        state = match.state
+        side = state.moving
+        if state.ball == f"zt:{side}":
+            match.act(side, {"type": "give_ball", "gladiator": match.ids[side][0]})
+        match.act(side, {"type": "enter", "gladiator": match.ids[side][0]})
+        match.act(side, {"type": "end_phase"})
+    due = next_actor(match.state)
+    assert due is not None and due.id == match.g("A", 1)
+    match.act("A", {"type": "attack", "attackers": [due.id], "target": match.g("B", 1)}, 1)
+    pending = match.state.pending
+    assert pending is not None and pending.kind == "evade", pending
+    return match_scene(match, "evade")
+
+
 def on_the_board(service: GameService, rolls: ScriptedRolls) -> Match:
     """A match kept on the board, both teams lined up: Titanos have the hand (turn 20, phase 1)
     and give the ball to no. 1."""
@@ -178,6 +205,12 @@ SCENES: dict[str, Builder] = {
     "killpower_match:sprint": match_sprint,
     "killpower_match:surrendered": match_surrendered,
     "killpower_match:forfeit": match_forfeit,
+}
+
+# States a turn passes through between the scenes, for the first-screen test: by label, the
+# builder and whom it waits for (tests/browser/test_first_screen.py).
+DECISIONS: dict[str, tuple[Builder, set[str]]] = {
+    "killpower_match:evade": (match_evade, {"coach_b"}),
 }
 
 # Whom each scene waits for: the personas whose now-line is marked as theirs.

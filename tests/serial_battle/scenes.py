@@ -106,6 +106,35 @@ def sb_ended(service: GameService, rolls: ScriptedRolls) -> Scene:
     return Scene("serial_battle", "ended", game, people, {"players": ids})
 
 
+def sb_owed(service: GameService, rolls: ScriptedRolls, kind: str) -> Scene:
+    """A choice the referee owes right after an assault: Hugo's taser knocks Léa out (face 2),
+    or Léa's knife kills Zoé (face 6, critical) who holds more than Léa may keep (the loot)."""
+    game, people, ids = sb_game(service, ("Léa", "Hugo", "Zoé"))
+    ref = people["referee"]
+    if kind == "knockout":
+        gifts, pushed = [("Hugo", "taser")], (2, 1)
+        command = {"attacker": ids["Hugo"], "defenders": [ids["Léa"]], "card": "taser"}
+    else:
+        gifts = [("Léa", "couteau")] + [
+            ("Zoé", card) for card in ("machette", "katana", "hache", "arc", "shuriken")
+        ]
+        pushed = (6, 1)
+        command = {
+            "attacker": ids["Léa"],
+            "defenders": [ids["Zoé"]],
+            "card": "couteau",
+            "defender_card": "machette",
+        }
+    for name, card in gifts:
+        give = {"type": "give", "player": ids[name], "card": card}
+        service.perform(game, ref, give, idem_key=key())
+    rolls.push(*pushed)
+    service.perform(game, ref, {"type": "assault", "answer": False, **command}, idem_key=key())
+    state: Any = service.load(game).state
+    assert any(p.kind == kind for p in state.pending), state.pending
+    return Scene("serial_battle", kind, game, people, {"players": ids})
+
+
 SCENES: dict[str, Builder] = {
     "serial_battle:setup": sb_setup,
     "serial_battle:running": sb_running,
@@ -113,6 +142,16 @@ SCENES: dict[str, Builder] = {
     "serial_battle:won": sb_winner,
     "serial_battle:no_survivor": sb_no_survivor,
     "serial_battle:ended": sb_ended,
+}
+
+# States a turn passes through between the scenes, for the first-screen test: by label, the
+# builder and whom it waits for (tests/browser/test_first_screen.py).
+DECISIONS: dict[str, tuple[Builder, set[str]]] = {
+    f"serial_battle:{kind}": (
+        lambda service, rolls, kind=kind: sb_owed(service, rolls, kind),
+        {"organizer", "referee"},
+    )
+    for kind in ("knockout", "loot")
 }
 
 # Whom each scene waits for: the personas whose now-line is marked as theirs.
