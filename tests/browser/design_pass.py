@@ -20,7 +20,12 @@ from playwright.sync_api import Browser
 
 from server.config import ROOT
 from tests.conftest import BROWSER
+from tests.scene import declared
 from tests.security.conftest import SCENES
+
+# The scenes, and the decision states between them (a cell to choose, a die to reroll: each
+# game's `DECISIONS`, tests/browser/test_first_screen.py).
+BUILDERS = {**SCENES, **{label: b for label, (b, _who) in declared("DECISIONS").items()}}
 
 OUT = Path(os.environ.get("DESIGN_OUT", ROOT / "docs" / "design"))
 SETS = [
@@ -38,10 +43,10 @@ def picture(label: str, persona: str, width: int, language: str) -> Path:
     return OUT / f"{width}-{language}" / f"{label.replace(':', '--')}--{persona}.jpg"
 
 
-@pytest.mark.parametrize("label", sorted(SCENES))
+@pytest.mark.parametrize("label", sorted(BUILDERS))
 def test_design_pass(browser: Browser, live_server: Any, label: str) -> None:
     service = live_server.app.state.service
-    scene = SCENES[label](service, service.dice)
+    scene = BUILDERS[label](service, service.dice)
     for width, language in SETS:
         context = browser.new_context(
             viewport={"width": width, "height": FIRST_SCREEN},
@@ -66,7 +71,7 @@ def test_design_pass(browser: Browser, live_server: Any, label: str) -> None:
 def test_the_page_of_the_pass() -> None:
     """The pictures side by side: a row a scene and person, a column a set."""
     rows = []
-    for label in sorted(SCENES):
+    for label in sorted(BUILDERS):
         names = sorted(
             {
                 p.name
