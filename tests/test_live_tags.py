@@ -75,6 +75,8 @@ def test_an_unchanged_part_is_not_rendered_again(client: TestClient, service: Ga
 def test_healthz_counts_live_parts_and_tells_nothing_else(client: TestClient) -> None:
     answer = client.get("/healthz").json()
     assert answer["status"] == "ok" and set(answer["live"]) == {"rendered", "unchanged", "bytes"}
+    assert set(answer) == {"status", "live", "collector", "streams"}
+    assert answer["streams"] == 0  # no phone on a stream (a count, nothing of whose)
 
 
 def stream_events(

@@ -100,8 +100,10 @@ def test_a_phone_that_leaves_gives_its_stream_back(client: TestClient) -> None:
             lines = sse.iter_lines()  # kept: a line reader let go closes the stream
             hello(lines)
             until(lambda: broker.watchers(game.id) == 1 and streams.held("127.0.0.1") == 1)
+            assert httpx.get(f"{base}/healthz").json()["streams"] == 1  # a count for a proxy
         # Nothing is written to it meanwhile (no change, no ping): it is heard leaving.
         until(lambda: broker.watchers(game.id) == 0 and streams.held("127.0.0.1") == 0)
+        assert httpx.get(f"{base}/healthz").json()["streams"] == 0
         assert "LiveStream.pour" not in live_coroutines()
 
 

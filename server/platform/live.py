@@ -98,6 +98,10 @@ class Broker:
     def watchers(self, game_id: str) -> int:
         return len(self._subs.get(game_id, ()))
 
+    def streams(self) -> int:
+        """How many phones' streams this process holds (a count, nothing of the games)."""
+        return sum(len(subs) for subs in self._subs.values())
+
     def watched(self) -> list[str]:
         """The games that phones of this process are watching."""
         return list(self._subs)

@@ -649,7 +649,13 @@ def offline(request: Request, templates: TemplatesDep) -> Response:
 
 @router.get("/healthz")
 def health(request: Request, settings: SettingsDep) -> dict[str, Any]:
-    """Alive; how many live parts were rendered or found unchanged, and the full garbage
-    collections since the process began serving (no game content)."""
-    collector = request.app.state.full_collections.figures()
-    return {"status": "ok", "live": dict(request.app.state.live_stats), "collector": collector}
+    """Alive; how many live parts were rendered or found unchanged, the full garbage
+    collections since the process began serving, and the phones' streams it holds (counts, no
+    game content: a proxy or a bench sees how the phones spread over the processes)."""
+    state = request.app.state
+    return {
+        "status": "ok",
+        "live": dict(state.live_stats),
+        "collector": state.full_collections.figures(),
+        "streams": state.broker.streams(),
+    }
