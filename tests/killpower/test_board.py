@@ -334,3 +334,24 @@ def test_a_sprint_is_its_coach_s_turn_until_the_move(on_board: Match) -> None:
     theirs = KILLPOWER_MATCH.now(m.view(other), m.coach[other])
     assert mine.yours and not theirs.yours
     assert "sprints" in mine.where.text and mine.to == f"play-{side}"
+
+
+def test_a_sprint_ends_where_its_coach_says(on_board: Match) -> None:
+    """5.2: the sprint « permet de se déplacer une seconde fois »: as far as its coach wants,
+    within its DEP. A newcomer's find (issue 54): a sprinter moved one square could not stop,
+    the other team told to wait until its whole DEP was walked. Its coach ends it, with the
+    others' actions if any remain; the next gladiator's coach is told it is theirs."""
+    m, A, B = on_board, "A", "B"
+    m.act(B, {"type": "give_ball", "gladiator": m.g(B, 1)})
+    move(m, B, 1, "K17")
+    m.act(B, {"type": "end_phase"})
+    move(m, A, 1, "E10")
+    m.act(A, {"type": "end_phase"})
+    m.act(A, {"type": "act", "gladiator": m.g(A, 1), "action": "sprint"})
+    move(m, A, 1, "F10")  # one square of five
+    assert m.state.sprinting == m.g(A, 1)
+    assert not KILLPOWER_MATCH.now(m.view(B), m.coach[B]).yours
+    said = m.act(A, {"type": "end_phase"})
+    assert "Nab1 (#1)" in said and m.state.sprinting is None
+    assert m.state.phase == 3 and KILLPOWER_MATCH.now(m.view(B), m.coach[B]).yours
+    assert not m.fighter(A, 2).acted  # Nab2, not on the field, is nobody's business yet

@@ -101,6 +101,15 @@ def on_end_phase(p: Play, c: EndPhase) -> None:
         return
     side = p.side or c.side
     sides = [side] if side else ["A", "B"]
+    if s.sprinting is not None and s.fighter(s.sprinting).side in sides:
+        # 5.2: the sprint is a second move, of as many squares as its coach wants (within its
+        # DEP): they say it is over here, with the others' actions.
+        p.say(N_("{name}'s sprint ends."), name=s.fighter(s.sprinting).label)
+        s.sprinting = None
+        if not any(
+            f.side in sides and f.where == "field" and not f.acted for f in s.fighters.values()
+        ):
+            return
     for f in s.fighters.values():
         if f.side in sides and f.where == "field" and not f.acted:
             f.acted, f.waiting = True, False
