@@ -120,6 +120,15 @@ def answer_confirm(page: Page, accept: bool) -> str:
     the browser's `confirm()`): Confirmer or Annuler tapped; what it asked."""
     dialog = page.locator("dialog[open]")
     expect(dialog).to_be_visible()
+    # In the middle of the screen, never at its top-left corner over the header (a newcomer's
+    # find, issue 54: a panel's margin took the dialog's own centring away).
+    box, screen = dialog.bounding_box(), page.viewport_size
+    assert box and screen, "the dialog and the screen have their sizes"
+    right = screen["width"] - box["x"] - box["width"]
+    middle = box["y"] + box["height"] / 2
+    assert (
+        abs(box["x"] - right) <= 2 and screen["height"] / 4 < middle < screen["height"] * 3 / 4
+    ), box
     asked = dialog.locator("p").inner_text()
     dialog.get_by_role("button", name="Confirmer" if accept else "Annuler").tap()
     expect(dialog).to_be_hidden()
