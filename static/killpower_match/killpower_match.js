@@ -161,6 +161,16 @@
       form.requestSubmit();  // the second tap moves
     }
   });
+  // "All of them play": every gladiator of the lineup who may play ticked at one tap (3.2; the
+  // boxes start unticked: how many play is the coach's to say).
+  document.addEventListener("click", function (evt) {
+    var all = evt.target.closest && evt.target.closest("[data-tick-all]");
+    if (!all) return;
+    all.closest("fieldset").querySelectorAll("input[type=checkbox]:not(:disabled)").forEach(function (box) {
+      box.checked = true;
+      box.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  });
   // A board drawn anew (a page, a live part) lights the squares of the gladiator its form names.
   function lightBoards() {
     document.querySelectorAll(".kp-board").forEach(function (panel) {

@@ -55,10 +55,15 @@ def bf_playing(service: GameService, rolls: ScriptedRolls) -> Scene:
 
 
 def bf_moving(service: GameService, rolls: ScriptedRolls) -> Scene:
-    """Begun; the first player plays the base movement and chooses the cell to go to (4.4.15)."""
+    """Begun; the first player (drawn by lot: "player" here, whoever it is) plays the base
+    movement and chooses the cell to go to (4.4.15)."""
     scene = bf_game(service, rolls, start=True)
+    first = service.load(scene.game).state.table.pending.player  # type: ignore[attr-defined]
+    people = dict(scene.people)
+    if people["player"].person_id != first:
+        people["player"], people["player_b"] = people["player_b"], people["player"]
     bf_turn(service, scene, "base-movement")
-    return Scene("battlefight", "moving", scene.game, scene.people)
+    return Scene("battlefight", "moving", scene.game, people)
 
 
 # Every card of this collection deals 20 damage: the first card played ends the game.

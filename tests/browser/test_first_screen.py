@@ -69,8 +69,9 @@ FIRST_CONTROL = r"""(may) => {
   const to = yours.querySelector('a.now-to');
   const target = to && document.getElementById(to.getAttribute('href').slice(1));
   if (target) {
-    const box = (target.closest('section') || target).getBoundingClientRect();
-    const form = target.querySelector('form');
+    const holder = target.closest('section') || target;  // the line points to its heading
+    const box = holder.getBoundingClientRect();
+    const form = holder.querySelector('form');
     tops.push({top: box.top + window.scrollY, what: '#' + target.id,
                bottom: form ? end(form, form.getBoundingClientRect()) : box.top + window.scrollY});
   }

@@ -112,10 +112,12 @@ def test_two_coach_phones_play_the_first_three_turns(browser: Browser, live_serv
         phones[name] = page
     alix, basile = phones["Alix"], phones["Basile"]
     assert_accessible(alix)
-    alix.locator("select[name=bluff]").select_option("1")  # no bluff count pre-chosen
+    alix.get_by_role("group", name="Cartes bluff").locator("label").first.tap()  # none pre-chosen
+    alix.get_by_role("button", name="Tous jouent").tap()  # none ticked for them (3.2)
     alix.get_by_role("button", name="Donner la composition").tap()
     expect(basile.get_by_text("Nabos · prêt")).to_be_visible()
-    basile.locator("select[name=bluff]").select_option("1")  # no bluff count pre-chosen
+    basile.get_by_role("group", name="Cartes bluff").locator("label").first.tap()  # none pre-chosen
+    basile.get_by_role("button", name="Tous jouent").tap()  # none ticked for them (3.2)
     basile.get_by_role("button", name="Donner la composition").tap()
     for page in (alix, basile):
         expect(page.locator("[data-turn]")).to_have_text("Tour 20")

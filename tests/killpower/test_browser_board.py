@@ -27,10 +27,15 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
         page.goto(f"{live_server.url}/g/{league_id}/killpower/matches/{match_id}")
         phones[name] = page
     alix, basile = phones["Alix"], phones["Basile"]
-    alix.locator("select[name=bluff]").select_option("1")  # no bluff count pre-chosen
+    alix.get_by_role("group", name="Cartes bluff").locator("label").first.tap()  # none pre-chosen
+    # Who plays sets the team's power (3.2, TABLE 2): nobody ticked for the coach; all at a tap.
+    expect(alix.locator("input[name='gladiators[]']:checked")).to_have_count(0)
+    alix.get_by_role("button", name="Tous jouent").tap()  # none ticked for them (3.2)
+    expect(alix.locator("input[name='gladiators[]']:checked")).to_have_count(7)
     alix.get_by_role("button", name="Donner la composition").tap()
     expect(basile.get_by_text("Nabos · prêt")).to_be_visible()
-    basile.locator("select[name=bluff]").select_option("1")  # no bluff count pre-chosen
+    basile.get_by_role("group", name="Cartes bluff").locator("label").first.tap()  # none pre-chosen
+    basile.get_by_role("button", name="Tous jouent").tap()  # none ticked for them (3.2)
     basile.get_by_role("button", name="Donner la composition").tap()
     screen = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
     screen.goto(f"{live_server.url}/g/{match_id}/board")

@@ -46,10 +46,12 @@ def test_a_coach_sees_the_waiting_match_first_and_is_warned_before_an_expulsion(
     basile = opened(browser, f"{live_server.url}/t/{coaches['Basile'].link.token}")
     basile.goto(f"{live_server.url}/g/{league.id}/killpower/matches/{match_id}")
     live(basile)
-    alix.locator("select[name=bluff]").select_option("1")  # no bluff count pre-chosen
+    alix.get_by_role("group", name="Cartes bluff").locator("label").first.tap()  # none pre-chosen
+    alix.get_by_role("button", name="Tous jouent").tap()  # none ticked for them (3.2)
     alix.get_by_role("button", name="Donner la composition").tap()
     expect(basile.get_by_text("Nabos · prêt")).to_be_visible()
-    basile.locator("select[name=bluff]").select_option("1")  # no bluff count pre-chosen
+    basile.get_by_role("group", name="Cartes bluff").locator("label").first.tap()  # none pre-chosen
+    basile.get_by_role("button", name="Tous jouent").tap()  # none ticked for them (3.2)
     basile.get_by_role("button", name="Donner la composition").tap()
     for page in (alix, basile):
         expect(page.locator("[data-turn]")).to_have_text("Tour 20")
