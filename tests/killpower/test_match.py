@@ -349,3 +349,27 @@ def test_both_coaches_let_phase_3_pass_from_the_same_screen(
             match.id, match.coach[side], {"type": "end_phase"}, idem_key=key(), seen_seq=screen
         )
     assert (match.state.turn, match.state.phase) == (19, 1)
+
+
+def test_each_gladiator_past_the_fifth_on_the_field_is_expelled_at_the_phase_s_end(
+    service: GameService, rolls: ScriptedRolls
+) -> None:
+    """3.3: « Cinq gladiateurs de la même équipe peuvent être sur le terrain »; 6.1: the one too
+    many is expelled once its coach can no longer put it right (the phase's end). Seven entered:
+    the last two are expelled, each said to be one too many (a newcomer read « Mia, the sixth
+    gladiator » of the seventh: issue 54)."""
+    rolls.endless = True
+    match = Match(service, rolls)
+    for side in "AB":
+        match.act(side, {"type": "lineup", "gladiators": match.ids[side], "bluff": 1})
+    side = match.state.moving
+    if match.state.ball == f"zt:{side}":
+        match.act(side, {"type": "give_ball", "gladiator": match.g(side, 1)})
+    for number in range(1, 8):
+        match.act(side, {"type": "enter", "gladiator": match.g(side, number)})
+    said = match.act(side, {"type": "end_phase"})
+    for number in (6, 7):
+        assert match.fighter(side, number).where == "expelled"
+        name = match.fighter(side, number).label
+        assert f"{name} est de trop sur le terrain (cinq au plus)." in said
+    assert [match.fighter(side, n).where for n in range(1, 6)] == ["field"] * 5

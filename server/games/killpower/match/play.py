@@ -357,7 +357,10 @@ class Play:
         )
         while len(on_field) > mr.MAX_ON_FIELD:
             last = on_field.pop()
-            self.say(N_("{name} is the sixth gladiator on the field."), name=last.label)
+            # Each one past the fifth, the last entered first (a seventh is not "the sixth").
+            self.say(
+                N_("{name} is one gladiator too many on the field (five at most)."), name=last.label
+            )
             self.expel(last, "table6", "")
         carrier = s.carrier
         if carrier is not None and carrier.side == side and carrier.where == "zt":
