@@ -123,17 +123,27 @@ def match_evade(service: GameService, rolls: ScriptedRolls) -> Scene:
     return match_scene(match, "evade")
 
 
-def on_the_board(service: GameService, rolls: ScriptedRolls) -> Match:
+def lined_up_on_the_board(service: GameService, rolls: ScriptedRolls) -> Match:
     """A match kept on the board, both teams lined up: Titanos have the hand (turn 20, phase 1)
-    and give the ball to no. 1."""
+    and the ball to give."""
     match = Match(service, rolls, board=True)
     match.act(
         "A", {"type": "lineup", "gladiators": match.ids["A"][:6], "bluff": 2}, 10, 8, 6, 4, 2, 1
     )
     match.act("B", {"type": "lineup", "gladiators": match.ids["B"][:2], "bluff": 1}, 9, 7)
     rolls.endless = True
+    return match
+
+
+def on_the_board(service: GameService, rolls: ScriptedRolls) -> Match:
+    """...and they give the ball to no. 1."""
+    match = lined_up_on_the_board(service, rolls)
     match.act("B", {"type": "give_ball", "gladiator": match.g("B", 1)})
     return match
+
+
+def match_give_ball(service: GameService, rolls: ScriptedRolls) -> Scene:
+    return match_scene(lined_up_on_the_board(service, rolls), "give_ball")
 
 
 def board_move(match: Match, side: str, number: int, to: str) -> None:
@@ -211,6 +221,7 @@ SCENES: dict[str, Builder] = {
 # builder and whom it waits for (tests/browser/test_first_screen.py).
 DECISIONS: dict[str, tuple[Builder, set[str]]] = {
     "killpower_match:evade": (match_evade, {"coach_b"}),
+    "killpower_match:give_ball": (match_give_ball, {"coach_b"}),
 }
 
 # Whom each scene waits for: the personas whose now-line is marked as theirs.

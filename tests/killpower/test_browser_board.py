@@ -48,6 +48,11 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     entry_row = "A" if state.hand == "A" else "O"
     column = 5 if state.hand == "A" else 22
     expect(mover.get_by_text("Votre phase de déplacement")).to_be_visible()
+    # The ball is given on top of the board, with the phase's end (it was 2,100 px down, under
+    # the 27 rows: a newcomer's find, issue 54).
+    give, field = mover.locator(f"#give-{state.hand}"), mover.locator(".kp-field")
+    give_box, field_box = give.bounding_box(), field.bounding_box()
+    assert give_box and field_box and give_box["y"] < min(field_box["y"], 844 - give_box["height"])
     mover.locator(f"#give-{state.hand}").select_option(index=1)  # no gladiator pre-chosen
     mover.get_by_role("button", name="Donner le ballon").tap()
     expect(mover.locator(".kp-move")).to_be_visible()
