@@ -129,3 +129,17 @@ def test_a_carrier_who_flees_is_offered_no_shot_nor_throw(
     assert offers(client, m, side, "shot") == offers(client, m, side, "throw") == []
     m.fails(side, {"type": "throw", "gladiator": one, "distance": 5}, RuleError)
     assert [hidden(o, "gladiator") for o in offers(client, m, side, "drop")] == [str(one)]
+
+
+def test_an_action_s_sentence_is_said_once_on_the_answer(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """A newcomer's find (issue 54): the answer to a tap said its long sentence twice, above and
+    again as the now-line's « last action », 300 px before the controls. The answer says it
+    once; the page opened afresh gives the last action on the now-line."""
+    m = lined_up(client.app.state.service, rolls)  # type: ignore[attr-defined]
+    side = m.state.moving
+    coaches = Coaches(client, m)
+    status, text = coaches.send("htmx", side, {"type": "give_ball", "gladiator": m.g(side, 1)})
+    assert status == 200 and 'class="flash"' in text and 'class="now-last"' not in text
+    assert 'class="now-last"' in coaches.page(side)
