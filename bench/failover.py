@@ -162,7 +162,7 @@ async def main(count: int, db_url: str, use_caddy: bool) -> None:
                 cut = [n for n, t in people.phones.broken.items() if t > kill]
                 moved = [people.phones.hellos.get(n, 0) - kill for n in cut]
                 moved = [t if t > 0 else math.inf for t in moved]
-                lost = await people.lost()
+                lost = await people.lost(via=servers[1 - victim].url)
                 errors, down, failures = people.failures()
         finally:
             await proxy.stop()

@@ -242,6 +242,13 @@ async def phone(
                             wanted = max(wanted, said["seq"])
                         if time.monotonic() > until:
                             return
+                # The stream ended without an error (a proxy in front closes it cleanly when
+                # the process behind dies, as Caddy does): cut all the same; open it again as a
+                # page does, half a second later.
+                if not first:
+                    figures.broken[label] = time.monotonic()
+                    figures.reconnects += 1
+                    await asyncio.sleep(0.5)
             except httpx.HTTPError as error:
                 if first and attempts:
                     figures.fail("event stream", error)
