@@ -404,8 +404,8 @@ def carrier_hints(state: MatchState, carrier: Fighter) -> tuple[str, str]:
         )
         shot = Msg.counted(
             P_(
-                "{distance} square to {basket}{seen}: {needed} or less scores {distance}.",
-                "{distance} squares to {basket}{seen}: {needed} or less scores {distance}.",
+                "{distance} square to {basket}{seen}: a die of {needed} or less scores {distance} point.",
+                "{distance} squares to {basket}{seen}: a die of {needed} or less scores {distance} points.",
             ),
             "distance",
             {
