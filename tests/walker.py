@@ -275,10 +275,19 @@ class Offer:
             group.totals(numbers, pick, self.typed)
             if group.changed:
                 group.change(numbers, self.typed, pick)
+        def met(need: str, index: int) -> bool:
+            """A value another menu holds, or ("name:values") one a menu named so holds."""
+            name, _, values = need.partition(":")
+            if not values:
+                return need in {v for i, v in chosen.items() if i != index}
+            return any(
+                self.menus[i][0] == name and v in values.split() for i, v in chosen.items()
+            )
+
         for index, wants in self.needs.items():
             need = wants.get(chosen.get(index, ""))
-            if need is not None and need not in {v for i, v in chosen.items() if i != index}:
-                unmet = [v for v, n in wants.items() if n not in chosen.values()]
+            if need is not None and not met(need, index):
+                unmet = [v for v, n in wants.items() if not met(n, index)]
                 others = {v for i, v in chosen.items() if i != index}
                 fitting = [v for v in self.menus[index][1] if v not in unmet and v not in others]
                 chosen[index] = pick.choice(fitting) if fitting else chosen[index]

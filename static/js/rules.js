@@ -26,8 +26,8 @@
 // gladiators' numbers; an option may say how many may hold it, `data-copies`), and a number
 // may be bounded by another (`data-max-from`); a name is never one already taken (`data-taken`,
 // a JSON list, told apart whatever their case and spaces: a team's in a league). An option that needs another menu of the
-// form on a value (`data-needs="backpack"`: a pocket needs the backpack worn) is greyed out
-// until one is.
+// form on a value (`data-needs="backpack"`: a pocket needs the backpack worn), or a menu named so
+// on one of some values (`data-needs="slot_7:outfit backpack"`), is greyed out until one is.
 (function () {
   "use strict";
   var GROUPS = "[data-pick],[data-distinct],[data-total],[data-changed],[data-least],[data-most]";
@@ -206,7 +206,10 @@
     var held = {};
     Array.prototype.forEach.call(form.querySelectorAll("select"), function (menu) { held[menu.value] = true; });
     form.querySelectorAll("option[data-needs]").forEach(function (option) {
-      block(option, "need", !held[option.dataset.needs]);
+      // A value some menu holds, or one of the values a menu named so holds ("slot_7:outfit
+      // backpack": a token on the sneakers while they are worn).
+      var need = option.dataset.needs;
+      block(option, "need", need.indexOf(":") < 0 ? !held[need] : !fieldHolds(form, need));
       if (option.disabled && option.selected) option.parentNode.value = "";
     });
   }

@@ -325,6 +325,9 @@ def me_part(state: TMState, viewer: Viewer, now: datetime) -> dict[str, Any] | N
             if (o := state.box.objective(k))
         ],
         "redrawn": s.redrawn,
+        # The sneakers worn (an outfit, a backpack, the passport): a token may go on them while
+        # they stay so (9.1, `token_cells`), which a rearrangement's menus say before the tap.
+        "sneakers_item": wearing(state, s, "sneakers"),
         # Each token drawn with the places it may go (1, 5): never one the rules then refuse.
         "offered": [
             item_view(state, i, False)
