@@ -15,14 +15,19 @@ from tests.scene import Builder, References, Scene, World, registered
 
 
 def rcb_game(
-    service: GameService, rolls: ScriptedRolls, *, deal: bool = True, ties: bool = False
+    service: GameService,
+    rolls: ScriptedRolls,
+    *,
+    deal: bool = True,
+    ties: bool = False,
+    count: int = 6,
 ) -> Scene:
     rolls.endless = True
     game, owner = service.create_game("rcb", "Soirée", "MJ", idem_key=key())
     gm = viewer_of(owner)
     people: dict[str, Viewer] = {"organizer": gm}
     fighters = {}
-    for n in range(6):
+    for n in range(count):
         person = registered(service, game.id, gm, "fighter", f"F{n}")
         fighters[person.person_id] = "AB"[n % 2]
         people.setdefault("fighter", person)
@@ -52,6 +57,14 @@ def rcb_dealt(service: GameService, rolls: ScriptedRolls) -> Scene:
 
 def rcb_round(service: GameService, rolls: ScriptedRolls) -> Scene:
     scene = rcb_game(service, rolls)
+    service.perform(scene.game, scene.people["organizer"], {"type": "round"}, idem_key=key())
+    scene.phase = "designation"
+    return scene
+
+
+def rcb_round_of_ten(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Round 1 with five fighters a team: the game master picks the two who stepped forward."""
+    scene = rcb_game(service, rolls, count=10)
     service.perform(scene.game, scene.people["organizer"], {"type": "round"}, idem_key=key())
     scene.phase = "designation"
     return scene
@@ -124,6 +137,18 @@ SCENES: dict[str, Builder] = {
 }
 
 # Whom each scene waits for: the personas whose now-line is marked as theirs.
+# States a turn passes through between the scenes, for the first-screen test: by label, the
+# builder and whom it waits for (tests/browser/test_first_screen.py).
+DECISIONS: dict[str, tuple[Builder, set[str]]] = {
+    "rcb:designation_ten": (rcb_round_of_ten, {"organizer"}),
+}
+
+# Forms whose last control may end past the first screen, with why (the first-screen test).
+LONG_FORMS: dict[str, str] = {
+    "rcb:designation_ten": "the pair goes with the second chip, both teams' on the first screen;"
+    " its button, under them, is for a keyboard and a team's only fighter left",
+}
+
 WAITS_ON: dict[str, set[str]] = {
     "rcb:setup": {"organizer"},
     "rcb:dealt": {"organizer"},
