@@ -170,8 +170,7 @@ async def main(count: int, db_url: str, use_caddy: bool) -> None:
                 server.stop()  # the killed one is gone already
     late = sum(t > TARGET_S for t in moved)
     print(
-        "failover: "
-        + f"the killed process held {held[victim]:,} phones' streams, the other"
+        "failover: " + f"the killed process held {held[victim]:,} phones' streams, the other"
         f" {sum(held) - held[victim]:,}; "
         + f"{len(moved):,} phones' streams cut, {sum(t < math.inf for t in moved):,} live again"
         " on the other process, the last"

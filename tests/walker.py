@@ -275,14 +275,13 @@ class Offer:
             group.totals(numbers, pick, self.typed)
             if group.changed:
                 group.change(numbers, self.typed, pick)
+
         def met(need: str, index: int) -> bool:
             """A value another menu holds, or ("name:values") one a menu named so holds."""
             name, _, values = need.partition(":")
             if not values:
                 return need in {v for i, v in chosen.items() if i != index}
-            return any(
-                self.menus[i][0] == name and v in values.split() for i, v in chosen.items()
-            )
+            return any(self.menus[i][0] == name and v in values.split() for i, v in chosen.items())
 
         for index, wants in self.needs.items():
             need = wants.get(chosen.get(index, ""))

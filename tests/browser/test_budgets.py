@@ -19,8 +19,10 @@ from tests.scene import declared
 # in the page, 37 with the form rules said before the tap (js/rules.js, 1.7 KB: issue 53), 30
 # with an EventSource of our own for htmx's SSE extension (-2.1 KB), Brotli (-3.6), no document
 # policy on a script or a style sheet (-0.6) and the styles of the pages around a game left out
-# of a console's (-0.25): issue 52.
-FIRST_LOAD_BYTES = 30 * 1024
+# of a console's (-0.25): issue 52. 31 since issue 54's second pass (30.7 to 30.8 KB on Serial
+# Battle's console: the page's own question centred, a form done with bringing the page up, a
+# menu's needs by name), under the first budget by 9 KB.
+FIRST_LOAD_BYTES = 31 * 1024
 FIRST_LOAD_REQUESTS = 3  # the page, its script, its styles
 LONG_LIVED = ("/events",)  # the live stream stays open: not part of a load
 

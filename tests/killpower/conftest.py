@@ -15,7 +15,7 @@ from server.games.killpower.match import KILLPOWER_MATCH, MatchState
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
-from tests.conftest import Phone, csrf_of, key, viewer_of
+from tests.conftest import Phone, csrf_of, key, seat_key, viewer_of
 
 SPECS = ["archer", "defender", "warrior", "mentor", "shooter", "warrior", "defender"]
 
@@ -353,3 +353,55 @@ def killpower(client: TestClient, rolls: ScriptedRolls) -> dict[str, Any]:
         "teams": teams,
         "rolls": rolls,
     }
+
+
+class Coaches:
+    """The two coaches' phones: the JSON API with their tokens, or their pages with htmx."""
+
+    def __init__(self, client: TestClient, match: Match) -> None:
+        self.client, self.match, service = client, match, match.service
+        self.tokens: dict[str, str] = {}
+        self.phones: dict[str, Phone] = {}
+        for side in "AB":
+            person = service.person(match.id, match.coach[side].person_id or 0)
+            phone = Phone(client, follow_redirects=False)
+            assert phone.get(f"/t/{service.link_of(person).token}").status_code == 303
+            self.tokens[side] = seat_key(service, match.id, person.id)  # the seat's key now
+            phone.headers["X-CSRF-Token"] = csrf_of(phone.get(f"/g/{match.id}").text)
+            self.phones[side] = phone
+
+    def send(self, via: str, side: str, command: dict[str, Any]) -> tuple[int, str]:
+        if via == "api":
+            answer = self.client.post(
+                f"/api/v1/games/{self.match.id}/commands",
+                json={"command": command},
+                headers={"Authorization": f"Bearer {self.tokens[side]}", "Idempotency-Key": key()},
+            )
+        else:
+            form = {k: str(v).lower() if isinstance(v, bool) else v for k, v in command.items()}
+            answer = self.phones[side].post(
+                f"/g/{self.match.id}/act",
+                data={**form, "idem": key()},
+                headers={"HX-Request": "true"},
+            )
+        assert answer.status_code < 500, answer.text
+        return answer.status_code, answer.text
+
+    def answer(self, via: str, side: str, proposal: int, accept: bool) -> tuple[int, str]:
+        if via == "api":
+            answer = self.client.post(
+                f"/api/v1/games/{self.match.id}/proposals/{proposal}",
+                json={"accept": accept},
+                headers={"Authorization": f"Bearer {self.tokens[side]}", "Idempotency-Key": key()},
+            )
+        else:
+            answer = self.phones[side].post(
+                f"/g/{self.match.id}/proposals/{proposal}",
+                data={"answer": "accept" if accept else "refuse", "idem": key()},
+                headers={"HX-Request": "true"},
+            )
+        assert answer.status_code < 500, answer.text
+        return answer.status_code, answer.text
+
+    def page(self, side: str) -> str:
+        return self.phones[side].get(f"/g/{self.match.id}").text

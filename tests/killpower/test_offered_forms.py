@@ -10,9 +10,8 @@ from fastapi.testclient import TestClient
 
 from server.errors import RuleError
 from server.platform.dice import ScriptedRolls
-from tests.killpower.conftest import Match
+from tests.killpower.conftest import Coaches, Match
 from tests.killpower.scenes import board_move, lined_up, on_the_board
-from tests.killpower.test_consent import Coaches
 from tests.walker import Offer, Offers
 
 

@@ -100,6 +100,10 @@ class Forms(HTMLParser):
         self.option: tuple[str | None, bool] | None = None
         self.text = ""
         self.area: tuple[str, bool] | None = None
+        # Boxes of a group that wants some ticked (`data-least`, static/js/rules.js): by the
+        # group's tag, its depth, how many, the ticked count and the unticked boxes.
+        self.least: list[tuple[str, int, int, list[int], list[tuple[str, str]]]] = []
+        self.depth: dict[str, int] = {}
 
     templates = 0  # inside a <template>: inert, offered to nobody (a script fills it in)
 
@@ -113,6 +117,9 @@ class Forms(HTMLParser):
         form = self.form
         if form is None:
             return
+        self.depth[tag] = self.depth.get(tag, 0) + 1
+        if a.get("data-least"):
+            self.least.append((tag, self.depth[tag], int(a["data-least"]), [0], []))
         name, value = a.get("name", ""), a.get("value", "")
         if tag == "input" and name and "disabled" not in a:
             kind = a.get("type", "text")
@@ -123,6 +130,11 @@ class Forms(HTMLParser):
                     form.fixed.append((name, value))
             elif kind == "checkbox" and "checked" in a:
                 form.fixed.append((name, value or "on"))
+                for *_, ticked, _boxes in self.least:
+                    ticked[0] += 1
+            elif kind == "checkbox":
+                for *_, boxes in self.least:
+                    boxes.append((name, value or "on"))
             elif kind == "radio":
                 form.choices.setdefault(name, Choice(name)).values.append(value)
             elif kind == "submit":
@@ -149,6 +161,12 @@ class Forms(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag == "template":
             self.templates -= 1
+        if self.form is not None and self.depth.get(tag):
+            if self.least and self.least[-1][:2] == (tag, self.depth[tag]):
+                _tag, _depth, least, ticked, boxes = self.least.pop()
+                # As a person would: the fewest boxes the group asks, the first ones.
+                self.form.fixed += boxes[: max(0, least - ticked[0])]
+            self.depth[tag] -= 1
         if tag == "option" and self.select is not None and self.option is not None:
             value, disabled = self.option
             value = self.text.strip() if value is None else value
