@@ -80,7 +80,7 @@ class Proxy:
 
 class Caddy:
     """Caddy in front of the processes, as compose.yaml sets it (least connections, a dead
-    upstream skipped for 30 s, 5 s to find a live one)."""
+    upstream skipped for 30 s after 3 failures, 5 s to find a live one)."""
 
     def __init__(self, ports: list[int], folder: str) -> None:
         self.port = free_port()
@@ -89,7 +89,7 @@ class Caddy:
         self.config.write_text(
             "{\n  admin off\n  auto_https off\n}\n"
             f":{self.port} {{\n  reverse_proxy {upstreams} {{\n    lb_policy least_conn\n"
-            "    lb_try_duration 5s\n    fail_duration 30s\n  }\n}\n"
+            "    lb_try_duration 5s\n    fail_duration 30s\n    max_fails 3\n  }\n}\n"
         )
         self.process: subprocess.Popen[bytes] | None = None
 
