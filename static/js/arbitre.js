@@ -297,6 +297,7 @@
     if (ctx && ctx.keepingOpen) { ctx.keepingOpen = false; keepingOpen--; }
     if (ctx && ctx.late) { ctx.late = false; liveRegions().forEach(function (el) { delete el.dataset.liveTag; }); refreshLive(); }
     if (!ctx || !ctx.request || ctx.request.method !== "POST" || !ctx.response) return;
+    if (ctx.keptForLater) return;  // sent again later: nothing to say yet
     if (ctx.replay && ctx.response.status >= 400) { refusedLater(ctx.text); return; }
     var problem = document.querySelector("#flash .refused, .form-error, .dice-prompt, .field-error");
     if (problem) { reveal(problem, problem.closest("#flash")); return; }
@@ -417,6 +418,9 @@
   document.addEventListener("htmx:error", function (evt) {
     var ctx = evt.detail && evt.detail.ctx;
     if (!ctx || !ctx.request || ctx.request.method !== "POST") return;
+    keepTap(ctx);
+  });
+  function keepTap(ctx) {
     if (!(ctx.request.body instanceof URLSearchParams)) return; // a file: the user sends it again
     if (!ctx.replay) {
       var job = ctx.job;
@@ -444,6 +448,17 @@
     }
     banner("pending");
     if (!retryTimer) retryTimer = setTimeout(retryPending, 3000);
+  }
+  // A tap answered by a proxy in front (502, 504: the process behind died under it) or by a
+  // server asking to be asked again (503): no answer of the game's. Nothing is swapped in (an
+  // empty page would be); the tap is kept and sent again with its key: applied once (issue 55).
+  document.addEventListener("htmx:after:request", function (evt) {
+    var ctx = evt.detail && evt.detail.ctx;
+    if (!ctx || !ctx.request || ctx.request.method !== "POST" || !ctx.response) return;
+    if ([502, 503, 504].indexOf(ctx.response.status) < 0 || !isTap(ctx.request.action)) return;
+    evt.preventDefault();
+    ctx.keptForLater = true;
+    keepTap(ctx);
   });
   // A tap being sent again stays kept until its answer comes: a page left meanwhile loses none.
   var inflight = [];

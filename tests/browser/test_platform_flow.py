@@ -159,6 +159,50 @@ def test_an_answer_lost_on_the_way_back_is_retried_and_applied_once(
     assert len(rolls) == 1  # the retry carried the same key: answered, not applied again
 
 
+@pytest.mark.console(r"502")  # the proxy's answer, as the browser logs it
+def test_a_tap_a_proxy_answers_502_is_kept_and_applied_once(
+    browser: Browser, live_server: Any
+) -> None:
+    """Issue 55: behind Caddy, a tap in flight to a process that dies is answered 502 by Caddy
+    (the tap may have been applied, or not). It was swapped in as an answer: the page emptied,
+    the tap not kept. Now nothing is swapped, the tap is kept and sent again with its key."""
+    from playwright.sync_api import Route
+
+    from server.platform.service import GameService
+    from tests.conftest import key, viewer_of
+
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game("tally", "Proxy", "Camille", idem_key=key())
+    gm = viewer_of(organizer)
+    lea = viewer_of(service.register(game.id, gm, "player", "Léa", idem_key=key()))
+    page = browser.new_context(**ROUTED).new_page()
+    page.goto(f"{live_server.url}/t/{service.link_of(organizer.person).token}")
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    before = service.load(game.id).game.seq
+    answered: list[int] = []
+
+    def bad_gateway_first(route: Route) -> None:
+        if answered:
+            route.continue_()
+            return
+        answered.append(route.fetch().status)  # the server applies it...
+        route.fulfill(status=502, body="")  # ...and the proxy in front says "bad gateway"
+
+    page.route("**/act", bad_gateway_first)
+    page.get_by_role("button", name="Dé pour Léa").tap()
+    wait_until(page, lambda: bool(answered), "the tap, answered 502")
+    expect(page.get_by_role("button", name="Dé pour Léa")).to_be_visible()  # not emptied
+    expect(page.locator("#flash")).to_contain_text("Léa scores")  # sent again, answered
+    assert service.load(game.id).game.seq == before + 1
+    rolls = [
+        e
+        for e in service.log(game.id, gm)
+        if e["type"] == "command" and e["command"]["player"] == lea.person_id
+    ]
+    assert len(rolls) == 1  # the retry carried the same key: answered, not applied again
+    expect(page.locator("#conn")).to_be_hidden()
+
+
 @pytest.mark.console(r"htmx:error: Failed to fetch")  # the network cut on purpose
 def test_a_page_that_was_offline_catches_up_with_what_it_missed(
     browser: Browser, live_server: Any
