@@ -25,8 +25,10 @@ ROOMY = {
     "GAMES_PER_MINUTE": "100000",
     "STREAMS_PER_ADDRESS": "100000",
 }
-# What a request meets while its server is down or killed: not an error of the server's.
-DOWN = ("ConnectError", "RemoteProtocolError", "ReadError")
+# What a request meets while its server is down or killed: not an error of the server's. A
+# proxy in front answers 502 (or 504) for a tap in flight to a process that died: a page keeps
+# such a tap and sends it again with its key, as it does one cut (arbitre.js).
+DOWN = ("ConnectError", "RemoteProtocolError", "ReadError", "HTTP 502", "HTTP 504")
 
 
 @dataclass
