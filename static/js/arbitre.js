@@ -306,7 +306,7 @@
     if (!said) return;
     // A page played far from its top (a coach's controls under the board) keeps its place: the
     // sentence floats at the bottom of the screen until the next tap, instead of a jump up...
-    // unless what was tapped is done with (a lineup given, the ball given: no such form left),
+    // unless what was tapped is done with (a one-time step taken: no form of its kind left),
     // and the place kept shows nothing of what comes next (issue 54): the page goes up to the
     // sentence, the now-line and the next controls under it.
     var tapped = ctx.sourceEvent && ctx.sourceEvent.target;  // the form sent (its submit)

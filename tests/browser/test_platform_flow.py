@@ -118,6 +118,22 @@ def test_a_tap_made_offline_is_sent_once_when_the_network_returns(
     assert len(rolls) == 1  # retried with the same key: applied once
 
 
+def tally_console(browser: Browser, live_server: Any, name: str) -> tuple[Any, ...]:
+    """A game of the platform's test kind with Léa, its organizer's console on a phone whose
+    requests a test holds (live): the service, the game, the organizer, Léa and the page."""
+    from server.platform.service import GameService
+    from tests.conftest import key, viewer_of
+
+    service: GameService = live_server.app.state.service
+    game, organizer = service.create_game("tally", name, "Camille", idem_key=key())
+    gm = viewer_of(organizer)
+    lea = viewer_of(service.register(game.id, gm, "player", "Léa", idem_key=key()))
+    page = browser.new_context(**ROUTED).new_page()
+    page.goto(f"{live_server.url}/t/{service.link_of(organizer.person).token}")
+    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    return service, game, gm, lea, page
+
+
 @pytest.mark.console(r"htmx:error: Failed to fetch")  # the network cut on purpose
 def test_an_answer_lost_on_the_way_back_is_retried_and_applied_once(
     browser: Browser, live_server: Any
@@ -125,16 +141,7 @@ def test_an_answer_lost_on_the_way_back_is_retried_and_applied_once(
     """The server applies the tap but the phone never gets the answer (a dropped response)."""
     from playwright.sync_api import Route
 
-    from server.platform.service import GameService
-    from tests.conftest import key, viewer_of
-
-    service: GameService = live_server.app.state.service
-    game, organizer = service.create_game("tally", "Réseau", "Camille", idem_key=key())
-    gm = viewer_of(organizer)
-    lea = viewer_of(service.register(game.id, gm, "player", "Léa", idem_key=key()))
-    page = browser.new_context(**ROUTED).new_page()
-    page.goto(f"{live_server.url}/t/{service.link_of(organizer.person).token}")
-    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    service, game, gm, lea, page = tally_console(browser, live_server, "Réseau")
     before = service.load(game.id).game.seq
     dropped: list[str] = []
 
@@ -168,16 +175,7 @@ def test_a_tap_a_proxy_answers_502_is_kept_and_applied_once(
     the tap not kept. Now nothing is swapped, the tap is kept and sent again with its key."""
     from playwright.sync_api import Route
 
-    from server.platform.service import GameService
-    from tests.conftest import key, viewer_of
-
-    service: GameService = live_server.app.state.service
-    game, organizer = service.create_game("tally", "Proxy", "Camille", idem_key=key())
-    gm = viewer_of(organizer)
-    lea = viewer_of(service.register(game.id, gm, "player", "Léa", idem_key=key()))
-    page = browser.new_context(**ROUTED).new_page()
-    page.goto(f"{live_server.url}/t/{service.link_of(organizer.person).token}")
-    expect(page.locator("#stream")).to_have_attribute("data-connected", "1")
+    service, game, gm, lea, page = tally_console(browser, live_server, "Proxy")
     before = service.load(game.id).game.seq
     answered: list[int] = []
 

@@ -84,9 +84,9 @@ def match_running(service: GameService, rolls: ScriptedRolls) -> Scene:
     return match_scene(lined_up(service, rolls), "running")
 
 
-def match_phase3(service: GameService, rolls: ScriptedRolls) -> Scene:
-    """Both teams enter a gladiator in their movement phase: phase 3 follows, RAP order."""
-    match = lined_up(service, rolls)
+def enter_the_first(match: Match) -> None:
+    """Each team enters its no. 1 (given the ball if it has it) and ends its movement phase:
+    phase 3 follows, RAP order."""
     while match.state.phase != 3:
         state = match.state
         side = state.moving
@@ -94,6 +94,12 @@ def match_phase3(service: GameService, rolls: ScriptedRolls) -> Scene:
             match.act(side, {"type": "give_ball", "gladiator": match.ids[side][0]})
         match.act(side, {"type": "enter", "gladiator": match.ids[side][0]})
         match.act(side, {"type": "end_phase"})
+
+
+def match_phase3(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Both teams enter a gladiator in their movement phase: phase 3 follows, RAP order."""
+    match = lined_up(service, rolls)
+    enter_the_first(match)
     return match_scene(match, "phase3")
 
 
@@ -108,13 +114,7 @@ def match_evade(service: GameService, rolls: ScriptedRolls) -> Scene:
         "B", {"type": "lineup", "gladiators": match.ids["B"][:6], "bluff": 1}, 9, 7, 5, 3, 2, 1
     )
     rolls.endless = True
-    while match.state.phase != 3:
-        state = match.state
-        side = state.moving
-        if state.ball == f"zt:{side}":
-            match.act(side, {"type": "give_ball", "gladiator": match.ids[side][0]})
-        match.act(side, {"type": "enter", "gladiator": match.ids[side][0]})
-        match.act(side, {"type": "end_phase"})
+    enter_the_first(match)
     due = next_actor(match.state)
     assert due is not None and due.id == match.g("A", 1)
     match.act("A", {"type": "attack", "attackers": [due.id], "target": match.g("B", 1)}, 1)

@@ -314,16 +314,21 @@ def test_no_sprint_from_inside_an_enemy_action_zone(on_board: Match) -> None:
     m.fails(B, {"type": "move", "gladiator": m.g(B, 1), "to": "G17"}, RuleError)
 
 
+def face_off(m: Match) -> None:
+    """Tit1 with the ball to K17, Nab1 to E10: phase 3, Nab1 (RAP 10) and Tit1 on the field."""
+    m.act("B", {"type": "give_ball", "gladiator": m.g("B", 1)})
+    move(m, "B", 1, "K17")
+    m.act("B", {"type": "end_phase"})
+    move(m, "A", 1, "E10")
+    m.act("A", {"type": "end_phase"})
+
+
 def test_a_sprint_is_its_coach_s_turn_until_the_move(on_board: Match) -> None:
     """Issue 35 (review): after "Sprinter", the game waits for the sprinter's move (5.2: it moves
     a second time before the next gladiator acts, which ends the sprint). The sprinter's coach
     is told it is theirs, the other coach to wait, whoever is next in the RAP order."""
     m, A, B = on_board, "A", "B"
-    m.act(B, {"type": "give_ball", "gladiator": m.g(B, 1)})
-    move(m, B, 1, "K17")
-    m.act(B, {"type": "end_phase"})
-    move(m, A, 1, "E10")
-    m.act(A, {"type": "end_phase"})
+    face_off(m)
     assert m.state.phase == 3
     due = m.view(A)["due"]
     side = A if due["id"] == m.g(A, 1) else B
@@ -342,11 +347,7 @@ def test_a_sprint_ends_where_its_coach_says(on_board: Match) -> None:
     the other team told to wait until its whole DEP was walked. Its coach ends it, with the
     others' actions if any remain; the next gladiator's coach is told it is theirs."""
     m, A, B = on_board, "A", "B"
-    m.act(B, {"type": "give_ball", "gladiator": m.g(B, 1)})
-    move(m, B, 1, "K17")
-    m.act(B, {"type": "end_phase"})
-    move(m, A, 1, "E10")
-    m.act(A, {"type": "end_phase"})
+    face_off(m)
     m.act(A, {"type": "act", "gladiator": m.g(A, 1), "action": "sprint"})
     move(m, A, 1, "F10")  # one square of five
     assert m.state.sprinting == m.g(A, 1)

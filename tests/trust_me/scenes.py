@@ -44,27 +44,8 @@ def tm_turn(service: GameService, rolls: ScriptedRolls) -> Scene:
     return tm_scene(t, "turn")
 
 
-def tm_fight(service: GameService, rolls: ScriptedRolls) -> Scene:
-    """Léa has searched a hidden token into the "?" cell; her attack on Hugo waits for his
-    defence."""
-
-    t = dealt(service, rolls)
-    t.act("Léa", {"type": "search", "slot": "c1", "found": "medicaments", "to": "c9"})
-    t.act("Hugo", {"type": "act", "action": "move", "slot": "c2"})
-    t.act("Ana", {"type": "act", "action": "nothing", "slot": "c2"})
-    t.act("Tom", {"type": "act", "action": "nothing", "slot": "c2"})
-    t.dice(3, 3)
-    t.act(
-        "Léa",
-        {"type": "attack", "slot": "c2", "weapon": t.item("Léa", "surin"), "target": t.id("Hugo")},
-    )
-    t.act("Léa", {"type": "reroll"})
-    rolls.endless = True
-    return tm_scene(t, "fight")
-
-
-def tm_reroll(service: GameService, rolls: ScriptedRolls) -> Scene:
-    """Léa's attack on Hugo rolled 3 and 3: she may reroll before his defence (a decision)."""
+def attacked(service: GameService, rolls: ScriptedRolls) -> Any:
+    """Léa has searched a hidden token into the "?" cell and attacks Hugo: 3 and 3."""
     t = dealt(service, rolls)
     t.act("Léa", {"type": "search", "slot": "c1", "found": "medicaments", "to": "c9"})
     for name, action in (("Hugo", "move"), ("Ana", "nothing"), ("Tom", "nothing")):
@@ -72,29 +53,43 @@ def tm_reroll(service: GameService, rolls: ScriptedRolls) -> Scene:
     t.dice(3, 3)
     weapon = t.item("Léa", "surin")
     t.act("Léa", {"type": "attack", "slot": "c2", "weapon": weapon, "target": t.id("Hugo")})
+    return t
+
+
+def tm_fight(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Léa's attack on Hugo, rerolled, waits for his defence."""
+    t = attacked(service, rolls)
+    t.act("Léa", {"type": "reroll"})
+    rolls.endless = True
+    return tm_scene(t, "fight")
+
+
+def tm_reroll(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Léa's attack on Hugo rolled 3 and 3: she may reroll before his defence (a decision)."""
+    t = attacked(service, rolls)
     rolls.endless = True
     return tm_scene(t, "reroll")
 
 
-def tm_spawn(service: GameService, rolls: ScriptedRolls) -> Scene:
-    """The zombie phase: the infections rolled, the organizer rolls where the zombies come."""
+def infected(service: GameService, rolls: ScriptedRolls) -> Any:
+    """The zombie phase of the first round, its infections rolled."""
     t = dealt(service, rolls)
     t.act("Léa", {"type": "search", "slot": "c1", "found": "medicaments", "to": "c9"})
     rolls.endless = True
     t.nothing_until_zombies()
     if not t.state.zombies.infections_rolled:
         t.act(None, {"type": "infections"})
-    return tm_scene(t, "spawn")
+    return t
+
+
+def tm_spawn(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """The zombie phase: the infections rolled, the organizer rolls where the zombies come."""
+    return tm_scene(infected(service, rolls), "spawn")
 
 
 def tm_recovery(service: GameService, rolls: ScriptedRolls) -> Scene:
     """The zombies came: each player takes their tokens back (a decision: actions or a move)."""
-    t = dealt(service, rolls)
-    t.act("Léa", {"type": "search", "slot": "c1", "found": "medicaments", "to": "c9"})
-    rolls.endless = True
-    t.nothing_until_zombies()
-    if not t.state.zombies.infections_rolled:
-        t.act(None, {"type": "infections"})
+    t = infected(service, rolls)
     t.dice(5, 6)
     t.act(None, {"type": "spawn"})
     return tm_scene(t, "recovery")
