@@ -171,8 +171,8 @@ class Offer:
     # A menu required while another field holds one of some values (`data-required-when`).
     required_when: dict[int, tuple[str, set[str]]] = field(default_factory=dict)
     # A field that counts only while another holds one of some values (`data-enabled-when`),
-    # by ("menu" | "box" | "typed", index).
-    enabled_when: dict[tuple[str, int], tuple[str, set[str]]] = field(default_factory=dict)
+    # by ("menu" | "box" | "typed", index), or ("radio", name): a group of choices.
+    enabled_when: dict[tuple[str, int | str], tuple[str, set[str]]] = field(default_factory=dict)
     # Numbers that share a key never hold one value (`data-unique`): by index in `typed`.
     unique: dict[int, str] = field(default_factory=dict)
     # Menus that share a key hold a value no more often than its option's `data-copies`: by
@@ -328,7 +328,11 @@ class Offer:
                 fields += [(name, v) for v in values if v and pick.random() < 0.5]
             elif index in chosen:
                 fields.append((name, chosen[index]))
-        fields += list(radios.items())
+        fields += [
+            (name, value)
+            for name, value in radios.items()
+            if (rule := self.enabled_when.get(("radio", name))) is None or holds(*rule)
+        ]
         for index, (name, value, _ticked) in enumerate(self.boxes):
             if index in ticked and counts("box", index):
                 fields.append((name, value or "on"))
@@ -437,6 +441,9 @@ class Offers(HTMLParser):
                 form.hidden.append((name, a.get("value", "")))
             elif kind == "radio" and name:
                 form.radios.setdefault(name, []).append(a.get("value", ""))
+                if ":" in a.get("data-enabled-when", ""):  # the group greyed out unless...
+                    other, _, values = a["data-enabled-when"].partition(":")
+                    form.enabled_when[("radio", name)] = (other, set(values.split()))
             elif kind == "checkbox" and name:
                 form.boxes.append((name, a.get("value", ""), "checked" in a))
                 self.enabled(form, a, "box", len(form.boxes) - 1)

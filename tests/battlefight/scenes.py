@@ -66,6 +66,22 @@ def bf_moving(service: GameService, rolls: ScriptedRolls) -> Scene:
     return Scene("battlefight", "moving", scene.game, people)
 
 
+def bf_hand(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Both draw turn about until the second to play holds four cards: nine techniques to
+    choose from, the base five and their hand."""
+    scene = bf_game(service, rolls, start=True)
+    for _ in range(9):
+        bf_turn(service, scene, "base-concentration")
+    state: Any = service.load(scene.game).state
+    pending = state.table.pending
+    assert pending.kind == "technique", pending
+    people = dict(scene.people)
+    if people["player_b"].person_id != pending.player:
+        people["player"], people["player_b"] = people["player_b"], people["player"]
+    assert len(next(s for s in state.table.seats if s.id == pending.player).hand) == 4
+    return Scene("battlefight", "hand", scene.game, people)
+
+
 # Every card of this collection deals 20 damage: the first card played ends the game.
 LETHAL = json.dumps(
     [
@@ -128,7 +144,10 @@ WAITS_ON: dict[str, set[str]] = {
 
 # States a turn passes through between the scenes, for the first-screen test: by label, the
 # builder and whom it waits for (tests/browser/test_first_screen.py).
-DECISIONS: dict[str, tuple[Builder, set[str]]] = {"battlefight:moving": (bf_moving, {"player"})}
+DECISIONS: dict[str, tuple[Builder, set[str]]] = {
+    "battlefight:moving": (bf_moving, {"player"}),
+    "battlefight:hand": (bf_hand, {"player_b"}),
+}
 
 # Offered forms the walk (tests/test_walker.py) still finds refused in some state, by command
 # type, with why: issue 53's list, to empty.

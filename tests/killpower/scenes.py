@@ -168,6 +168,18 @@ def match_board_phase3(service: GameService, rolls: ScriptedRolls) -> Scene:
     return match_scene(match, "board_phase3")
 
 
+def match_board_movers(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """On the board, Nabos' movement phase with two of theirs on the field and four still to
+    enter: five names to choose from above the board, the whole board under them."""
+    match = on_the_board(service, rolls)
+    board_move(match, "B", 1, "K17")
+    board_move(match, "B", 2, "N20")
+    match.act("B", {"type": "end_phase"})
+    board_move(match, "A", 1, "E16")
+    board_move(match, "A", 2, "B12")
+    return match_scene(match, "board_movers")
+
+
 def match_sprint(service: GameService, rolls: ScriptedRolls) -> Scene:
     """On the board, phase 3: Nab1 sprints (5.2), its coach's turn until it has moved again."""
     match = on_the_board(service, rolls)
@@ -222,6 +234,7 @@ SCENES: dict[str, Builder] = {
 DECISIONS: dict[str, tuple[Builder, set[str]]] = {
     "killpower_match:evade": (match_evade, {"coach_b"}),
     "killpower_match:give_ball": (match_give_ball, {"coach_b"}),
+    "killpower_match:board_movers": (match_board_movers, {"coach_a"}),
 }
 
 # Whom each scene waits for: the personas whose now-line is marked as theirs.

@@ -91,6 +91,7 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     assert box and min(box["width"], box["height"]) >= 44, box  # drawn large to be tapped
     # A square typed by hand that the gladiator does not reach (an outside walker's find,
     # issue 53) is said before the tap; a lit one is taken.
+    mover.get_by_text("Taper la case").tap()  # folded under the board: the board is the control
     typed = mover.locator("#move-to")
     typed.fill("H14")
     assert "atteint maintenant" in typed.evaluate("el => el.validationMessage")

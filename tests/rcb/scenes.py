@@ -62,9 +62,10 @@ def rcb_round(service: GameService, rolls: ScriptedRolls) -> Scene:
     return scene
 
 
-def rcb_round_of_ten(service: GameService, rolls: ScriptedRolls) -> Scene:
-    """Round 1 with five fighters a team: the game master picks the two who stepped forward."""
-    scene = rcb_game(service, rolls, count=10)
+def rcb_round_full(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """Round 1 with the most fighters a deal takes (17: nine and eight a team): the game master
+    picks the two who stepped forward."""
+    scene = rcb_game(service, rolls, count=17)
     service.perform(scene.game, scene.people["organizer"], {"type": "round"}, idem_key=key())
     scene.phase = "designation"
     return scene
@@ -140,12 +141,12 @@ SCENES: dict[str, Builder] = {
 # States a turn passes through between the scenes, for the first-screen test: by label, the
 # builder and whom it waits for (tests/browser/test_first_screen.py).
 DECISIONS: dict[str, tuple[Builder, set[str]]] = {
-    "rcb:designation_ten": (rcb_round_of_ten, {"organizer"}),
+    "rcb:designation_full": (rcb_round_full, {"organizer"}),
 }
 
 # Forms whose last control may end past the first screen, with why (the first-screen test).
 LONG_FORMS: dict[str, str] = {
-    "rcb:designation_ten": "the pair goes with the second chip, both teams' on the first screen;"
+    "rcb:designation_full": "the pair goes with the second chip, both teams' on the first screen;"
     " its button, under them, is for a keyboard and a team's only fighter left",
 }
 

@@ -400,7 +400,8 @@ def test_two_referees_one_truth_every_panel_follows_the_other_referee(
     assert page.url == f"{live_server.url}/g/{game}"  # a reload shows the same
     south({"type": "correct", "player": ids["Zoé"], "pv": 5, "reason": "x"})
     expect(page.locator("#flash .flash")).to_have_count(0)  # the game moved on past it
-    expect(chips.get_by_role("link", name=re.compile("Zoé"))).to_contain_text("5 PV")
+    # In English since the switch: hit points are HP there (PV, the book's word, in French).
+    expect(chips.get_by_role("link", name=re.compile("Zoé"))).to_contain_text("5 HP")
 
 
 def test_a_long_name_never_pushes_the_assault_sideways_at_320_px(

@@ -197,8 +197,18 @@ def choice_view(table: Table, choice: Choice) -> dict[str, Any]:
         "what": Msg(CHOICE_WORDS[choice.kind]).render(),
         "ask": Msg(CHOICE_ASKS[choice.kind]).render(),
         "because": because(table),
-        "options": [{"value": v, "label": option_label(table, choice, v)} for v in choice.options],
+        "options": [option_view(table, choice, v) for v in choice.options],
     }
+
+
+def option_view(table: Table, choice: Choice, value: str) -> dict[str, str]:
+    """An option in words; a technique's also as its title and its steps apart (a button names
+    it big, its steps small under: two across on a phone, issue 54)."""
+    option = {"value": value, "label": option_label(table, choice, value)}
+    if choice.kind in ("technique", "discard"):
+        t = table.technique(value)
+        option |= {"title": t.title, "detail": " · ".join(t.steps)}
+    return option
 
 
 def me_part(state: BFState, viewer: Viewer, now: datetime) -> dict[str, Any] | None:

@@ -536,9 +536,9 @@ def _blow_sentence(state: SBState, blow: Strike, card: Card, params: dict[str, o
         )
         return Msg(text, params)
     text = (
-        N_("{striker} hits {target} {where} with bare hands: {pv} PV")
+        N_("{striker} hits {target} {where} with bare hands: {pv} HP")
         if bare
-        else N_("{striker} hits {target} {where} with the card {card}: {pv} PV")
+        else N_("{striker} hits {target} {where} with the card {card}: {pv} HP")
     )
     pieces = [Msg(text, params)]
     if blow.protected:
@@ -557,8 +557,8 @@ def _blow_sentence(state: SBState, blow: Strike, card: Card, params: dict[str, o
         pieces.append(
             Msg.counted(
                 P_(
-                    ". {target} is knocked out ({left} PV left).",
-                    ". {target} is knocked out ({left} PV left).",
+                    ". {target} is knocked out ({left} HP left).",
+                    ". {target} is knocked out ({left} HP left).",
                 ),
                 "left",
                 params,
@@ -567,7 +567,7 @@ def _blow_sentence(state: SBState, blow: Strike, card: Card, params: dict[str, o
     else:
         pieces.append(
             Msg.counted(
-                P_(". {target}: {left} PV left.", ". {target}: {left} PV left."), "left", params
+                P_(". {target}: {left} HP left.", ". {target}: {left} HP left."), "left", params
             )
         )
     return joined(pieces, sep="")

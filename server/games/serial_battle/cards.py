@@ -254,7 +254,7 @@ def on_correct(state: SBState, c: Correct, ctx: Context) -> Applied:
     changes = []
     # What changes is said, not what the form sent as it was (issue 50: "munitions 4 → 4").
     if c.pv is not None and c.pv != player.pv:
-        changes.append(Msg(N_("PV {old} → {new}"), {"old": player.pv, "new": c.pv}))
+        changes.append(Msg(N_("HP {old} → {new}"), {"old": player.pv, "new": c.pv}))
         player.pv = c.pv
     if (c.card is None) != (c.ammo is None):
         raise RuleError(
@@ -283,7 +283,7 @@ def on_correct(state: SBState, c: Correct, ctx: Context) -> Applied:
             held.ammo = c.ammo
     if not changes:
         raise RuleError(
-            N_("Nothing to correct: say the PV, or a card's ammunition, to change."), field="pv"
+            N_("Nothing to correct: say the HP, or a card's ammunition, to change."), field="pv"
         )
     if player.pv <= 0:
         eliminate(state, player, "referee", ctx.now, c.reason)

@@ -326,7 +326,7 @@ def csv_faces(cells: list[str], fail: Fail) -> list[Face] | None:
             raise fail(Msg(N_("face {number} is missing or unreadable"), {"number": number}))
         pv, word = int(match.group(1)), _word(match.group(2))
         if pv < 0:
-            raise fail(Msg(N_("face {number} has negative PV"), {"number": number}))
+            raise fail(Msg(N_("face {number} has negative HP"), {"number": number}))
         if word and word not in EFFECT_WORDS:
             raise fail(Msg(N_("unknown effect “{effect}”"), {"effect": match.group(2).strip()}))
         faces.append(Face(pv=pv, effect=EFFECT_WORDS.get(word)))

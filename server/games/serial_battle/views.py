@@ -252,9 +252,9 @@ def replay_line(event: LoggedEvent, state: SBState) -> Msg | None:
             params = {"striker": name(blow["striker"]), "target": name(blow["target"])}
             out = blow.get("fatal") or blow.get("remaining", 1) <= 0
             text = (
-                N_("{striker} → {target}: {pv} PV, out")
+                N_("{striker} → {target}: {pv} HP, out")
                 if out
-                else N_("{striker} → {target}: {pv} PV")
+                else N_("{striker} → {target}: {pv} HP")
             )
             said.append(Msg(text, params | {"pv": blow.get("pv", 0)}))
         return joined(said, " · ")
