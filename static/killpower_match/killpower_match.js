@@ -171,8 +171,17 @@
       box.dispatchEvent(new Event("change", { bubbles: true }));
     });
   });
+  // The mover's whole board as high as the first screen leaves under what is above it (a
+  // warning, more names), not less than 15rem (static/killpower_match/killpower_match.css).
+  function fit() {
+    document.querySelectorAll(".kp-move .kp-field").forEach(function (svg) {
+      var room = Math.floor(window.innerHeight - (svg.getBoundingClientRect().top + window.scrollY) - 12);
+      svg.style.setProperty("--kp-room", room + "px");
+    });
+  }
   // A board drawn anew (a page, a live part) lights the squares of the gladiator its form names.
   function lightBoards() {
+    fit();
     document.querySelectorAll(".kp-board").forEach(function (panel) {
       var who = panel.querySelector(".kp-pick input[name=gladiator]:checked");
       if (who) light(panel, who.value);
@@ -180,4 +189,5 @@
   }
   document.addEventListener("htmx:after:settle", lightBoards);
   document.addEventListener("DOMContentLoaded", lightBoards);
+  window.addEventListener("resize", fit);
 })();
