@@ -63,7 +63,7 @@ def test_a_group_attack_is_joined_only_on_a_target_in_the_joiner_s_action_zone(
     attack = next(
         o for o in offers(client, m, "A", "attack") if hidden(o, "attackers[]") == str(nab1)
     )
-    assert set(menu(attack, "target")) >= {str(tit1), str(tit2)}
+    assert set(attack.radios["target"]) >= {str(tit1), str(tit2)}
     (box,) = [i for i, (name, value, _) in enumerate(attack.boxes) if value == str(nab2)]
     assert attack.enabled_when[("box", box)] == ("target", {str(tit2)})
     group = {"type": "attack", "attackers": [nab1, nab2]}
