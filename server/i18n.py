@@ -119,6 +119,16 @@ def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     return translations(current_language.get()).npgettext(context, singular, plural, n)
 
 
+# Sentences whose words changed after journals were written with them: an old message id and
+# its new one (the same parameters), so that a sentence kept in a journal reads as it is said
+# now, in every language. Each game adds its own (`renamed`).
+RENAMED: dict[str, str] = {}
+
+
+def renamed(old_to_new: Mapping[str, str]) -> None:
+    RENAMED.update(old_to_new)
+
+
 @dataclass(frozen=True)
 class Msg:
     """A sentence to translate when shown: a message id and its parameters.
@@ -173,10 +183,11 @@ class Msg:
             for k, v in (data.get("params") or {}).items()
         }
         plural, count = data.get("plural"), data.get("count")
+        text = str(data.get("text", ""))
         return cls(
-            str(data.get("text", "")),
+            RENAMED.get(text, text),
             params,
-            plural=str(plural) if plural else None,
+            plural=RENAMED.get(str(plural), str(plural)) if plural else None,
             count=str(count) if count else None,
         )
 

@@ -190,4 +190,18 @@
   document.addEventListener("htmx:after:settle", lightBoards);
   document.addEventListener("DOMContentLoaded", lightBoards);
   window.addEventListener("resize", fit);
+  // A move taken: the page goes up to its sentence, with who moves next and the whole board
+  // under them (the mover's first screen), instead of keeping a place that showed the board
+  // large and now shows its foot (a newcomer's find, issue 54). Runs after the shared script's
+  // answer (bundled after it), which floats the sentence where a page keeps its place.
+  document.addEventListener("htmx:finally:request", function (evt) {
+    var ctx = evt.detail && evt.detail.ctx;
+    var form = ctx && ctx.sourceEvent && ctx.sourceEvent.target;
+    if (!form || !form.classList || !form.classList.contains("kp-move")) return;
+    if (!ctx.response || ctx.response.status >= 300 || ctx.keptForLater) return;
+    if (document.querySelector("#flash .refused, .form-error, .field-error")) return;
+    var floating = document.querySelector(".said-float");
+    if (floating) floating.remove();
+    window.scrollTo(0, 0);
+  });
 })();

@@ -169,3 +169,33 @@ def test_a_target_is_chosen_by_tapping_its_pawn(client: TestClient, rolls: Scrip
     assert tapped == others  # the two others' pawns, not the player's own
     buttons = set(re.findall(r'name="values\[\]" value="(\d+)"', page))
     assert buttons == others  # each pawn taps one of these
+
+
+def test_a_technique_that_would_fail_from_here_says_so_on_its_button(
+    client: TestClient, rolls: ScriptedRolls
+) -> None:
+    """A melee blow two cells or more away fails (4.4.4), a ranged one too close fails (4.4.6):
+    still offered (the rule book lets it be played), its button says it before the tap (a
+    newcomer played sixteen failing blows, issue 54); a move before it foretells nothing."""
+    from server.games.battlefight import board
+    from server.games.battlefight.views import out_of_reach
+
+    service: GameService = client.app.state.service  # type: ignore[attr-defined]
+    t = started(service, rolls)
+    table_ = service.load(t.game.id).state.table
+    me, other = (s.id for s in table_.seats)
+    apart = board.distance(table_.seat(me).cell, table_.seat(other).cell)
+    assert apart > 1  # the corners the game starts on
+    melee = table_.technique("base-attack")
+    assert out_of_reach(table_, me, melee) is not None
+    assert out_of_reach(table_, me, table_.technique("base-movement")) is None
+    near = table_.model_copy(deep=True)  # the game's own state is not touched
+    near.seat(me).cell = board.neighbours(near.seat(other).cell)[0]
+    assert out_of_reach(near, me, melee) is None
+    # On the page of the player asked: said on the base attack's button, on no other.
+    asked = next(p for p in service.people(t.game.id) if p.id == table_.pending.player)
+    page = opened(client, service.link_of(asked).token).get(f"/g/{t.game.id}").text
+    noted = re.findall(
+        r'value="([^"]+)" class="button secondary bf-technique">(?:(?!</button>).)*bf-note', page
+    )
+    assert noted == ["base-attack"]

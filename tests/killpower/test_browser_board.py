@@ -50,11 +50,11 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     expect(mover.get_by_text("Votre phase de déplacement")).to_be_visible()
     # The ball is given on top of the board, with the phase's end (it was 2,100 px down, under
     # the 27 rows: a newcomer's find, issue 54).
-    give, field = mover.locator(f"#give-{state.hand}"), mover.locator(".kp-field")
+    givers = mover.get_by_role("group", name="Donner le ballon à")
+    give, field = givers.get_by_role("button").last, mover.locator(".kp-field")
     give_box, field_box = give.bounding_box(), field.bounding_box()
     assert give_box and field_box and give_box["y"] < min(field_box["y"], 844 - give_box["height"])
-    mover.locator(f"#give-{state.hand}").select_option(index=1)  # no gladiator pre-chosen
-    mover.get_by_role("button", name="Donner le ballon").tap()
+    givers.get_by_role("button").first.tap()  # one tap: a button a gladiator, none chosen
     expect(mover.locator(".kp-move")).to_be_visible()
     # The phase's end on top of the board, not under its 27 rows (a newcomer's find, issue 54).
     end = mover.get_by_role("button", name="Fin de la phase de déplacement")
@@ -105,9 +105,23 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     # drawn (it was once made again as an unknown HTML element, of no size: issue 54).
     expect(watcher.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1)
     expect(screen.locator(f'.kp-piece[data-square="{square}"]')).to_have_count(1)
-    # Issue 35: a coach's controls are far down; a move keeps the page where it is (the move's
-    # form is still there, for the next), and its sentence floats at the bottom of the screen
-    # instead of pulling the page up to it.
+    # A move taken: the page goes up to its sentence, with who moves next and the board under
+    # them, the mover's first screen (it kept a place showing the board's foot, and the
+    # sentence floated over it: a newcomer's find, issue 54).
+    expect(mover.locator("#flash .flash")).to_be_in_viewport()
+    wait_until(mover, lambda: mover.evaluate("scrollY") == 0, "the page up")
+    expect(mover.locator(".said-float")).to_have_count(0)
+    names = mover.get_by_role("group", name="Qui se déplace").locator("label")
+    expect(names.first).to_be_in_viewport()
+    expect(names.last).to_be_in_viewport()
+    board = mover.locator(".kp-move .kp-field").bounding_box()
+    assert board and board["y"] < 844 - 200, board  # as high as the screen leaves, 15rem at least
+    # Elsewhere a tap far down keeps the page where it is (issue 35: its form is still there,
+    # for the next), and its sentence floats at the bottom of the screen.
+    mover.get_by_text("Arbitrage : états, expulsions, dégâts").tap()
+    mover.locator("#cond-who").select_option(index=1)
+    mover.locator("#cond-what").select_option("blind")
+    mover.get_by_role("button", name="Appliquer l’état").tap()
     expect(mover.locator(".said-float")).to_be_visible()
     assert mover.evaluate("scrollY") > 500
     # An old sentence never covers a question just asked (issue 54): the other coach proposes

@@ -203,12 +203,38 @@ def choice_view(table: Table, choice: Choice) -> dict[str, Any]:
 
 def option_view(table: Table, choice: Choice, value: str) -> dict[str, str]:
     """An option in words; a technique's also as its title and its steps apart (a button names
-    it big, its steps small under: two across on a phone, issue 54)."""
+    it big, its steps small under: two across on a phone, issue 54), and what would make it
+    fail from where everyone stands now."""
     option = {"value": value, "label": option_label(table, choice, value)}
     if choice.kind in ("technique", "discard"):
         t = table.technique(value)
         option |= {"title": t.title, "detail": " · ".join(t.steps)}
+        if choice.kind == "technique" and (why := out_of_reach(table, choice.player, t)):
+            option["note"] = why.render()
     return option
+
+
+# Steps after which where everyone stands may have changed: a reach is no longer foretold.
+MOVING_STEPS = {"move", "push", "play_again", "destabilise"}
+
+
+def out_of_reach(table: Table, player: int, technique: Technique) -> Msg | None:
+    """A melee or ranged step, with no move before it, that fails against every opponent from
+    where everyone stands now (4.4.4: further than one cell; 4.4.6: closer than its range): said
+    on the technique's button, which stays offered (a technique played out of reach fails, and
+    the turn is spent: the rule book's choice, a newcomer's surprise, issue 54)."""
+    here = table.seat(player).cell
+    there = [s.cell for s in table.seats if s.id != player and not s.lost and s.cell is not None]
+    if here is None or not there:
+        return None
+    for step in technique.parsed:
+        if step.keyword in MOVING_STEPS:
+            return None
+        if step.keyword == "melee" and all(board.distance(here, c) > 1 for c in there):
+            return Msg(N_("out of reach: it fails"))
+        if step.keyword == "ranged" and all(board.distance(here, c) < (step.n or 0) for c in there):
+            return Msg(N_("too close: it fails"))
+    return None
 
 
 def me_part(state: BFState, viewer: Viewer, now: datetime) -> dict[str, Any] | None:

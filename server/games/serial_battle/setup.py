@@ -165,4 +165,6 @@ def on_end(state: SBState, c: End, ctx: Context) -> Applied:
     for pending in state.pending:
         state.player(pending.loser).knocked_out = False
     state.pending = []
-    return Applied(Msg(N_("The referee ends the game.")), {})
+    # Said by who ended it: the organizer or a referee (a newcomer read "the referee" for the
+    # organizer's end, issue 54).
+    return Applied(Msg(N_("{name} ends the game."), {"name": ctx.actor.name}), {})

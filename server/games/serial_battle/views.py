@@ -350,7 +350,9 @@ def now(view: Mapping[str, Any], viewer: Viewer) -> Now:
                 yours=True,
             )
         if view.get("pending"):
-            return Now(where, Msg(N_("A decision waits for you below.")), yours=True)
+            return Now(
+                where, Msg(N_("A decision waits for you above: settle it first.")), yours=True
+            )
         return Now(where, Msg(N_("Resolve each assault in the panel above.")), yours=True)
     if me is None:
         return Now(where, None if watcher else Msg(WATCH))
