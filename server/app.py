@@ -50,7 +50,7 @@ from server.web.security import (
     redact_logs,
 )
 from server.web.streaming import HandOff, ended_on_stop
-from server.web.templating import STATIC_DIR, Templates, make_environment
+from server.web.templating import STATIC_DIR, Templates, every_bundle, make_environment
 
 log = logging.getLogger("arbitre")
 
@@ -263,12 +263,13 @@ GC_THRESHOLDS = (10_000, 10, 100)
 
 
 def for_serving(app: FastAPI) -> FastAPI:
-    """An app about to serve: its templates compiled, and what was made at start-up (modules,
+    """An app about to serve: its templates compiled, its scripts and styles made, and what was made at start-up (modules,
     templates, translations) set aside from garbage collection for good (`gc.freeze`), so that
     a full collection only walks what the phones and games made."""
     templates: Templates = app.state.templates
     for name in templates.env.list_templates(extensions=("html",)):
         templates.env.get_template(name)
+    every_bundle(KINDS)  # the scripts and styles too: the first crowd never waits for them
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

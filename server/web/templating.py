@@ -7,6 +7,7 @@ import hashlib
 import itertools
 import re
 import secrets
+import threading
 import urllib.parse
 import uuid
 from collections.abc import Callable, Iterable, Mapping
@@ -77,26 +78,53 @@ def has_bundle(name: str, ext: str) -> bool:
     return name == APP or own_part(name, ext) is not None
 
 
-@cache
+# A bundle is made once (minified, compressed: a second or more for them all), at start-up
+# (`app.for_serving`: `every_bundle`) and else at its first asking, by one thread: without the
+# lock, the first pages of a crowd arriving at once each made it again, every page waiting,
+# and 1,600 phones took 13 s to open their pages instead of 1 (`make bench`'s storm, issue 55).
+_MAKING = threading.Lock()
+
+
 def bundle(name: str = APP, ext: str = "js") -> tuple[bytes, str]:
     """The script (`js`) or styles (`css`) of the pages of the game kind `name` (or of no
     game's): what it holds, and its version."""
+    with _MAKING:
+        return _bundle(name, ext)
+
+
+@cache
+def _bundle(name: str, ext: str) -> tuple[bytes, str]:
     own = own_part(name, ext)
     parts = SHARED_PARTS[ext] + ((own,) if own else ())
     body = (b";\n" if ext == "js" else b"\n").join(shipped(part) for part in parts)
     return body, hashlib.sha256(body).hexdigest()[:10]
 
 
-@cache
 def compressed(name: str, ext: str, encoding: str) -> bytes:
     """A bundle compressed once, at the best level (it is asked by every first visit): Brotli
     (a fifth smaller than gzip for a script) or gzip."""
-    body = bundle(name, ext)[0]
+    with _MAKING:
+        return _compressed(name, ext, encoding)
+
+
+@cache
+def _compressed(name: str, ext: str, encoding: str) -> bytes:
+    body = _bundle(name, ext)[0]
     if encoding == "br":
         return brotli.compress(body, quality=11)
     return gzip.compress(body, compresslevel=9, mtime=0)
 
 
+def every_bundle(kinds: Iterable[str]) -> None:
+    """Every bundle made and compressed now: the pages of no game's and each kind's."""
+    for name in (APP, *kinds):
+        for ext in SHARED_PARTS:
+            if name == APP or own_part(name, ext):
+                for encoding in ("br", "gzip"):
+                    compressed(name, ext, encoding)
+
+
+@cache
 def shipped(part: str) -> bytes:
     """A part of a bundle as phones get it: Arbitre's own script minified (written to be read
     here, not downloaded on a field's hotspot); styles with their comments and indentation
