@@ -12,7 +12,7 @@ import urllib.parse
 import uuid
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,9 @@ APP = "app"  # the bundle of the pages of no game
 AROUND = {"css": "css/around.css", "js": "js/around.js"}
 
 
+# Asked by every page's render (the static folder does not change while serving); bounded: an
+# asset's name in an address is anyone's to type.
+@lru_cache(maxsize=64)
 def own_part(name: str, ext: str = "js") -> str | None:
     """A game's own script or styles, where it has them (its kind's key names its folder); the
     pages around a game's, for the pages of no game."""
