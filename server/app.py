@@ -263,9 +263,9 @@ GC_THRESHOLDS = (10_000, 10, 100)
 
 
 def for_serving(app: FastAPI) -> FastAPI:
-    """An app about to serve: its templates compiled, its scripts and styles made, and what was made at start-up (modules,
-    templates, translations) set aside from garbage collection for good (`gc.freeze`), so that
-    a full collection only walks what the phones and games made."""
+    """An app about to serve: its templates compiled, its scripts and styles made, and what was
+    made at start-up (modules, templates, translations) set aside from garbage collection for
+    good (`gc.freeze`), so that a full collection only walks what the phones and games made."""
     templates: Templates = app.state.templates
     for name in templates.env.list_templates(extensions=("html",)):
         templates.env.get_template(name)
