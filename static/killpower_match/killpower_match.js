@@ -77,10 +77,19 @@
     // Wider than the phone at 46 px a square: the board is as wide as it needs, and pans.
     var drawn = room / shown < SQUARE ? Math.ceil(shown * SQUARE) : 0;
     svg.style.width = drawn ? drawn + "px" : "";
-    // Panned so that the gladiator (the last place given) stands in the middle.
+    // Panned so that the gladiator (the last place given) stands in the middle, across and, where
+    // the squares lit run taller than the screen leaves (the box is held to it), down.
     var focus = squares[squares.length - 1];
     box.scrollLeft = drawn ? ((focus[0] + 0.5 - left) / shown) * drawn - room / 2 : 0;
+    var unit = (drawn || room) / shown;
+    box.scrollTop = (focus[1] + 0.5 - top) * unit - box.clientHeight / 2;
     if (whole) whole.hidden = false;
+  }
+  // The page scrolled the least that shows the whole of `el` under the sticky header (4rem).
+  function inSight(el) {
+    var box = el.getBoundingClientRect(), under = 64;
+    if (box.bottom > window.innerHeight) window.scrollBy(0, Math.min(box.bottom - window.innerHeight + 8, box.top - under));
+    else if (box.top < under) window.scrollBy(0, box.top - under);
   }
   function at(el) {  // a square's or a piece's place on the board, in its units
     var shape = el.querySelector ? (el.querySelector("circle") || el) : el;
@@ -132,8 +141,9 @@
     var pick = evt.target.matches("input[name=gladiator]") && evt.target;
     if (pick) {  // a name tapped (its label passes the tap to it), even the one already chosen
       squareInput = null;
-      if (choose(panel, pick.value)) {
-        panel.querySelector(".kp-zoom").scrollIntoView({ block: "nearest" });
+      if (choose(panel, pick.value)) {  // the board large in sight, whole (held to the screen),
+        var zoomed = panel.querySelector(".kp-zoom");  // once the name's own focus has scrolled
+        setTimeout(function () { inSight(zoomed); }, 0);
       }
       return;
     }

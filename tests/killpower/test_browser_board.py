@@ -10,7 +10,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
-from tests.browser.kit import PHONE, assert_accessible, shot, wait_until
+from tests.browser.kit import PHONE, answer_confirm, assert_accessible, shot, wait_until
 from tests.conftest import key
 from tests.killpower.browser_kit import two_coach_match
 
@@ -89,6 +89,13 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     expect(far).not_to_have_class("kp-square lit")  # out of reach: not offered
     box = target.bounding_box()
     assert box and min(box["width"], box["height"]) >= 44, box  # drawn large to be tapped
+
+    # ...and held to the screen, panned to the gladiator: no lit square past its foot.
+    def held() -> bool:
+        zoom = mover.locator(".kp-zoom").bounding_box()
+        return bool(zoom and zoom["y"] >= 0 and zoom["y"] + zoom["height"] <= 844)
+
+    wait_until(mover, held, "the board drawn large held to the screen")
     # A square typed by hand that the gladiator does not reach (an outside walker's find,
     # issue 53) is said before the tap; a lit one is taken.
     mover.get_by_text("Taper la case").tap()  # folded under the board: the board is the control
@@ -153,7 +160,12 @@ def test_two_coaches_move_by_tapping_and_the_board_page_follows(
     assert service.load(match_id).state.at  # kept by the server
     # The phase ends: both boards renewed are still drawings, drawn (one was once made again as
     # an unknown HTML element, of no size, after each change of phase: issue 54).
+    # On top of the board, beside the names, it is asked first (a stray tap ended a phase).
     mover.get_by_role("button", name="Fin de la phase de déplacement").tap()
+    assert "Terminer votre phase" in answer_confirm(mover, accept=False)
+    assert service.load(match_id).state.phase == 1
+    mover.get_by_role("button", name="Fin de la phase de déplacement").tap()
+    answer_confirm(mover, accept=True)
     wait_until(mover, lambda: service.load(match_id).state.phase == 2, "phase 2")
     drawn = "el => [el.namespaceURI, el.getBoundingClientRect().height > 100]"
     for phone in (mover, watcher):
