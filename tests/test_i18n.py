@@ -113,26 +113,3 @@ def test_a_count_is_said_in_its_plural_form() -> None:
         and (counted.search(m.id) or "(s)" in m.id or "(s)" in str(m.string))
     ]
     assert wrong == []
-
-
-def test_a_sentence_kept_in_a_journal_reads_as_it_is_said_now() -> None:
-    """A journal written before English said HP (issue 54) keeps its old message ids: each
-    reads as the new one, in both languages, and every renamed id still has its words."""
-    import server.games.serial_battle  # noqa: F401  (its renames)
-    from server.i18n import RENAMED
-
-    kept = {
-        "text": "{striker} hits {target} {where} with the card {card}: {pv} PV",
-        "params": {"striker": "Léa", "target": "Hugo", "where": "", "card": "Katana", "pv": 3},
-    }
-    said = {}
-    for language in ("fr", "en"):
-        token = current_language.set(language)
-        try:
-            said[language] = Msg.from_json(kept).render()
-        finally:
-            current_language.reset(token)
-    assert said["en"].endswith(": 3 HP")
-    assert said["fr"].startswith("Léa frappe Hugo") and said["fr"].endswith("3 PV")
-    ids = {m.id if isinstance(m.id, str) else m.id[0] for m in catalogues() if m.id}
-    assert RENAMED and set(RENAMED.values()) <= ids

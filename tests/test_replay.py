@@ -107,7 +107,7 @@ def test_every_finished_game_replays_for_each_reader_step_by_step(
                 assert 'class="missing"' not in shown and 'class="warning"' not in shown, persona
                 # nor a live page to do it on (a newcomer's find, issue 54)
                 assert f'href="/g/{scene.game}/people"' not in shown, persona
-                assert f'href="/g/{scene.game}/serial_battle/deck"' not in shown, persona
+                assert f'href="/g/{scene.game}/{scene.kind}/' not in shown, persona
             if step:  # reached by its journal's number, as the timeline shows it
                 jumped = phone.get(f"/g/{scene.game}/replay?seq={numbers[step - 1]}")
                 assert jumped.headers["location"].endswith(f"?step={step}"), (persona, step)

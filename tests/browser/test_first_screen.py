@@ -5,8 +5,7 @@ languages (unless their turn is said aloud, for the staff to enter: `Now.aloud`)
 form of one of their moves now (`may_now`, the source the forms and the rules read), or of a
 proposal to answer, or what the line points to as theirs (`Now.to`). A form folded in a
 `<details>` counts by its summary, the tap that opens it. And that form ends there too, its
-last control on the first screen (a board inside it counts: Killpower Ball's, a move tapped on
-it), unless its scene says why not (`LONG_FORMS`). Where the page
+last control on the first screen (a board drawn inside it counts: a move tapped on it), unless its scene says why not (`LONG_FORMS`). Where the page
 lights what a tap on its board chooses (`data-choose`: BattleFight's cells and pawns), the board
 is the control: every lit place is on the first screen too. Beside the scenes, the states a turn
 passes through on the way (a cell to choose, a die to reroll: each game's `DECISIONS`).
@@ -44,7 +43,7 @@ FIRST_CONTROL = r"""(may) => {
   const end = (form, box) => {
     if (form.closest('details:not([open])')) return box.bottom + window.scrollY;
     let bottom = box.top;
-    // A drawing inside a form is its control (Killpower Ball's board: a tap on it moves).
+    // A drawing inside a form is its control (a board: a tap on it moves).
     for (const c of form.querySelectorAll('input:not([type=hidden]), select, textarea, button, svg')) {
       const b = (c.closest('label') || c).getBoundingClientRect();
       if (b.height) bottom = Math.max(bottom, b.bottom);

@@ -155,14 +155,20 @@ def match_board(service: GameService, rolls: ScriptedRolls) -> Scene:
     return match_scene(on_the_board(service, rolls), "board")
 
 
-def match_board_phase3(service: GameService, rolls: ScriptedRolls) -> Scene:
-    """On the board, phase 3: Nab1 (RAP 10) acts first, next to Titanos' ball carrier."""
+def nabos_moving(service: GameService, rolls: ScriptedRolls) -> Match:
+    """On the board, Titanos moved their two; Nabos moved two of theirs, four still to enter."""
     match = on_the_board(service, rolls)
     board_move(match, "B", 1, "K17")
     board_move(match, "B", 2, "N20")
     match.act("B", {"type": "end_phase"})
     board_move(match, "A", 1, "E16")
     board_move(match, "A", 2, "B12")
+    return match
+
+
+def match_board_phase3(service: GameService, rolls: ScriptedRolls) -> Scene:
+    """On the board, phase 3: Nab1 (RAP 10) acts first, next to Titanos' ball carrier."""
+    match = nabos_moving(service, rolls)
     match.act("A", {"type": "end_phase"})
     assert match.state.phase == 3
     return match_scene(match, "board_phase3")
@@ -171,13 +177,7 @@ def match_board_phase3(service: GameService, rolls: ScriptedRolls) -> Scene:
 def match_board_movers(service: GameService, rolls: ScriptedRolls) -> Scene:
     """On the board, Nabos' movement phase with two of theirs on the field and four still to
     enter: five names to choose from above the board, the whole board under them."""
-    match = on_the_board(service, rolls)
-    board_move(match, "B", 1, "K17")
-    board_move(match, "B", 2, "N20")
-    match.act("B", {"type": "end_phase"})
-    board_move(match, "A", 1, "E16")
-    board_move(match, "A", 2, "B12")
-    return match_scene(match, "board_movers")
+    return match_scene(nabos_moving(service, rolls), "board_movers")
 
 
 def match_sprint(service: GameService, rolls: ScriptedRolls) -> Scene:

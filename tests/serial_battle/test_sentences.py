@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.i18n import Msg
+from server.catalogues import catalogue_paths, read
+from server.i18n import RENAMED, Msg, current_language
 from server.platform.dice import ScriptedRolls
 from server.platform.kinds import Viewer
 from server.platform.service import GameService
@@ -82,3 +83,28 @@ def test_the_public_replay_says_who_struck_whom_and_never_with_what(
     assert blows == ["Léa → Hugo : 6 PV, hors jeu · Hugo → Léa : 6 PV, hors jeu"], said
     assert not any("couteau" in line.lower() for line in said), said
     assert "Action : carte donnée" in said, said  # a move said by its words, not what it gave
+
+
+def test_a_sentence_kept_in_a_journal_reads_as_it_is_said_now() -> None:
+    """A journal written before English said HP (issue 54) keeps its old message ids: each
+    reads as the new one, in both languages, and every renamed id still has its words."""
+    kept = {
+        "text": "{striker} hits {target} {where} with the card {card}: {pv} PV",
+        "params": {"striker": "Léa", "target": "Hugo", "where": "", "card": "Katana", "pv": 3},
+    }
+    said = {}
+    for language in ("fr", "en"):
+        token = current_language.set(language)
+        try:
+            said[language] = Msg.from_json(kept).render()
+        finally:
+            current_language.reset(token)
+    assert said["en"].endswith(": 3 HP")
+    assert said["fr"].startswith("Léa frappe Hugo") and said["fr"].endswith("3 PV")
+    ids = {
+        m.id if isinstance(m.id, str) else m.id[0]
+        for path in catalogue_paths("fr")
+        for m in read(path)
+        if m.id
+    }
+    assert RENAMED and set(RENAMED.values()) <= ids
