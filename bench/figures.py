@@ -37,6 +37,10 @@ SUMMARY = [
     ("RSS MiB", "rss_mib", "{:.0f}"),
     ("KiB / phone", "kib_per_phone", "{:.0f}"),
     ("CPU ms / change", "cpu_ms", "{:.0f}"),
+    ("cores: servers", "cores_servers", "{:.2f}"),
+    ("cores: load generator", "cores_generator", "{:.2f}"),
+    ("cores: PostgreSQL", "cores_database", "{:.2f}"),
+    ("cores: idle", "cores_idle", "{:.2f}"),
     ("load generator lag p99", "lag_p99", "{:.0f}"),
     ("load generator lag max", "lag_max", "{:.0f}"),
 ]
@@ -93,7 +97,7 @@ def summary(runs: dict[int, list[dict[str, Any]]]) -> str:
             row["kib_per_phone"] = kib_per_phone(row)
         lines.append(f"G = {games} ({rows[0]['phones']:,} phones), {len(rows)} runs:")
         for title, key, fmt in SUMMARY:
-            values = [float(r[key]) for r in rows]
+            values = [float(r.get(key, math.nan)) for r in rows]
             median = fmt.format(statistics.median(values))
             spread = f"{fmt.format(min(values))} to {fmt.format(max(values))}"
             lines.append(f"  {title:>24}: {median:>8}  ({spread})")

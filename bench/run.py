@@ -64,6 +64,7 @@ import httpx
 
 from bench.calibrate import calibration, line
 from bench.collector import Lag, Quiet
+from bench.cores import Cores
 from bench.figures import ceiling_line, kib_per_phone, missed, summary
 from bench.games import MIX, SETUP, STEPS, BenchGame, key
 from server.config import Settings
@@ -500,6 +501,7 @@ async def run_one(
         before, full_before = await health(log_client, servers)
         rendered_before, unchanged_before = before["rendered"], before["unchanged"]
         cpu_before = sum(server.cpu_seconds() for server in servers)
+        meter = Cores(s.process.pid for s in servers if s.process is not None)
         figures.live_bytes = 0
         # The referees' phones are not the players': they act from a process of their own, so
         # an answer is not timed late because this process was busy refreshing 32 pages.
@@ -518,6 +520,7 @@ async def run_one(
         figures.failures.update(measured["failures"])
         for g in games:
             g.answered = measured["answered"][g.id]
+        cores = meter.used()
         cpu = sum(server.cpu_seconds() for server in servers) - cpu_before
         full_during = (await health(log_client, servers))[1] - full_before
         for task in phones:
@@ -573,6 +576,9 @@ async def run_one(
         # The servers' processor time per change: the actions, their answers, the floor and
         # the actors' reads included, and everything the phones cost.
         "cpu_ms": cpu * 1000 / changes,
+        # The machine's cores over the measured seconds: the servers', the load generator's (on
+        # the same machine here), PostgreSQL's, the rest and what stayed idle (`bench.cores`).
+        **{f"cores_{group}": value for group, value in cores.items()},
         "connect_s": connect_s,
         "storm_p95": pct(storm.action_ms, 95),
         "storm_errors": storm.errors,
@@ -618,6 +624,10 @@ COLUMNS = [
     ("204/ch", "unchanged", "{:>6.1f}"),
     ("KiB/ch", "kib", "{:>6.1f}"),
     ("CPU ms/ch", "cpu_ms", "{:>9.1f}"),
+    ("srv", "cores_servers", "{:>4.2f}"),
+    ("gen", "cores_generator", "{:>4.2f}"),
+    ("db", "cores_database", "{:>4.2f}"),
+    ("idle", "cores_idle", "{:>4.2f}"),
     ("conn s", "connect_s", "{:>6.1f}"),
     ("storm95", "storm_p95", "{:>7.0f}"),
     ("idle95", "idle_p95", "{:>6.1f}"),

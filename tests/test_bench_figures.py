@@ -130,3 +130,37 @@ def test_a_bench_phone_finds_its_live_part_and_its_stream_on_a_real_page(
     assert stream and live, html[:600]
     assert stream.group(1).startswith(f"/g/{game.id}/events") and int(stream.group(2)) >= 0
     assert live.group(1).startswith(f"/g/{game.id}/live/")
+
+
+def test_the_cores_a_run_used_are_said_by_who_used_them() -> None:
+    """`bench.cores`: a busy process the bench started counts as the load generator's, a
+    server's pid as the servers', and the machine's idle time as idle, in cores."""
+    import subprocess
+    import sys
+
+    from bench.cores import Cores
+
+    ended = "import time\nend = time.process_time() + 0.4\nwhile time.process_time() < end: pass\n"
+    busy = subprocess.Popen(
+        [sys.executable, "-c", ended + "print('done', flush=True)\ninput()"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-c", ended + "print('done', flush=True)\ninput()"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        meter = Cores([server.pid])
+        assert busy.stdout is not None and server.stdout is not None
+        assert busy.stdout.readline() == b"done\n" and server.stdout.readline() == b"done\n"
+        used = meter.used()
+    finally:
+        for child in (busy, server):
+            child.kill()
+            child.wait()
+    assert used["generator"] > 0.05 and used["servers"] > 0.05  # 0.4 s each, however long
+    assert set(used) == set(Cores.GROUPS)
+    assert all(value >= 0 for value in used.values())
+    assert "cores: load generator" in summary({5: [row(5, cores_generator=0.5)]})

@@ -381,3 +381,24 @@ def test_the_copy_a_handler_changes_is_equal_and_shares_nothing_it_may_change(
     mine = {id(v): p for p, v in containers(state, "state") if not p.startswith("state.deck")}
     shared = [p for p, v in containers(work, "state") if id(v) in mine]
     assert shared == []
+
+
+@pytest.mark.parametrize("kind", sorted(DEMOS))
+def test_the_state_stored_is_its_model_s_dump(
+    service: GameService, rolls: ScriptedRolls, kind: str
+) -> None:
+    """What an action stores (`GameKind.dump`, a deck dumped once for the states that share it)
+    is the model's own dump, before and after the copy a handler changes, and after a deck is
+    replaced whole: the stored game reads back equal."""
+    rolls.endless = True
+    game, _ = DEMOS[kind](service, key())
+    loaded = service.load(game.id)
+    state, kind_ = loaded.state, loaded.kind
+    assert kind_.dump(state) == state.model_dump(mode="json")
+    work = kind_.copy(state)
+    assert kind_.dump(work) == state.model_dump(mode="json")
+    if isinstance(getattr(work, "deck", None), list):
+        work.deck = work.deck[:-1]  # a deck is replaced whole, never changed in place
+        assert kind_.dump(work) == work.model_dump(mode="json")
+        assert kind_.dump(work) != kind_.dump(state)
+    assert service.verify(game.id)

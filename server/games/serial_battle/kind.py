@@ -37,7 +37,13 @@ from server.games.serial_battle.commands import (
     TakeCard,
     ZoneDue,
 )
-from server.games.serial_battle.state import Player, SBSettings, SBState, copy_but_deck
+from server.games.serial_battle.state import (
+    Player,
+    SBSettings,
+    SBState,
+    copy_but_deck,
+    dump_but_deck,
+)
 from server.i18n import N_, Msg
 from server.platform.kinds import (
     NOBODY,
@@ -132,8 +138,8 @@ class SerialBattle(GameKind[SBState]):
 
     after = staticmethod(ending.note_who_put_out)
 
-    def copy(self, state: SBState) -> SBState:
-        return copy_but_deck(state)
+    copy = staticmethod(copy_but_deck)
+    dump = staticmethod(dump_but_deck)
 
     # ------------------------------------------------------------------ the platform's questions
 

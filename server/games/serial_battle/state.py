@@ -3,8 +3,10 @@ referee owes, the result. Section names are the rule book's (`../shared/seeds/00
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -140,6 +142,41 @@ class SBState(BaseModel):
 
     def open_sectors(self) -> list[Sector]:
         return [s for s in self.sectors if s.open]
+
+
+def dump_but_deck(state: SBState) -> dict[str, Any]:
+    """The state as stored, its deck dumped once for all the states that share it
+    (`copy_but_deck`): three quarters of the dump's time, at every action (`make bench`'s
+    profile), for a deck that changes only before the game starts."""
+    made = state.model_dump(mode="json", exclude={"deck"})
+    made["deck"] = _DECKS.dumped(state.deck)
+    return made
+
+
+class _DumpedDecks:
+    """The decks last dumped, by identity: each entry holds its deck, so that its `id` is not
+    taken by another list while it is here."""
+
+    def __init__(self, size: int = 256) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._held: OrderedDict[int, tuple[list[Card], list[dict[str, Any]]]] = OrderedDict()
+
+    def dumped(self, deck: list[Card]) -> list[dict[str, Any]]:
+        with self._lock:
+            held = self._held.get(id(deck))
+            if held is not None and held[0] is deck and len(held[1]) == len(deck):
+                self._held.move_to_end(id(deck))
+                return held[1]
+        made = [card.model_dump(mode="json") for card in deck]
+        with self._lock:
+            self._held[id(deck)] = (deck, made)
+            while len(self._held) > self._size:
+                self._held.popitem(last=False)
+        return made
+
+
+_DECKS = _DumpedDecks()
 
 
 def copy_but_deck(state: SBState) -> SBState:

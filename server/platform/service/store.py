@@ -235,13 +235,22 @@ class Store:
     def state_of(self, game: Game, kind: GameKind[Any], *, copy: bool = True) -> BaseModel:
         """The game's state as its kind's model, parsed once per sequence number. Without
         `copy`, the cached object itself: for the rules, which never change their input."""
-        with self._cache_lock:
-            cached = self._cache.get(game.id)
-        if cached is not None and cached[0] == game.seq:
-            return cached[1].model_copy(deep=True) if copy else cached[1]
-        state = kind.state_model.model_validate(game.state)
-        self.remember(game.id, game.seq, state)
+        state = self.cached(game.id, game.seq)
+        if state is None:
+            state = self.parsed(game.id, game.seq, kind, game.state)
         return state.model_copy(deep=True) if copy else state
+
+    def cached(self, game_id: str, seq: int) -> BaseModel | None:
+        """The parsed state this process keeps for the game at `seq`, if it does."""
+        with self._cache_lock:
+            cached = self._cache.get(game_id)
+        return cached[1] if cached is not None and cached[0] == seq else None
+
+    def parsed(self, game_id: str, seq: int, kind: GameKind[Any], stored: Any) -> BaseModel:
+        """The stored state of the game at `seq` parsed, and kept for the next reader."""
+        state = kind.state_model.model_validate(stored)
+        self.remember(game_id, seq, state)
+        return state
 
     def remember(self, game_id: str, seq: int, state: BaseModel) -> None:
         """Only ever called with a committed sequence number: a rolled-back one could come
@@ -252,7 +261,7 @@ class Store:
             self._cache[game_id] = (seq, state)
 
     def save_state(self, s: Session, game: Game, kind: GameKind[Any], state: BaseModel) -> None:
-        game.state = state.model_dump(mode="json")
+        game.state = kind.dump(state)
         appended: Event | None = s.info.get("appended")
         if appended is not None and appended.seq == game.seq and game.seq % SNAPSHOT_EVERY == 0:
             appended.snapshot = game.state
