@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
@@ -260,6 +261,8 @@ def worker_app() -> FastAPI:
 # generation grew by a quarter since the last: it still stops the process when it comes, and
 # cycles that die old wait for it.
 GC_THRESHOLDS = (10_000, 10, 100)
+# Python's own switch interval (5 ms), read before any process changes it.
+PYTHON_SWITCH_INTERVAL = sys.getswitchinterval()
 
 
 def for_serving(app: FastAPI) -> FastAPI:
@@ -274,7 +277,17 @@ def for_serving(app: FastAPI) -> FastAPI:
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
     app.state.full_collections.install()
+    sys.setswitchinterval(switch_interval(app.state.settings, app.state.db.is_sqlite))
     return app
+
+
+def switch_interval(settings: Settings, sqlite: bool) -> float:
+    """The interpreter's switch interval a serving process sets, in seconds (`SWITCH_INTERVAL_MS`):
+    PostgreSQL's round trips wait less behind a render at 0.5 ms; SQLite's one writer at a
+    time keeps Python's 5 ms (docs/performance.md, issue 55)."""
+    if settings.switch_interval_ms is not None:
+        return settings.switch_interval_ms / 1000
+    return PYTHON_SWITCH_INTERVAL if sqlite else 0.0005
 
 
 async def run_scheduler(service: GameService, interval: float) -> None:

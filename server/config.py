@@ -31,6 +31,13 @@ class Settings(BaseSettings):
     # stays under the server's `max_connections` (docs/performance.md, the capacity model).
     db_pool_size: int = Field(default=20, ge=1)
     db_pool_overflow: int = Field(default=20, ge=0)
+    # How long a thread may hold Python's interpreter before another waiting for it takes it, in
+    # milliseconds (`sys.setswitchinterval`; None: 0.5 on PostgreSQL, Python's 5 on SQLite). On
+    # PostgreSQL an action is a dozen round trips, each giving the interpreter up and waiting up
+    # to this long to take it back from a render: at G = 200 with two processes, 0.5 took the
+    # nudge p95 from 2.7 s to 0.38 s. On SQLite it did the opposite (the thread holding the
+    # write turn set aside more often: 0.14 to 0.51 s became 6.1 s): docs/performance.md.
+    switch_interval_ms: float | None = Field(default=None, gt=0, le=100)
     host: str = "127.0.0.1"
     port: int = 8000
     language: Literal["fr", "en"] = "fr"

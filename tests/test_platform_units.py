@@ -8,6 +8,7 @@ import time
 from datetime import timedelta
 
 import pytest
+from pydantic import ValidationError
 
 from server.config import Settings
 from server.db import Database
@@ -268,3 +269,21 @@ def test_each_process_keeps_the_postgresql_pool_it_is_told() -> None:
     default = Database.connect(Settings(database_url=url))
     assert default.writer.pool.size() == 20  # type: ignore[attr-defined]
     default.dispose()
+
+
+def test_a_serving_process_sets_the_interpreter_s_switch_interval_for_its_database(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """SWITCH_INTERVAL_MS: PostgreSQL's processes take the interpreter back after 0.5 ms by
+    default, SQLite's keep Python's 5 ms (docs/performance.md); a value given wins, a value out
+    of range is refused by name."""
+    from server.app import PYTHON_SWITCH_INTERVAL, switch_interval
+
+    assert pytest.approx(0.005) == PYTHON_SWITCH_INTERVAL
+    assert switch_interval(Settings(), sqlite=True) == PYTHON_SWITCH_INTERVAL
+    assert switch_interval(Settings(), sqlite=False) == pytest.approx(0.0005)
+    given = Settings(switch_interval_ms=2)
+    assert switch_interval(given, sqlite=True) == switch_interval(given, sqlite=False) == 0.002
+    monkeypatch.setenv("SWITCH_INTERVAL_MS", "0")
+    with pytest.raises(ValidationError, match="switch_interval_ms"):
+        Settings()
