@@ -78,9 +78,19 @@ class Proxy:
             await asyncio.sleep(0.05)
 
 
+# As compose.yaml's Caddyfile: a game's requests to one process, by its id hashed.
+ROUTE_BY_GAME = (
+    "  map {path} {arbitre_game} {\n"
+    '    ~^/(?:g|api/v1/games)/([^/]+) "${1}"\n'
+    '    default ""\n'
+    "  }\n"
+    "  request_header X-Arbitre-Game {arbitre_game}\n"
+)
+
+
 class Caddy:
-    """Caddy in front of the processes, as compose.yaml sets it (least connections, a dead
-    upstream skipped for 30 s after 3 failures, 5 s to find a live one)."""
+    """Caddy in front of the processes, as compose.yaml sets it (a game's requests to one
+    process, a dead upstream skipped for 30 s after 3 failures, 5 s to find a live one)."""
 
     def __init__(self, ports: list[int], folder: str) -> None:
         self.port = free_port()
@@ -88,7 +98,8 @@ class Caddy:
         self.config = Path(folder) / "Caddyfile"
         self.config.write_text(
             "{\n  admin off\n  auto_https off\n}\n"
-            f":{self.port} {{\n  reverse_proxy {upstreams} {{\n    lb_policy least_conn\n"
+            f":{self.port} {{\n{ROUTE_BY_GAME}  reverse_proxy {upstreams} {{\n"
+            "    lb_policy header X-Arbitre-Game\n"
             "    lb_try_duration 5s\n    fail_duration 30s\n    max_fails 3\n  }\n}\n"
         )
         self.process: subprocess.Popen[bytes] | None = None

@@ -28,7 +28,8 @@ its own, set up fresh for it; the storm's changes are not counted in the steady 
 With PostgreSQL (`--database-url`, an account that may create databases) and `--processes 2`,
 two server processes serve the same games: each game's phones and actors are spread over both,
 and the nudge latency is also given for the phones on the other process than the action's
-(LISTEN/NOTIFY). Bounded in count and time; loopback only.
+(LISTEN/NOTIFY); with `--by-game`, each game's on one process, as a proxy routing by game sends
+them. Bounded in count and time; loopback only.
 
     python -m bench.run [--games 1,10,50,100] [--seconds 20] [--think 10]
                         [--database-url postgresql://...] [--processes 1|2]
@@ -383,9 +384,15 @@ IDLE_S = 3.0  # the idle floor's measure, before each run's phones
 
 
 async def referees(
-    urls: list[str], games: list[BenchGame], seconds: float, think: float, seed: int
+    urls: list[str],
+    games: list[BenchGame],
+    seconds: float,
+    think: float,
+    seed: int,
+    by_game: bool = False,
 ) -> dict[str, Any]:
-    """The actors and the floor, for `seconds`; what they measured, as plain data."""
+    """The actors and the floor, for `seconds`; what they measured, as plain data. `by_game`:
+    each game's actors on one process (`home`), else spread over them all."""
     figures = Figures()
     rng = random.Random(seed)
     n = len(urls)
@@ -404,10 +411,10 @@ async def referees(
         until = started + seconds
         work = [
             actor(
-                clients[(a + i) % n],
+                clients[home(i, a, n, by_game)],
                 g,
                 a,
-                (a + i) % n,
+                home(i, a, n, by_game),
                 random.Random(rng.random()),
                 figures,
                 until,
@@ -434,9 +441,20 @@ async def referees(
 
 
 def referees_process(
-    urls: list[str], games: list[BenchGame], seconds: float, think: float, seed: int
+    urls: list[str],
+    games: list[BenchGame],
+    seconds: float,
+    think: float,
+    seed: int,
+    by_game: bool = False,
 ) -> dict[str, Any]:
-    return asyncio.run(referees(urls, games, seconds, think, seed))
+    return asyncio.run(referees(urls, games, seconds, think, seed, by_game))
+
+
+def home(game: int, member: int, processes: int, by_game: bool) -> int:
+    """The process a game's `member` (a phone, an actor) talks to: its game's own with
+    `by_game` (as a proxy routing by the game's address would send them), else spread."""
+    return game % processes if by_game else (game + member) % processes
 
 
 async def run_one(
@@ -447,6 +465,7 @@ async def run_one(
     seed: int,
     pool: ProcessPoolExecutor,
     settle: float = 5.0,
+    by_game: bool = False,
 ) -> dict[str, Any]:
     figures = Figures()
     for game in games:
@@ -477,9 +496,11 @@ async def run_one(
         ]
         phones = []
         opened = time.monotonic()  # the storm's clock starts with the first phone, not the last
-        for g in games:
+        homes: dict[str, set[int]] = defaultdict(set)  # the processes each game's phones are on
+        for gi, g in enumerate(games):
             for i, token in enumerate(g.phones):
-                s = i % n
+                s = home(gi, i, n, by_game)
+                homes[g.id].add(s)
                 phones.append(
                     asyncio.create_task(phone(phone_clients[g.id, s], g, token, s, figures, until))
                 )
@@ -509,7 +530,7 @@ async def run_one(
         with Quiet():
             async with Lag() as lag:
                 measured = await asyncio.get_running_loop().run_in_executor(
-                    pool, referees_process, urls, games, seconds, think, seed
+                    pool, referees_process, urls, games, seconds, think, seed, by_game
                 )
                 await asyncio.sleep(3)  # the last news reach the phones, and their pages
         elapsed = measured["elapsed"]
@@ -534,8 +555,8 @@ async def run_one(
     for g in games:
         for seq, (_, sender) in g.answered.items():
             at = committed[g.id][seq]
-            by_server = {s: arrival(figures.nudged[g.id][s], seq) for s in range(len(servers))}
-            pages = [arrival(figures.paged[g.id][s], seq) for s in range(len(servers))]
+            by_server = {s: arrival(figures.nudged[g.id][s], seq) for s in homes[g.id]}
+            pages = [arrival(figures.paged[g.id][s], seq) for s in homes[g.id]]
             if None in by_server.values() or None in pages:
                 late += 1
                 continue
@@ -699,6 +720,7 @@ async def main(
     ceiling: int | None = None,
     step: int = 50,
     top: int = 1000,
+    by_game: bool = False,
 ) -> None:
     """Each G of `counts` run `runs` times; or, with `ceiling`, G = ceiling, ceiling + step, ...
     until a G misses its targets on a run: the largest G met on every run is the ceiling."""
@@ -740,6 +762,7 @@ async def main(
                         seed=count * 100 + n,
                         pool=pool,
                         settle=settle,
+                        by_game=by_game,
                     )
                     rows.append(row)
                     by_count[count].append(row)
@@ -792,6 +815,11 @@ if __name__ == "__main__":
     )
     parser.add_argument("--step", type=int, default=50)
     parser.add_argument("--max", type=int, default=1000, help="the largest G --ceiling tries")
+    parser.add_argument(
+        "--by-game",
+        action="store_true",
+        help="each game's phones and actors on one process (a proxy routing by game)",
+    )
     args = parser.parse_args()
     counts = [int(n) for n in args.games.split(",")]
     asyncio.run(
@@ -806,5 +834,6 @@ if __name__ == "__main__":
             args.ceiling,
             args.step,
             args.max,
+            args.by_game,
         )
     )

@@ -96,6 +96,23 @@ def test_the_compose_stack_is_https_postgresql_and_named_volumes() -> None:
     # ...after a few failures, not one: one request cut on the last live container must not set
     # it aside too (bench/failover.py behind Caddy 2.6 found nobody served).
     assert int(re.search(r"max_fails (\d+)", caddyfile).group(1)) > 1  # type: ignore[union-attr]
+    # A game's requests to one container, by its id hashed (its parts made once: issue 55);
+    # the failover bench's Caddy routes the same way.
+    from bench.failover import ROUTE_BY_GAME
+
+    assert "lb_policy header X-Arbitre-Game" in caddyfile
+    (pattern,) = re.findall(r'~(\S+) "\$\{1\}"', caddyfile)
+    assert pattern in ROUTE_BY_GAME and "X-Arbitre-Game {arbitre_game}" in caddyfile
+    for path, game in [
+        ("/g/Ab3x9/board", "Ab3x9"),
+        ("/g/Ab3x9", "Ab3x9"),
+        ("/api/v1/games/Ab3x9/commands", "Ab3x9"),
+        ("/api/v1/games/Ab3x9/stream", "Ab3x9"),
+        ("/assets/app.js", None),
+        ("/", None),
+    ]:
+        found = re.match(pattern, path)
+        assert (found.group(1) if found else None) == game, path
     assert "container_name" not in app and "ports" not in app  # nothing stops a scale
     declared = set(stack["volumes"])
     for service in services.values():
