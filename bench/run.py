@@ -31,8 +31,8 @@ and the nudge latency is also given for the phones on the other process than the
 (LISTEN/NOTIFY); with `--by-game`, each game's on one process, as a proxy routing by game sends
 them. Bounded in count and time; loopback only.
 
-    python -m bench.run [--games 1,10,50,100] [--seconds 20] [--think 10]
-                        [--database-url postgresql://...] [--processes 1|2]
+    python -m bench.run [--games 10,50,100] [--seconds 60] [--think 10] [--runs 3]
+                        [--database-url postgresql://...] [--processes 1|2] [--by-game]
     python -m bench.run --ceiling 200 [--step 50] ...   # the largest G met on every run
 
 Each run prints the machine's speed first and last (`bench.calibrate`).
