@@ -74,10 +74,10 @@ class Cores:
         self.available = PROC.joinpath("stat").is_file()
         self._start = self._sample() if self.available else None
 
-    def _sample(self) -> tuple[float, dict[str, float], dict[int, float]]:
+    def _sample(self) -> tuple[float, dict[str, float], dict[int, Process]]:
         every = processes()
         busy, idle = machine_seconds()
-        return time.monotonic(), {"busy": busy, "idle": idle}, {p.pid: p.seconds for p in every}
+        return time.monotonic(), {"busy": busy, "idle": idle}, {p.pid: p for p in every}
 
     def used(self) -> dict[str, float]:
         """Cores used by each group since the start (NaN where /proc cannot say)."""
@@ -85,13 +85,19 @@ class Cores:
             return {group: float("nan") for group in self.GROUPS}
         started, machine_before, before = self._start
         ended, machine_after, after = self._sample()
-        every = processes()
-        generator = descendants(os.getpid(), every) - self.servers
-        database = {p.pid for p in every if p.name.startswith("postgres")}
+        generator = descendants(os.getpid(), after.values()) - self.servers
+        database = {p.pid for p in after.values() if p.name.startswith("postgres")}
         wall = max(ended - started, 1e-9)
 
         def spent(pids: set[int]) -> float:
-            return sum(after[p] - before.get(p, 0.0) for p in pids if p in after) / wall
+            return (
+                sum(
+                    after[p].seconds - (before[p].seconds if p in before else 0.0)
+                    for p in pids
+                    if p in after
+                )
+                / wall
+            )
 
         used = {
             "servers": spent(self.servers),

@@ -440,15 +440,9 @@ async def referees(
     }
 
 
-def referees_process(
-    urls: list[str],
-    games: list[BenchGame],
-    seconds: float,
-    think: float,
-    seed: int,
-    by_game: bool = False,
-) -> dict[str, Any]:
-    return asyncio.run(referees(urls, games, seconds, think, seed, by_game))
+def referees_process(*args: Any) -> dict[str, Any]:
+    """`referees` on the process pool's own event loop (its arguments as they are)."""
+    return asyncio.run(referees(*args))
 
 
 def home(game: int, member: int, processes: int, by_game: bool) -> int:

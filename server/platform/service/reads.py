@@ -29,6 +29,7 @@ from server.platform.kinds import (
     logged,
 )
 from server.platform.service.store import (
+    UNDO_ACTOR,
     Store,
     may_undo,
 )
@@ -46,19 +47,6 @@ GAME_BUT_STATE = select_core(*(c for c in _games if c.name != "state")).where(
 )
 GAME_WITH_STATE = select_core(*_games).where(_games.id == bindparam("game_id"))
 SEQ_OF = select_core(_games.seq).where(_games.id == bindparam("game_id"))
-_events = SQLModel.metadata.tables["event"].c
-# Who made the action an undo would take back (`Store.undo_target`), its actor alone: read at
-# every change for the referees' undo buttons, without the event's JSON parsed into an object.
-UNDO_ACTOR = (
-    select_core(_events.actor_id)
-    .where(
-        _events.game_id == bindparam("game_id"),
-        _events.type == "command",
-        _events.undone_by.is_(None),
-    )
-    .order_by(_events.seq.desc())
-    .limit(1)
-)
 TOKEN_HOLDER = select_core(
     _people.game_id, _people.role, _people.id, _people.name, _people.claimed_at
 ).where(_people.token_hash == bindparam("token_hash"), _people.revoked.is_(False))

@@ -46,6 +46,14 @@ _events = SQLModel.metadata.tables["event"].c
 IDEM_USED = select_core(_events.id).where(
     _events.game_id == bindparam("game_id"), _events.idem_key == bindparam("idem_key")
 )
+# What an undo would take back now: the game's latest command not undone (`undo_target`); its
+# actor alone for the referees' undo buttons, read at every change without the event parsed.
+UNDOABLE = (
+    _events.game_id == bindparam("game_id"),
+    _events.type == "command",
+    _events.undone_by.is_(None),
+)
+UNDO_ACTOR = select_core(_events.actor_id).where(*UNDOABLE).order_by(_events.seq.desc()).limit(1)
 
 
 def may_undo(viewer: Viewer, actor_id: int | None) -> bool:
@@ -137,16 +145,8 @@ class Store:
         return list(s.exec(query.order_by(col(Event.seq))))
 
     def undo_target(self, s: Session, game_id: str) -> Event | None:
-        return s.exec(
-            select(Event)
-            .where(
-                Event.game_id == game_id,
-                Event.type == "command",
-                col(Event.undone_by).is_(None),
-            )
-            .order_by(col(Event.seq).desc())
-            .limit(1)
-        ).first()
+        latest = select(Event).where(*UNDOABLE).order_by(col(Event.seq).desc()).limit(1)
+        return s.exec(latest, params={"game_id": game_id}).first()
 
     def check_fresh(
         self,
